@@ -1,0 +1,22 @@
+//===- Passes.h - xpu code generation passes --------------------*- C++ -*-===//
+
+#ifndef XPU_CODEGEN_PASSES_H
+#define XPU_CODEGEN_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::xpu {
+#define GEN_PASS_DECL
+#include "xpu/Codegen/Passes.h.inc"
+#define GEN_PASS_REGISTRATION
+#include "xpu/Codegen/Passes.h.inc"
+} // namespace mlir::xpu
+
+#endif // XPU_CODEGEN_PASSES_H

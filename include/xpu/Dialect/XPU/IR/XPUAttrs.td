@@ -1,0 +1,167 @@
+//===- XPUAttrs.td - xpu attributes and enums --------------*- tablegen -*-===//
+
+#ifndef XPU_DIALECT_XPU_IR_XPUATTRS_TD
+#define XPU_DIALECT_XPU_IR_XPUATTRS_TD
+
+include "xpu/Dialect/XPU/IR/XPUDialect.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def XPU_RhsLayout : I32EnumAttr<"RhsLayout",
+    "memory layout of the GEMM right-hand side", [
+      I32EnumAttrCase<"kn", 0>,
+      I32EnumAttrCase<"nk", 1>
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::xpu";
+}
+def XPU_RhsLayoutAttr : EnumAttr<XPU_Dialect, XPU_RhsLayout, "rhs_layout"> {
+  let summary = "Layout of the GEMM rhs: `kn` ([k, n]) or `nk` ([n, k], nn.Linear weights)";
+}
+
+def XPU_BroadcastKind : I32EnumAttr<"BroadcastKind",
+    "how an epilogue operand is broadcast over the GEMM result", [
+      I32EnumAttrCase<"scalar", 0>,
+      I32EnumAttrCase<"per_row", 1>,
+      I32EnumAttrCase<"per_col", 2>,
+      I32EnumAttrCase<"full", 3>
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::xpu";
+}
+def XPU_BroadcastKindAttr : EnumAttr<XPU_Dialect, XPU_BroadcastKind, "broadcast"> {
+  let summary = "Broadcast kind of one epilogue operand";
+  let description = [{
+    * `scalar`: a 0-d tensor, the same value for every output element;
+    * `per_row`: a `[m]` vector, indexed by the output row;
+    * `per_col`: a `[n]` vector, indexed by the output column (a bias);
+    * `full`: a tensor of the output's shape (a residual).
+  }];
+}
+def XPU_BroadcastKindArrayAttr
+    : TypedArrayAttrBase<XPU_BroadcastKindAttr, "array of broadcast kinds">;
+
+def XPU_Schedule : I32EnumAttr<"Schedule", "GEMM work schedule", [
+      I32EnumAttrCase<"data_parallel", 0>,
+      I32EnumAttrCase<"stream_k", 1>,
+      I32EnumAttrCase<"persistent", 2>
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::xpu";
+}
+
+//===----------------------------------------------------------------------===//
+// #xpu.target
+//===----------------------------------------------------------------------===//
+
+def XPU_TargetAttr : XPU_Attr<"Target", "target"> {
+  let summary = "Hardware description read by the xpu cost models";
+  let description = [{
+    Describes one device: subgroup (warp) sizes, the register file a thread
+    sees, shared local memory, compute units, the matrix-engine instruction
+    shape and peak rates. Presets exist for Intel `pvc` (Data Center GPU Max
+    1550) and `bmg` (Arc B580), NVIDIA `sm_90` (H200) and the host `cpu`;
+    any field can be overridden. The numbers and their sources are listed in
+    `docs/Design.md`.
+
+    ```mlir
+    module attributes {xpu.target = #xpu.target<"pvc">} {}
+    module attributes {xpu.target = #xpu.target<"pvc", grf_count = 256>} {}
+    module attributes {xpu.target = #xpu.target<"my-chip", vendor = "intel",
+        subgroup_sizes = [16], grf_count = 128, grf_bytes = 64,
+        slm_bytes = 131072, compute_units = 64, mma = [8, 16, 16],
+        vector_bits = 512, peak_f32_gflops = 20000, peak_bf16_gflops = 300000,
+        mem_gbps = 1600>} {}
+    ```
+
+    Fields:
+    * `vendor`: `intel`, `nvidia` or `cpu`;
+    * `subgroup_sizes`: supported subgroup / warp sizes;
+    * `grf_count`: registers per thread (Xe: GRFs in the default mode;
+      sm_90: the per-thread limit); `grf_bytes`: bytes per register;
+    * `slm_bytes`: shared local memory per Xe-core / SM (cpu: L2 bytes);
+    * `compute_units`: Xe-cores, SMs or CPU cores;
+    * `mma`: the matrix instruction shape `[m, n, k]` for 16-bit operands
+      (`[0, 0, 0]` when there is none);
+    * `vector_bits`: SIMD width of one thread's vector unit (cpu) or the
+      EU's native execution width in bits;
+    * `peak_f32_gflops`, `peak_bf16_gflops`, `mem_gbps`: peak rates.
+  }];
+  let parameters = (ins
+    StringRefParameter<"preset or chip name">:$chip,
+    StringRefParameter<"intel, nvidia or cpu">:$vendor,
+    ArrayRefParameter<"int64_t", "subgroup sizes">:$subgroupSizes,
+    "int64_t":$grfCount,
+    "int64_t":$grfBytes,
+    "int64_t":$slmBytes,
+    "int64_t":$computeUnits,
+    ArrayRefParameter<"int64_t", "matrix instruction shape [m, n, k]">:$mma,
+    "int64_t":$vectorBits,
+    "int64_t":$peakF32Gflops,
+    "int64_t":$peakBf16Gflops,
+    "int64_t":$memGbps
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Returns the preset of that name, or a null attribute.
+    static TargetAttr getPreset(::mlir::MLIRContext *ctx, ::llvm::StringRef chip);
+    /// Names of the presets, for diagnostics.
+    static ::llvm::ArrayRef<::llvm::StringRef> getPresetNames();
+    /// Returns the target of the closest enclosing module, or null.
+    static TargetAttr lookup(::mlir::Operation *op);
+    bool isIntel() const { return getVendor() == "intel"; }
+    bool isNvidia() const { return getVendor() == "nvidia"; }
+    bool isCpu() const { return getVendor() == "cpu"; }
+    /// Register file of one thread in bytes.
+    int64_t getRegisterFileBytes() const { return getGrfCount() * getGrfBytes(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// #xpu.config
+//===----------------------------------------------------------------------===//
+
+def XPU_ConfigAttr : XPU_Attr<"Config", "config"> {
+  let summary = "Strategy decisions for one xpu.gemm";
+  let description = [{
+    Records every decision of the strategy for one GEMM so that the IR shows
+    what was decided and a test can check it without running anything. A
+    config written by hand is kept and verified by later passes.
+
+    ```mlir
+    #xpu.config<tile = [256, 256, 32], group_m = 8, subgroups = [8, 4],
+                stages = 3, grf_mode = 256, schedule = data_parallel>
+    ```
+
+    * `tile`: workgroup tile `[m, n, k]`;
+    * `group_m`: rows of tiles walked together by the program-id swizzle
+      (Triton's GROUP_SIZE_M);
+    * `subgroups`: subgroup layout `[rows, cols]` inside the workgroup tile;
+      each subgroup owns a `tile[0]/rows x tile[1]/cols` block;
+    * `stages`: K-steps prefetched ahead (1 means no prefetch);
+    * `grf_mode`: 128 or 256 registers per thread on Xe, 0 where the target
+      has no such mode;
+    * `schedule`: `data_parallel`, `stream_k` or `persistent`.
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t", "workgroup tile [m, n, k]">:$tile,
+    "int64_t":$groupM,
+    ArrayRefParameter<"int64_t", "subgroup layout [rows, cols]">:$subgroups,
+    "int64_t":$stages,
+    "int64_t":$grfMode,
+    EnumParameter<XPU_Schedule>:$schedule
+  );
+  let assemblyFormat = [{
+    `<` `tile` `=` `[` $tile `]` `,` `group_m` `=` $groupM `,`
+        `subgroups` `=` `[` $subgroups `]` `,` `stages` `=` $stages `,`
+        `grf_mode` `=` $grfMode `,` `schedule` `=` $schedule `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+#endif // XPU_DIALECT_XPU_IR_XPUATTRS_TD

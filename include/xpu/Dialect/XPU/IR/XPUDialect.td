@@ -1,0 +1,49 @@
+//===- XPUDialect.td - xpu dialect definition --------------*- tablegen -*-===//
+
+#ifndef XPU_DIALECT_XPU_IR_XPUDIALECT_TD
+#define XPU_DIALECT_XPU_IR_XPUDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def XPU_Dialect : Dialect {
+  let name = "xpu";
+  let cppNamespace = "::mlir::xpu";
+  let summary = "GEMM + epilogue workloads for Intel Xe, NVIDIA and CPU targets";
+  let description = [{
+    The `xpu` dialect models the workload that dominates inference: a GEMM
+    (optionally batched) whose accumulator is passed, element by element,
+    through an epilogue (bias, per-channel scale, BatchNorm in inference form,
+    activations, clamps, residual adds) before it is stored.
+
+    `xpu.gemm` carries the GEMM and its epilogue in one op so that fusion is
+    a matter of moving elementwise computation into its region.
+    `#xpu.target` describes the hardware the cost models read, and
+    `#xpu.config` records the strategy chosen for one GEMM.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let extraClassDeclaration = [{
+    void registerAttributes();
+    /// Name of the module attribute that holds the `#xpu.target`.
+    static constexpr ::llvm::StringLiteral getTargetAttrName() {
+      return ::llvm::StringLiteral("xpu.target");
+    }
+    /// Name of the function argument attribute that marks a weight.
+    static constexpr ::llvm::StringLiteral getWeightAttrName() {
+      return ::llvm::StringLiteral("xpu.weight");
+    }
+  }];
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+}
+
+class XPU_Op<string mnemonic, list<Trait> traits = []>
+    : Op<XPU_Dialect, mnemonic, traits>;
+
+class XPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<XPU_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+#endif // XPU_DIALECT_XPU_IR_XPUDIALECT_TD

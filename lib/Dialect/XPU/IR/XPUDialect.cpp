@@ -1,0 +1,54 @@
+//===- XPUDialect.cpp - xpu dialect registration and attr checks ---------===//
+
+#include "xpu/Dialect/XPU/IR/XPUDialect.h"
+#include "xpu/Dialect/XPU/IR/XPUAttrs.h"
+#include "xpu/Dialect/XPU/IR/XPUOps.h"
+
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+#include "xpu/Dialect/XPU/IR/XPUDialect.cpp.inc"
+
+void XPUDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "xpu/Dialect/XPU/IR/XPUOps.cpp.inc"
+      >();
+  registerAttributes();
+}
+
+LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  if (attr.getName() == getTargetAttrName()) {
+    if (!isa<TargetAttr>(attr.getValue()))
+      return op->emitError() << "'" << getTargetAttrName()
+                             << "' must be an #xpu.target attribute, got "
+                             << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == getWeightAttrName())
+    return op->emitError() << "'" << getWeightAttrName()
+                           << "' marks function arguments; it is not an "
+                              "operation attribute";
+  return op->emitError() << "unknown xpu attribute '" << attr.getName() << "'";
+}
+
+LogicalResult XPUDialect::verifyRegionArgAttribute(Operation *op,
+                                                   unsigned regionIndex,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attr) {
+  if (attr.getName() != getWeightAttrName())
+    return op->emitError() << "unknown xpu argument attribute '"
+                           << attr.getName() << "'";
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitError() << "'" << getWeightAttrName()
+                           << "' is a unit attribute, got " << attr.getValue();
+  if (!isa<TensorType>(op->getRegion(regionIndex).getArgument(argIndex).getType()))
+    return op->emitError() << "'" << getWeightAttrName()
+                           << "' marks a tensor argument, argument #"
+                           << argIndex << " is not a tensor";
+  return success();
+}

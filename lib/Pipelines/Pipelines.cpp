@@ -1,0 +1,86 @@
+//===- Pipelines.cpp - registered xpu pipelines ---------------------------===//
+
+#include "xpu/Pipelines/Pipelines.h"
+
+#include "xpu/Codegen/Passes.h"
+#include "xpu/Conversion/Passes.h"
+#include "xpu/Dialect/XPU/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
+                                    const XPUCPUPipelineOptions &options) {
+  // xpu level: raise what torch-mlir emitted, then lower to linalg again.
+  XPURaisePassOptions raise;
+  raise.strict = true;
+  pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
+  pm.addPass(createXPULowerToLinalgPass());
+  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // CPU strategy on tensors.
+  if (options.vectorize) {
+    XPUCPUTileAndVectorizePassOptions tiling;
+    tiling.cacheTile.assign(options.cacheTile.begin(), options.cacheTile.end());
+    tiling.registerTile.assign(options.registerTile.begin(),
+                               options.registerTile.end());
+    pm.addNestedPass<func::FuncOp>(createXPUCPUTileAndVectorizePass(tiling));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
+
+  // Buffers, across function boundaries, with identity layouts so that
+  // @main can pass its buffers to @forward and to printMemrefF32.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  if (options.vectorize)
+    pm.addNestedPass<func::FuncOp>(createXPUCPUHoistVectorTransfersPass());
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  // Down to the LLVM dialect.
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.vectorContractLowering =
+      vector::VectorContractLowering::OuterProduct;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::xpu::registerXPUPipelines() {
+  PassPipelineRegistration<XPUCPUPipelineOptions>(
+      "xpu-cpu-pipeline",
+      "Raise torch-mlir linalg to xpu, then tile, vectorize, bufferize and "
+      "lower to the LLVM dialect for the CPU (runnable by mlir-runner and "
+      "xpu-run)",
+      buildXPUCPUPipeline);
+}

@@ -1,0 +1,105 @@
+// RUN: xpu-opt %s --split-input-file | xpu-opt --split-input-file | FileCheck %s
+// RUN: xpu-opt %s --split-input-file --mlir-print-op-generic | xpu-opt --split-input-file | FileCheck %s
+
+// CHECK-LABEL: func.func @plain_gemm
+//  CHECK-SAME:   %[[A:.+]]: tensor<64x128xf32>, %[[B:.+]]: tensor<128x256xf32>
+//       CHECK:   %[[R:.+]] = xpu.gemm %[[A]], %[[B]] rhs_layout(kn) acc(f32) : (tensor<64x128xf32>, tensor<128x256xf32>) -> tensor<64x256xf32>
+//   CHECK-NOT:   epilogue
+//       CHECK:   return %[[R]]
+func.func @plain_gemm(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor<64x256xf32> {
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<64x128xf32>, tensor<128x256xf32>) -> tensor<64x256xf32>
+  return %0 : tensor<64x256xf32>
+}
+
+// -----
+
+// nn.Linear: [n, k] weights, bias per column, tanh.
+// CHECK-LABEL: func.func @linear_bias_tanh
+//       CHECK:   xpu.gemm %{{.+}}, %{{.+}} rhs_layout(nk) acc(f32) epilogue(%{{.+}} per_col : tensor<256xf32>) {
+//       CHECK:   ^bb0(%[[ACC:.+]]: f32, %[[BIAS:.+]]: f32):
+//       CHECK:     %[[T:.+]] = arith.addf %[[ACC]], %[[BIAS]] : f32
+//       CHECK:     %[[R:.+]] = math.tanh %[[T]] : f32
+//       CHECK:     xpu.yield %[[R]] : f32
+//       CHECK:   } : (tensor<64x128xf32>, tensor<256x128xf32>) -> tensor<64x256xf32>
+func.func @linear_bias_tanh(%x: tensor<64x128xf32>, %w: tensor<256x128xf32>, %b: tensor<256xf32>) -> tensor<64x256xf32> {
+  %0 = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<256xf32>) {
+  ^bb0(%acc: f32, %bias: f32):
+    %t = arith.addf %acc, %bias : f32
+    %r = math.tanh %t : f32
+    xpu.yield %r : f32
+  } : (tensor<64x128xf32>, tensor<256x128xf32>) -> tensor<64x256xf32>
+  return %0 : tensor<64x256xf32>
+}
+
+// -----
+
+// Every broadcast kind, a batched GEMM, f16 operands with f32 accumulation
+// and an f16 result, and a config.
+// CHECK-LABEL: func.func @batched_all_kinds
+//       CHECK:   xpu.gemm %{{.+}}, %{{.+}} rhs_layout(kn) acc(f32) epilogue(%{{.+}} scalar : tensor<f32>, %{{.+}} per_row : tensor<32xf32>, %{{.+}} per_col : tensor<16xf32>, %{{.+}} full : tensor<4x32x16xf16>)
+//       CHECK:   } {config = #xpu.config<tile = [32, 16, 16], group_m = 4, subgroups = [2, 1], stages = 2, grf_mode = 256, schedule = data_parallel>} : (tensor<4x32x8xf16>, tensor<4x8x16xf16>) -> tensor<4x32x16xf16>
+func.func @batched_all_kinds(%a: tensor<4x32x8xf16>, %b: tensor<4x8x16xf16>, %s: tensor<f32>,
+                             %r: tensor<32xf32>, %c: tensor<16xf32>, %res: tensor<4x32x16xf16>) -> tensor<4x32x16xf16> {
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32)
+         epilogue(%s scalar : tensor<f32>, %r per_row : tensor<32xf32>, %c per_col : tensor<16xf32>, %res full : tensor<4x32x16xf16>) {
+  ^bb0(%acc: f32, %vs: f32, %vr: f32, %vc: f32, %vres: f16):
+    %0 = arith.mulf %acc, %vs : f32
+    %1 = arith.addf %0, %vr : f32
+    %2 = arith.addf %1, %vc : f32
+    %3 = arith.truncf %2 : f32 to f16
+    %4 = arith.addf %3, %vres : f16
+    xpu.yield %4 : f16
+  } {config = #xpu.config<tile = [32, 16, 16], group_m = 4, subgroups = [2, 1], stages = 2, grf_mode = 256, schedule = data_parallel>}
+    : (tensor<4x32x8xf16>, tensor<4x8x16xf16>) -> tensor<4x32x16xf16>
+  return %0 : tensor<4x32x16xf16>
+}
+
+// -----
+
+// An epilogue without operands (ReLU on the accumulator).
+// CHECK-LABEL: func.func @relu_only
+//       CHECK:   xpu.gemm %{{.+}}, %{{.+}} rhs_layout(nk) acc(f32) epilogue {
+//       CHECK:     arith.maximumf
+func.func @relu_only(%a: tensor<8x4xf32>, %b: tensor<2x4xf32>) -> tensor<8x2xf32> {
+  %0 = xpu.gemm %a, %b rhs_layout(nk) acc(f32) epilogue {
+  ^bb0(%acc: f32):
+    %z = arith.constant 0.0 : f32
+    %r = arith.maximumf %acc, %z : f32
+    xpu.yield %r : f32
+  } : (tensor<8x4xf32>, tensor<2x4xf32>) -> tensor<8x2xf32>
+  return %0 : tensor<8x2xf32>
+}
+
+// -----
+
+// Targets: presets print by name, overrides print only what differs, a
+// custom chip prints every field; xpu.weight marks weight arguments.
+// CHECK: module attributes {xpu.target = #xpu.target<"pvc">}
+module attributes {xpu.target = #xpu.target<"pvc">} {
+  // CHECK-LABEL: func.func @weights
+  //  CHECK-SAME:   %{{.+}}: tensor<4x4xf32> {xpu.weight}
+  func.func @weights(%x: tensor<4x4xf32>, %w: tensor<4x4xf32> {xpu.weight}) -> tensor<4x4xf32> {
+    %0 = xpu.gemm %x, %w rhs_layout(nk) acc(f32) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    return %0 : tensor<4x4xf32>
+  }
+}
+
+// -----
+
+// CHECK: #xpu.target<"bmg", grf_count = 256>
+module attributes {xpu.target = #xpu.target<"bmg", grf_count = 256>} {}
+
+// -----
+
+// CHECK: #xpu.target<"sm_90">
+module attributes {xpu.target = #xpu.target<"sm_90">} {}
+
+// -----
+
+// CHECK: #xpu.target<"cpu">
+module attributes {xpu.target = #xpu.target<"cpu">} {}
+
+// -----
+
+// CHECK: #xpu.target<"my-chip", vendor = "intel", subgroup_sizes = [16], grf_count = 128, grf_bytes = 64, slm_bytes = 65536, compute_units = 8, mma = [8, 16, 16], vector_bits = 512, peak_f32_gflops = 1000, peak_bf16_gflops = 8000, mem_gbps = 100>
+module attributes {xpu.target = #xpu.target<"my-chip", vendor = "intel", subgroup_sizes = [16], grf_count = 128, grf_bytes = 64, slm_bytes = 65536, compute_units = 8, mma = [8, 16, 16], vector_bits = 512, peak_f32_gflops = 1000, peak_bf16_gflops = 8000, mem_gbps = 100>} {}

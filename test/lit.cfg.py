@@ -1,0 +1,52 @@
+# -*- Python -*-
+import os
+import subprocess
+import sys
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "XPU"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py",
+                   "Inputs", "lib"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.xpu_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
+config.substitutions.append(("%xpu_src_root", config.xpu_src_root))
+# The reference checker needs NumPy: use the interpreter running lit if it has
+# it, else Debian's python3 (scripts/setup.sh installs python3-numpy there).
+def _has_numpy(python):
+    try:
+        return subprocess.call([python, "-c", "import numpy"],
+                               stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL) == 0
+    except OSError:
+        return False
+
+config.python_executable = sys.executable
+if not _has_numpy(sys.executable) and _has_numpy("/usr/bin/python3"):
+    config.python_executable = "/usr/bin/python3"
+
+# The reference checker compares a run's printed result with NumPy in float64.
+config.substitutions.append(
+    ("%refcheck",
+     "%s %s" % (config.python_executable,
+                os.path.join(config.xpu_src_root, "test", "lib", "refcheck.py"))))
+config.substitutions.append(("%python", config.python_executable))
+
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.xpu_tools_dir, config.llvm_tools_dir]
+tools = [
+    "xpu-opt",
+    "xpu-run",
+    ToolSubst("mlir-opt", unresolved="ignore"),
+    ToolSubst("mlir-runner", unresolved="ignore"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -1,0 +1,152 @@
+//===- xpu-run.cpp - compile and run an xpu / linalg module ---------------===//
+//
+// mlir-runner's command line (-e, -entry-point-result, -shared-libs, -O...)
+// for modules at any level: a module that is not yet in the LLVM dialect is
+// compiled with the pipeline of `--target` first. Without -shared-libs the
+// MLIR runner utility libraries (printMemrefF32, ...) are loaded.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xpu/Config/Version.h"
+#include "xpu/Dialect/XPU/Utils/Remarks.h"
+#include "xpu/InitAll.h"
+#include "xpu/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/JitRunner.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+using namespace mlir;
+
+static llvm::cl::OptionCategory xpuCategory("xpu-run options");
+
+static llvm::cl::opt<std::string>
+    target("target",
+           llvm::cl::desc("Device to compile for and run on: cpu (default); "
+                          "opencl, levelzero and cuda are not built yet"),
+           llvm::cl::init("cpu"), llvm::cl::cat(xpuCategory));
+
+static llvm::cl::opt<std::string> pipelineOptions(
+    "xpu-pipeline-options",
+    llvm::cl::desc("Options of the target pipeline, e.g. "
+                   "\"cache-tile=64,256,256 register-tile=4,16\" or "
+                   "\"vectorize=false\" for the scalar loop nest"),
+    llvm::cl::init(""), llvm::cl::cat(xpuCategory));
+
+static llvm::cl::opt<bool>
+    xpuRemarks("xpu-remarks",
+               llvm::cl::desc("Print what every xpu pass applied and refused"),
+               llvm::cl::init(false), llvm::cl::cat(xpuCategory));
+
+static llvm::cl::opt<bool> printIR(
+    "print-lowered-ir",
+    llvm::cl::desc("Print the module after the target pipeline to stderr"),
+    llvm::cl::init(false), llvm::cl::cat(xpuCategory));
+
+/// True if every op of `module` is already in the LLVM dialect.
+static bool isLowered(Operation *module) {
+  bool lowered = true;
+  module->walk([&](Operation *op) {
+    if (op == module)
+      return WalkResult::advance();
+    if (!isa<LLVM::LLVMDialect>(op->getDialect())) {
+      lowered = false;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return lowered;
+}
+
+static LogicalResult compileForTarget(Operation *module, JitRunnerOptions &) {
+  MLIRContext *ctx = module->getContext();
+  if (target != "cpu")
+    return module->emitError()
+           << "xpu-run: target '" << target
+           << "' is not available in this build (available: cpu)";
+  if (isLowered(module))
+    return success();
+
+  auto options = xpu::XPUCPUPipelineOptions::createFromString(pipelineOptions);
+  if (!options)
+    return module->emitError()
+           << "xpu-run: invalid --xpu-pipeline-options '" << pipelineOptions
+           << "'";
+  if (xpuRemarks && failed(xpu::enableXPURemarks(*ctx)))
+    return module->emitError() << "xpu-run: could not enable remarks";
+
+  // Print diagnostics (remarks included) with their locations.
+  ScopedDiagnosticHandler handler(ctx, [](Diagnostic &diag) {
+    llvm::errs() << diag.getLocation() << ": ";
+    switch (diag.getSeverity()) {
+    case DiagnosticSeverity::Error:
+      llvm::errs() << "error: ";
+      break;
+    case DiagnosticSeverity::Warning:
+      llvm::errs() << "warning: ";
+      break;
+    case DiagnosticSeverity::Remark:
+      llvm::errs() << "remark: ";
+      break;
+    case DiagnosticSeverity::Note:
+      llvm::errs() << "note: ";
+      break;
+    }
+    llvm::errs() << diag << "\n";
+    for (Diagnostic &note : diag.getNotes())
+      llvm::errs() << note.getLocation() << ": note: " << note << "\n";
+    return success();
+  });
+
+  PassManager pm(ctx);
+  xpu::buildXPUCPUPipeline(pm, *options);
+  if (failed(pm.run(module)))
+    return failure();
+  if (printIR)
+    module->print(llvm::errs());
+  return success();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::InitializeNativeTargetAsmParser();
+
+  DialectRegistry registry;
+  xpu::registerAllXPU(registry);
+  registerAllToLLVMIRTranslations(registry);
+
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "xpu-run " << XPU_VERSION_STRING << " (built against LLVM/MLIR "
+       << XPU_LLVM_VERSION_STRING << ")\n";
+  });
+
+  // Load the runner utilities unless the user names libraries.
+  bool hasSharedLibs = false;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a(argv[i]);
+    if (a.starts_with("-shared-libs") || a.starts_with("--shared-libs"))
+      hasSharedLibs = true;
+  }
+  std::string defaultLibs = std::string("--shared-libs=") +
+                            XPU_MLIR_LIBRARY_DIR "/libmlir_runner_utils.so," +
+                            XPU_MLIR_LIBRARY_DIR "/libmlir_c_runner_utils.so";
+  std::vector<char *> args(argv, argv + argc);
+  if (!hasSharedLibs)
+    args.push_back(defaultLibs.data());
+  args.push_back(nullptr);
+
+  JitRunnerConfig config;
+  config.mlirTransformer = compileForTarget;
+  return JitRunnerMain(static_cast<int>(args.size()) - 1, args.data(),
+                       registry, config);
+}
