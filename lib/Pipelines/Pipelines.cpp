@@ -7,6 +7,7 @@
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -56,7 +57,8 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   // Down to the LLVM dialect.
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
-  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll(true)));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -19,7 +19,7 @@ struct XPUCPUPipelineOptions : PassPipelineOptions<XPUCPUPipelineOptions> {
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Tile and vectorize; off gives the scalar loop nest"),
-      llvm::cl::init(true)};
+      llvm::cl::init(false)};
 };
 
 /// Builds `xpu-cpu-pipeline`: raise torch-mlir linalg to xpu, lower it back

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -28,10 +29,17 @@ static constexpr StringLiteral kPassArg = "xpu-cpu-tile-and-vectorize";
 
 namespace {
 /// Tiles `op` by `sizes` with loops in `interchange` order and replaces it.
-/// Returns the tiled op.
+/// Returns the tiled op. A size that covers its whole static dimension is
+/// not tiled, so that the tile keeps a static shape.
 FailureOr<Operation *> tile(RewriterBase &rewriter, TilingInterface op,
-                            ArrayRef<int64_t> sizes,
+                            ArrayRef<int64_t> tileSizes,
                             ArrayRef<int64_t> interchange) {
+  SmallVector<int64_t> sizes(tileSizes);
+  SmallVector<int64_t> bounds =
+      cast<linalg::LinalgOp>(op.getOperation()).getStaticLoopRanges();
+  for (auto [size, bound] : llvm::zip(sizes, bounds))
+    if (!ShapedType::isDynamic(bound) && size >= bound)
+      size = 0;
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
   if (!interchange.empty())
@@ -153,6 +161,13 @@ struct TileAndVectorizePass final
       tileGemm(rewriter, op, cache, reg);
     for (linalg::LinalgOp op : elementwise)
       tileElementwise(rewriter, op);
+
+    // Fold the masks of partial tiles into the transfer ops now, before any
+    // canonicalization can move ops into the vector.mask regions.
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
   }
 
   void tileGemm(RewriterBase &rewriter, linalg::LinalgOp op,

@@ -76,7 +76,7 @@ struct GemmToLinalg final : OpConversionPattern<GemmOp> {
       maps.push_back(AffineMapAttr::get(m));
     NamedAttribute mapsAttr(rewriter.getStringAttr("indexing_maps"),
                             rewriter.getArrayAttr(maps));
-    ValueRange inputs{adaptor.getLhs(), adaptor.getRhs()};
+    SmallVector<Value> inputs{adaptor.getLhs(), adaptor.getRhs()};
     Value product;
     if (op.isBatched())
       product = linalg::BatchMatmulOp::create(rewriter, loc, accTensorType,

@@ -17,7 +17,7 @@
 namespace mlir::xpu {
 
 /// Regular expression that selects every xpu remark category.
-inline constexpr llvm::StringLiteral kRemarkCategoryFilter = "^xpu-";
+inline constexpr llvm::StringLiteral kRemarkCategoryFilter = "xpu-.*";
 
 /// Remark options for `pass` (a pass argument such as "xpu-raise").
 inline remark::RemarkOpts remarkOpts(llvm::StringRef pass,
