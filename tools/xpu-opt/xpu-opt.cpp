@@ -10,6 +10,7 @@
 #include "xpu/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -20,6 +21,8 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::xpu::registerAllXPU(registry);
+  // Like mlir-opt, every upstream pass is available too.
+  mlir::registerAllPasses();
 
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
     os << "xpu-opt " << XPU_VERSION_STRING << " (built against LLVM/MLIR "

@@ -33,7 +33,8 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
     return op->emitError() << "'" << getWeightAttrName()
                            << "' marks function arguments; it is not an "
                               "operation attribute";
-  return op->emitError() << "unknown xpu attribute '" << attr.getName() << "'";
+  return op->emitError() << "unknown xpu attribute '" << attr.getName().getValue()
+                         << "'";
 }
 
 LogicalResult XPUDialect::verifyRegionArgAttribute(Operation *op,
@@ -42,7 +43,7 @@ LogicalResult XPUDialect::verifyRegionArgAttribute(Operation *op,
                                                    NamedAttribute attr) {
   if (attr.getName() != getWeightAttrName())
     return op->emitError() << "unknown xpu argument attribute '"
-                           << attr.getName() << "'";
+                           << attr.getName().getValue() << "'";
   if (!isa<UnitAttr>(attr.getValue()))
     return op->emitError() << "'" << getWeightAttrName()
                            << "' is a unit attribute, got " << attr.getValue();

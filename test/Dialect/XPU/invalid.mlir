@@ -1,0 +1,468 @@
+// RUN: xpu-opt %s --split-input-file --verify-diagnostics
+
+func.func @lhs_rank(%a: tensor<2x3x4x5xf32>, %b: tensor<2x3x5x4xf32>) {
+  // expected-error @+1 {{lhs must be a rank-2 [m, k] or rank-3 [b, m, k] tensor, got rank 4}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<2x3x4x5xf32>, tensor<2x3x5x4xf32>) -> tensor<2x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @rhs_rank(%a: tensor<4x8xf32>, %b: tensor<2x8x4xf32>) {
+  // expected-error @+1 {{rhs rank (3) must match lhs rank (2)}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<4x8xf32>, tensor<2x8x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @result_rank(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @+1 {{result rank (3) must match lhs rank (2)}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<1x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_shape(%a: tensor<?x8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @+1 {{dynamic shapes are not supported yet: lhs dimension 0 of 'tensor<?x8xf32>' is dynamic}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<?x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @integer_operands(%a: tensor<4x8xi8>, %b: tensor<8x4xi8>) {
+  // expected-error @+1 {{lhs and rhs must have float elements, got 'i8' and 'i8'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<4x8xi8>, tensor<8x4xi8>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @mismatched_element_types(%a: tensor<4x8xf16>, %b: tensor<8x4xf32>) {
+  // expected-error @+1 {{lhs and rhs element types differ: 'f16' vs 'f32'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<4x8xf16>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @integer_accumulator(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @+1 {{accumulator type must be a float type, got 'i32'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(i32) epilogue {
+  ^bb0(%acc: i32):
+    %f = arith.sitofp %acc : i32 to f32
+    xpu.yield %f : f32
+  } : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @narrow_accumulator(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @+1 {{accumulator type 'f16' is narrower than the operand type 'f32'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f16) epilogue {
+  ^bb0(%acc: f16):
+    %f = arith.extf %acc : f16 to f32
+    xpu.yield %f : f32
+  } : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @integer_result(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @+1 {{result must have float elements, got 'i32'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue {
+  ^bb0(%acc: f32):
+    %i = arith.fptosi %acc : f32 to i32
+    xpu.yield %i : i32
+  } : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xi32>
+  return
+}
+
+// -----
+
+func.func @batch_mismatch(%a: tensor<2x4x8xf32>, %b: tensor<3x8x4xf32>) {
+  // expected-error @+1 {{batch sizes differ: lhs 2, rhs 3, result 2}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<2x4x8xf32>, tensor<3x8x4xf32>) -> tensor<2x4x4xf32>
+  return
+}
+
+// -----
+
+// With rhs_layout(nk) the rhs is [n, k]: here k would be 4, not 8.
+func.func @k_mismatch_nk(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @+1 {{contraction sizes differ: lhs has k = 8, rhs (nk) has k = 4}}
+  %0 = xpu.gemm %a, %b rhs_layout(nk) acc(f32) : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @result_shape(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{result shape 'tensor<4x4xf32>' does not match [m, n] = [4, 6]}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @per_col_shape(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %bias: tensor<4xf32>) {
+  // expected-error @+1 {{epilogue operand #0 is per_col and must have shape [6], got 'tensor<4xf32>'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%bias per_col : tensor<4xf32>) {
+  ^bb0(%acc: f32, %v: f32):
+    %r = arith.addf %acc, %v : f32
+    xpu.yield %r : f32
+  } : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @per_row_shape(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %s: tensor<6xf32>) {
+  // expected-error @+1 {{epilogue operand #0 is per_row and must have shape [4], got 'tensor<6xf32>'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%s per_row : tensor<6xf32>) {
+  ^bb0(%acc: f32, %v: f32):
+    %r = arith.mulf %acc, %v : f32
+    xpu.yield %r : f32
+  } : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @scalar_shape(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %s: tensor<1xf32>) {
+  // expected-error @+1 {{epilogue operand #0 is scalar and must have shape [], got 'tensor<1xf32>'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%s scalar : tensor<1xf32>) {
+  ^bb0(%acc: f32, %v: f32):
+    %r = arith.mulf %acc, %v : f32
+    xpu.yield %r : f32
+  } : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @full_shape(%a: tensor<2x4x8xf32>, %b: tensor<2x8x6xf32>, %r: tensor<4x6xf32>) {
+  // expected-error @+1 {{epilogue operand #0 is full and must have shape [2, 4, 6], got 'tensor<4x6xf32>'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%r full : tensor<4x6xf32>) {
+  ^bb0(%acc: f32, %v: f32):
+    %s = arith.addf %acc, %v : f32
+    xpu.yield %s : f32
+  } : (tensor<2x4x8xf32>, tensor<2x8x6xf32>) -> tensor<2x4x6xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_epilogue_operand(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %bias: tensor<?xf32>) {
+  // expected-error @+1 {{dynamic shapes are not supported yet: epilogue operand dimension 0 of 'tensor<?xf32>' is dynamic}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%bias per_col : tensor<?xf32>) {
+  ^bb0(%acc: f32, %v: f32):
+    %r = arith.addf %acc, %v : f32
+    xpu.yield %r : f32
+  } : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @complex_epilogue_operand(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %c: tensor<6xcomplex<f32>>) {
+  // expected-error @+1 {{epilogue operand #0 must have integer or float elements}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%c per_col : tensor<6xcomplex<f32>>) {
+  ^bb0(%acc: f32, %v: complex<f32>):
+    xpu.yield %acc : f32
+  } : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @block_arg_count(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %bias: tensor<6xf32>) {
+  // expected-error @+1 {{epilogue block must have 2 arguments (the accumulator, then one per epilogue operand), got 1}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%bias per_col : tensor<6xf32>) {
+  ^bb0(%acc: f32):
+    xpu.yield %acc : f32
+  } : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @acc_arg_type(%a: tensor<4x8xf16>, %b: tensor<8x6xf16>) {
+  // expected-error @+1 {{epilogue block argument #0 must have the accumulator type 'f32', got 'f16'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue {
+  ^bb0(%acc: f16):
+    xpu.yield %acc : f16
+  } : (tensor<4x8xf16>, tensor<8x6xf16>) -> tensor<4x6xf16>
+  return
+}
+
+// -----
+
+func.func @epilogue_arg_type(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %bias: tensor<6xf16>) {
+  // expected-error @+1 {{epilogue block argument #1 must have the element type of epilogue operand #0 ('f16'), got 'f32'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%bias per_col : tensor<6xf16>) {
+  ^bb0(%acc: f32, %v: f32):
+    %r = arith.addf %acc, %v : f32
+    xpu.yield %r : f32
+  } : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @yield_type(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue {
+  ^bb0(%acc: f32):
+    // expected-error @+1 {{yields 'f32' but the result element type is 'f16'}}
+    xpu.yield %acc : f32
+  } : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf16>
+  return
+}
+
+// -----
+
+// Without an epilogue the accumulator is stored as is, so its type must be
+// the result's element type.
+func.func @identity_needs_acc_type(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{yields 'f32' but the result element type is 'f16'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf16>
+  return
+}
+
+// -----
+
+func.func @no_yield(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{epilogue must end with xpu.yield}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue {
+  ^bb0(%acc: f32):
+    llvm.unreachable
+  } : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @yield_outside_gemm(%x: f32) {
+  // expected-error @+1 {{'xpu.yield' op expects parent op 'xpu.gemm'}}
+  xpu.yield %x : f32
+}
+
+// -----
+
+func.func @bad_layout(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{expected rhs layout 'kn' or 'nk', got 'mk'}}
+  %0 = xpu.gemm %a, %b rhs_layout(mk) acc(f32) : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @bad_kind(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %bias: tensor<6xf32>) {
+  // expected-error @+1 {{expected broadcast kind 'scalar', 'per_row', 'per_col' or 'full', got 'per_channel'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%bias per_channel : tensor<6xf32>) {
+  ^bb0(%acc: f32, %v: f32):
+    xpu.yield %acc : f32
+  } : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @three_types(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{expected the types of lhs and rhs, got 3 types}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<4x8xf32>, tensor<8x6xf32>, f32) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+// The generic form can state a broadcast array that disagrees with the
+// operands.
+func.func @broadcast_count(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{has 0 epilogue operands but 1 broadcast kinds}}
+  %0 = "xpu.gemm"(%a, %b) <{acc_type = f32, broadcasts = [#xpu<broadcast per_col>], rhs_layout = #xpu<rhs_layout kn>}> ({
+  ^bb0(%acc: f32):
+    xpu.yield %acc : f32
+  }) : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+// #xpu.config
+
+func.func @config_tile_rank(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{config tile must have 3 sizes [m, n, k], got 2}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4], group_m = 1, subgroups = [1, 1], stages = 1, grf_mode = 0, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @config_tile_positive(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{config tile sizes must be positive}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 0, 8], group_m = 1, subgroups = [1, 1], stages = 1, grf_mode = 0, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @config_group_m(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{config group_m must be at least 1, got 0}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 0, subgroups = [1, 1], stages = 1, grf_mode = 0, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @config_subgroups_rank(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{config subgroups must be [rows, cols], got 3 sizes}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1, 1], stages = 1, grf_mode = 0, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @config_subgroups_positive(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{config subgroup counts must be positive}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [0, 1], stages = 1, grf_mode = 0, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @config_subgroups_divide(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{config subgroups [3, 1] do not divide the tile [128, 64]}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 64, 32], group_m = 8, subgroups = [3, 1], stages = 2, grf_mode = 128, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @config_stages(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{config stages must be at least 1, got 0}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 0, grf_mode = 0, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @config_grf_mode(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{config grf_mode must be 128, 256 or 0, got 192}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, grf_mode = 192, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+// #xpu.target
+
+// expected-error @+1 {{'unknown-chip' is not a preset (pvc, bmg, sm_90, cpu): field 'vendor' is required}}
+module attributes {xpu.target = #xpu.target<"unknown-chip">} {}
+
+// -----
+
+// expected-error @+1 {{unknown #xpu.target field 'grf'}}
+module attributes {xpu.target = #xpu.target<"pvc", grf = 256>} {}
+
+// -----
+
+// expected-error @+1 {{field 'grf_count' given twice}}
+module attributes {xpu.target = #xpu.target<"pvc", grf_count = 256, grf_count = 128>} {}
+
+// -----
+
+// expected-error @+1 {{target vendor must be 'intel', 'nvidia' or 'cpu', got 'amd'}}
+module attributes {xpu.target = #xpu.target<"pvc", vendor = "amd">} {}
+
+// -----
+
+// expected-error @+1 {{subgroup sizes must be powers of two, got 12}}
+module attributes {xpu.target = #xpu.target<"pvc", subgroup_sizes = [12]>} {}
+
+// -----
+
+// expected-error @+1 {{target needs at least one subgroup size}}
+module attributes {xpu.target = #xpu.target<"pvc", subgroup_sizes = []>} {}
+
+// -----
+
+// expected-error @+1 {{grf_count and grf_bytes must be positive}}
+module attributes {xpu.target = #xpu.target<"pvc", grf_count = 0>} {}
+
+// -----
+
+// expected-error @+1 {{slm_bytes must not be negative}}
+module attributes {xpu.target = #xpu.target<"pvc", slm_bytes = -1>} {}
+
+// -----
+
+// expected-error @+1 {{compute_units must be positive}}
+module attributes {xpu.target = #xpu.target<"pvc", compute_units = 0>} {}
+
+// -----
+
+// expected-error @+1 {{mma must have 3 sizes [m, n, k], got 2}}
+module attributes {xpu.target = #xpu.target<"pvc", mma = [8, 16]>} {}
+
+// -----
+
+// expected-error @+1 {{mma sizes must be all positive, or all zero for a target without a matrix engine}}
+module attributes {xpu.target = #xpu.target<"pvc", mma = [8, 0, 16]>} {}
+
+// -----
+
+// expected-error @+1 {{vector_bits must be a positive multiple of 8}}
+module attributes {xpu.target = #xpu.target<"pvc", vector_bits = 12>} {}
+
+// -----
+
+// expected-error @+1 {{peak rates must be positive}}
+module attributes {xpu.target = #xpu.target<"pvc", mem_gbps = 0>} {}
+
+// -----
+
+// expected-error @+1 {{target chip name must not be empty}}
+module attributes {xpu.target = #xpu.target<"", vendor = "cpu", subgroup_sizes = [1], grf_count = 16, grf_bytes = 32, slm_bytes = 0, compute_units = 1, mma = [0, 0, 0], vector_bits = 256, peak_f32_gflops = 1, peak_bf16_gflops = 1, mem_gbps = 1>} {}
+
+// -----
+
+// Dialect attributes.
+
+// expected-error @+1 {{'xpu.target' must be an #xpu.target attribute, got "pvc"}}
+module attributes {xpu.target = "pvc"} {}
+
+// -----
+
+// expected-error @+1 {{'xpu.weight' marks function arguments; it is not an operation attribute}}
+module attributes {xpu.weight} {}
+
+// -----
+
+// expected-error @+1 {{unknown xpu attribute 'xpu.tile'}}
+module attributes {xpu.tile = 4} {}
+
+// -----
+
+// expected-error @+1 {{'xpu.weight' is a unit attribute, got 1 : i64}}
+func.func @weight_not_unit(%w: tensor<4x4xf32> {xpu.weight = 1}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'xpu.weight' marks a tensor argument, argument #0 is not a tensor}}
+func.func @weight_not_tensor(%w: f32 {xpu.weight}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown xpu argument attribute 'xpu.bias'}}
+func.func @unknown_arg_attr(%w: tensor<4xf32> {xpu.bias}) {
+  return
+}

@@ -1,0 +1,34 @@
+// torch.addmm(c, a, b) = c + a @ b with a: [24, 56], b: [56, 40] and a
+// full c: [24, 40], as one linalg.matmul accumulating into c (a non-zero
+// init rather than a zero linalg.fill).
+// RUN: cat %s %S/Inputs/gen.mlir | xpu-run -e main -entry-point-result=void \
+// RUN:   | %refcheck --input a=24x56@1 --input bm=56x40@2 --input c=24x40@3 \
+// RUN:       --expr "c + a @ bm" \
+// RUN:       --tol 1e-5
+
+func.func @forward(%a: tensor<24x56xf32>, %bm: tensor<56x40xf32>, %c: tensor<24x40xf32>) -> tensor<24x40xf32> {
+  %mm = linalg.matmul ins(%a, %bm : tensor<24x56xf32>, tensor<56x40xf32>) outs(%c : tensor<24x40xf32>) -> tensor<24x40xf32>
+  return %mm : tensor<24x40xf32>
+}
+
+func.func private @printMemrefF32(tensor<*xf32>) attributes {llvm.emit_c_interface}
+
+func.func @main() {
+  %c24 = arith.constant 24 : index
+  %c40 = arith.constant 40 : index
+  %c56 = arith.constant 56 : index
+  %s1 = arith.constant 1 : i64
+  %s2 = arith.constant 2 : i64
+  %s3 = arith.constant 3 : i64
+  %ad = call @gen2(%c24, %c56, %s1) : (index, index, i64) -> tensor<?x?xf32>
+  %bmd = call @gen2(%c56, %c40, %s2) : (index, index, i64) -> tensor<?x?xf32>
+  %cd = call @gen2(%c24, %c40, %s3) : (index, index, i64) -> tensor<?x?xf32>
+  %a = tensor.cast %ad : tensor<?x?xf32> to tensor<24x56xf32>
+  %bm = tensor.cast %bmd : tensor<?x?xf32> to tensor<56x40xf32>
+  %c = tensor.cast %cd : tensor<?x?xf32> to tensor<24x40xf32>
+  %y = call @forward(%a, %bm, %c)
+      : (tensor<24x56xf32>, tensor<56x40xf32>, tensor<24x40xf32>) -> tensor<24x40xf32>
+  %u = tensor.cast %y : tensor<24x40xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}
