@@ -46,6 +46,8 @@ tool_dirs = [config.xpu_tools_dir, config.llvm_tools_dir]
 tools = [
     "xpu-opt",
     "xpu-run",
+    "not",
+    "count",
     ToolSubst("mlir-opt", unresolved="ignore"),
     ToolSubst("mlir-runner", unresolved="ignore"),
 ]
