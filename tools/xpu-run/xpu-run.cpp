@@ -67,6 +67,15 @@ static bool isLowered(Operation *module) {
   return lowered;
 }
 
+/// Prints `loc` as `file:line:col: `, the way compilers do.
+static void printLocation(Location loc) {
+  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
+    llvm::errs() << fileLoc.getFilename().getValue() << ":"
+                 << fileLoc.getLine() << ":" << fileLoc.getColumn() << ": ";
+  else
+    llvm::errs() << loc << ": ";
+}
+
 static LogicalResult compileForTarget(Operation *module, JitRunnerOptions &) {
   MLIRContext *ctx = module->getContext();
   if (target != "cpu")
@@ -84,9 +93,9 @@ static LogicalResult compileForTarget(Operation *module, JitRunnerOptions &) {
   if (xpuRemarks && failed(xpu::enableXPURemarks(*ctx)))
     return module->emitError() << "xpu-run: could not enable remarks";
 
-  // Print diagnostics (remarks included) with their locations.
+  // Print diagnostics (remarks included) as file:line:col: severity: text.
   ScopedDiagnosticHandler handler(ctx, [](Diagnostic &diag) {
-    llvm::errs() << diag.getLocation() << ": ";
+    printLocation(diag.getLocation());
     switch (diag.getSeverity()) {
     case DiagnosticSeverity::Error:
       llvm::errs() << "error: ";
@@ -103,10 +112,14 @@ static LogicalResult compileForTarget(Operation *module, JitRunnerOptions &) {
     }
     llvm::errs() << diag << "\n";
     for (Diagnostic &note : diag.getNotes())
-      llvm::errs() << note.getLocation() << ": note: " << note << "\n";
+    {
+      printLocation(note.getLocation());
+      llvm::errs() << "note: " << note << "\n";
+    }
     return success();
   });
 
+  ctx->printOpOnDiagnostic(false);
   PassManager pm(ctx);
   xpu::buildXPUCPUPipeline(pm, *options);
   if (failed(pm.run(module)))

@@ -5,8 +5,9 @@
 using namespace mlir;
 
 LogicalResult mlir::xpu::enableXPURemarks(MLIRContext &ctx) {
-  remark::RemarkCategories cats;
-  cats.all = kRemarkCategoryFilter.str();
+  // The engine filters each kind by its own category; set all of them.
+  std::string filter = kRemarkCategoryFilter.str();
+  remark::RemarkCategories cats{filter, filter, filter, filter, filter};
   return remark::enableOptimizationRemarks(
       ctx, /*streamer=*/nullptr,
       std::make_unique<remark::RemarkEmittingPolicyAll>(), cats,
