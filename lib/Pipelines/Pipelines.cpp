@@ -50,8 +50,19 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
-  if (options.vectorize)
+  if (options.vectorize) {
+    // Transfers address the base buffers (no subviews in between, so the
+    // hoisting sees that nothing else in the k loop touches the
+    // accumulator), the accumulator stays in registers across the k loop,
+    // and every n-D vector op becomes 1-D before convert-vector-to-llvm.
+    pm.addPass(createCSEPass());
+    pm.addNestedPass<func::FuncOp>(memref::createFoldMemRefAliasOpsPass());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
     pm.addNestedPass<func::FuncOp>(createXPUCPUHoistVectorTransfersPass());
+    pm.addNestedPass<func::FuncOp>(createXPUCPULowerVectorsPass());
+    pm.addPass(createCSEPass());
+  }
   bufferization::buildBufferDeallocationPipeline(pm);
 
   // Down to the LLVM dialect.
@@ -64,16 +75,20 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Math first: math-to-libm unrolls vector math without an LLVM intrinsic
+  // (math.erf, ...) into vector.extract / vector.insert and scalar calls,
+  // which convert-vector-to-llvm then lowers.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.vectorContractLowering =
       vector::VectorContractLowering::OuterProduct;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }

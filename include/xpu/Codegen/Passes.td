@@ -15,6 +15,9 @@ def XPUCPUTileAndVectorizePass
     * a contraction whose rhs is read transposed (`[n, k]`, nn.Linear) first
       gets its rhs packed to `[k, n]` by a `linalg.transpose` (O(nk) work
       against O(mnk)), so the micro-kernel streams contiguous rows of B;
+      the transpose is tiled 8x8 and vectorized, and a packed row stride
+      that is a multiple of 1 KiB gets one cache line of padding so that the
+      rows of a B panel do not all map to the same L1 set;
     * cache tiling: `cache-tile` = [mc, nc, kc], loops in n, k, m order
       (a kc x nc block of B stays in L2 while the m loop walks it);
     * register tiling: `register-tile` = [mr, nr], loops in n, m order with
@@ -63,6 +66,36 @@ def XPUCPUHoistVectorTransfersPass
     micro-kernel is loaded once before the k loop and stored once after it.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
+def XPUCPULowerVectorsPass
+    : Pass<"xpu-cpu-lower-vectors", "func::FuncOp"> {
+  let summary = "Lower n-D vector ops of the CPU micro-kernels to 1-D vectors";
+  let description = [{
+    Runs after bufferization and `xpu-cpu-hoist-vector-transfers` and applies
+    upstream's vector lowering patterns in stages, like upstream's CPU matmul
+    recipes (`lower_contraction outerproduct`, `transfer_to_scf
+    max_transfer_rank = 1`, `lower_transfer max_transfer_rank = 1`, ...), so
+    that every vector op that reaches `convert-vector-to-llvm` is 1-D:
+
+    1. `vector.mask` of transfers folded into the transfers; transfer
+       permutation maps lowered to minor identities plus
+       broadcasts/transposes; leading unit dims cast away;
+    2. `vector.contract` lowered to `vector.outerproduct` (one per k
+       element; the `mr x nr` accumulator becomes `mr` rows of `nr` lanes);
+    3. `vector.outerproduct` lowered to broadcast + `vector.fma` rows,
+       multi-reductions, broadcasts and masks (`vector.create_mask`,
+       `vector.constant_mask`) lowered to 1-D ops;
+    4. transfers unrolled to rank 1 (`transfer_to_scf` with full unroll) and
+       rank-1 transfers lowered to `vector.load` / `vector.store` /
+       `vector.maskedload` where possible;
+    5. `vector.shape_cast`, `vector.transpose`, `vector.broadcast` and strided
+       slice inserts/extracts lowered to 1-D shuffles, extracts and inserts.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 #endif // XPU_CODEGEN_PASSES_TD

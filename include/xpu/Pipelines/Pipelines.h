@@ -12,14 +12,16 @@ namespace mlir::xpu {
 struct XPUCPUPipelineOptions : PassPipelineOptions<XPUCPUPipelineOptions> {
   PassOptions::ListOption<int64_t> cacheTile{
       *this, "cache-tile",
-      llvm::cl::desc("Cache tile [mc, nc, kc] of the GEMM (default 64,256,256)")};
+      llvm::cl::desc(
+          "Cache tile [mc, nc, kc] of the GEMM (default 64,256,256)")};
   PassOptions::ListOption<int64_t> registerTile{
       *this, "register-tile",
       llvm::cl::desc("Register tile [mr, nr] of the GEMM (default 4,16)")};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
-      llvm::cl::desc("Tile and vectorize; off gives the scalar loop nest"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("Tile and vectorize (default); off gives the scalar loop "
+                     "nest"),
+      llvm::cl::init(true)};
 };
 
 /// Builds `xpu-cpu-pipeline`: raise torch-mlir linalg to xpu, lower it back

@@ -26,6 +26,9 @@ using namespace mlir;
 using namespace mlir::xpu;
 
 static constexpr StringLiteral kPassArg = "xpu-cpu-tile-and-vectorize";
+static constexpr int64_t kCacheLineBytes = 64;
+static constexpr int64_t kPadRowBytes = 1024;
+static constexpr int64_t kPackTile = 8;
 
 namespace {
 /// Tiles `op` by `sizes` with loops in `interchange` order and replaces it.
@@ -58,8 +61,10 @@ FailureOr<Operation *> tile(RewriterBase &rewriter, TilingInterface op,
 LogicalResult vectorize(RewriterBase &rewriter, Operation *op,
                         ArrayRef<int64_t> sizes) {
   rewriter.setInsertionPoint(op);
+  // One flag per vector size: an empty list would be read out of bounds.
+  SmallVector<bool> scalableDims(sizes.size(), false);
   FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
-      rewriter, op, sizes, /*inputScalableVecDims=*/{},
+      rewriter, op, sizes, scalableDims,
       /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
       /*assumeDynamicDimsMatchVecSizes=*/false,
       /*createNamedContraction=*/true);
@@ -74,8 +79,9 @@ LogicalResult vectorize(RewriterBase &rewriter, Operation *op,
 
 /// If the rhs of `op` is read as [b?, n, k], packs it into [b?, k, n] with a
 /// linalg.transpose and returns the matmul rebuilt with default maps.
-linalg::LinalgOp packTransposedRhs(RewriterBase &rewriter,
-                                   linalg::LinalgOp op) {
+/// The packing transpose, if any, is appended to `packs`.
+linalg::LinalgOp packTransposedRhs(RewriterBase &rewriter, linalg::LinalgOp op,
+                                   SmallVectorImpl<linalg::LinalgOp> &packs) {
   bool batched = isa<linalg::BatchMatmulOp>(op.getOperation());
   SmallVector<AffineMap> defaults =
       batched ? linalg::BatchMatmulOp::getDefaultIndexingMaps(op->getContext())
@@ -89,6 +95,11 @@ linalg::LinalgOp packTransposedRhs(RewriterBase &rewriter,
   Value rhs = op.getDpsInputOperand(1)->get();
   auto rhsType = cast<RankedTensorType>(rhs.getType());
   int64_t rank = rhsType.getRank();
+  // A broadcast rhs ([k] or [b, k, n] read through fewer dims) is not a
+  // transposed one.
+  if (rank < 2 || rank != defaults[1].getNumResults() ||
+      maps[1].getNumResults() != rank)
+    return op;
   SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
   std::swap(perm[rank - 1], perm[rank - 2]);
   SmallVector<int64_t> packedShape = applyPermutation(rhsType.getShape(), perm);
@@ -98,10 +109,29 @@ linalg::LinalgOp packTransposedRhs(RewriterBase &rewriter,
     return op;
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
-  Value empty = tensor::EmptyOp::create(rewriter, loc, packedShape,
+  // Rows of the packed rhs whose byte stride is a multiple of 1 KiB map to
+  // a few L1 sets only, so the k loop of the micro-kernel (one row of B per
+  // step) would evict its own B panel; one cache line of padding per row
+  // spreads them over all the sets.
+  SmallVector<int64_t> allocShape(packedShape);
+  int64_t elementBytes =
+      llvm::divideCeil(rhsType.getElementTypeBitWidth(), int64_t(8));
+  int64_t rowBytes = packedShape.back() * elementBytes;
+  if (rowBytes >= kPadRowBytes && rowBytes % kPadRowBytes == 0)
+    allocShape.back() += kCacheLineBytes / elementBytes;
+  Value empty = tensor::EmptyOp::create(rewriter, loc, allocShape,
                                         rhsType.getElementType());
-  Value packed =
-      linalg::TransposeOp::create(rewriter, loc, rhs, empty, perm).getResult()[0];
+  if (allocShape != packedShape) {
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(rewriter.getContext(), packedShape);
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    empty = tensor::ExtractSliceOp::create(rewriter, loc, empty, offsets, sizes,
+                                           strides);
+  }
+  auto transpose = linalg::TransposeOp::create(rewriter, loc, rhs, empty, perm);
+  packs.push_back(cast<linalg::LinalgOp>(transpose.getOperation()));
+  Value packed = transpose.getResult()[0];
   Value lhs = op.getDpsInputOperand(0)->get();
   Value init = op.getDpsInitOperand(0)->get();
   Operation *newOp;
@@ -157,10 +187,13 @@ struct TileAndVectorizePass final
         elementwise.push_back(op);
     });
 
+    SmallVector<linalg::LinalgOp> packs;
     for (linalg::LinalgOp op : gemms)
-      tileGemm(rewriter, op, cache, reg);
+      tileGemm(rewriter, op, cache, reg, packs);
     for (linalg::LinalgOp op : elementwise)
       tileElementwise(rewriter, op);
+    for (linalg::LinalgOp op : packs)
+      tilePack(rewriter, op);
 
     // Fold the masks of partial tiles into the transfer ops now, before any
     // canonicalization can move ops into the vector.mask regions.
@@ -171,7 +204,8 @@ struct TileAndVectorizePass final
   }
 
   void tileGemm(RewriterBase &rewriter, linalg::LinalgOp op,
-                ArrayRef<int64_t> cache, ArrayRef<int64_t> reg) {
+                ArrayRef<int64_t> cache, ArrayRef<int64_t> reg,
+                SmallVectorImpl<linalg::LinalgOp> &packs) {
     if (!hasStaticTensorShapes(op) || !op.hasPureTensorSemantics()) {
       ++numScalar;
       remark::missed(op.getLoc(), remarkOpts(kPassArg, "NotVectorized"))
@@ -180,7 +214,7 @@ struct TileAndVectorizePass final
                             op->getName().getStringRef());
       return;
     }
-    op = packTransposedRhs(rewriter, op);
+    op = packTransposedRhs(rewriter, op, packs);
     bool batched = isa<linalg::BatchMatmulOp>(op.getOperation());
     SmallVector<int64_t> l1, l2, order1, order2;
     if (batched) {
@@ -201,8 +235,8 @@ struct TileAndVectorizePass final
       op.emitError() << "cache tiling failed";
       return signalPassFailure();
     }
-    FailureOr<Operation *> regTiled = tile(
-        rewriter, cast<TilingInterface>(*cacheTiled), l2, order2);
+    FailureOr<Operation *> regTiled =
+        tile(rewriter, cast<TilingInterface>(*cacheTiled), l2, order2);
     if (failed(regTiled)) {
       (*cacheTiled)->emitError() << "register tiling failed";
       return signalPassFailure();
@@ -216,10 +250,26 @@ struct TileAndVectorizePass final
     }
     ++numGemms;
     remark::passed((*regTiled)->getLoc(), remarkOpts(kPassArg, "Vectorized"))
-        << remark::reason(
-               "GEMM tiled for caches [{0}, {1}, {2}] and registers "
-               "[{3}, {4}], vectorized",
-               cache[0], cache[1], cache[2], reg[0], reg[1]);
+        << remark::reason("GEMM tiled for caches [{0}, {1}, {2}] and registers "
+                          "[{3}, {4}], vectorized",
+                          cache[0], cache[1], cache[2], reg[0], reg[1]);
+  }
+
+  /// Tiles the rhs packing transpose into kPackTile x kPackTile blocks (a
+  /// block of rows is read, transposed in registers and written as rows)
+  /// and vectorizes them; it stays a scalar loop nest if that fails.
+  void tilePack(RewriterBase &rewriter, linalg::LinalgOp op) {
+    SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+    sizes[sizes.size() - 1] = kPackTile;
+    sizes[sizes.size() - 2] = kPackTile;
+    FailureOr<Operation *> tiled =
+        tile(rewriter, cast<TilingInterface>(op.getOperation()), sizes, {});
+    if (failed(tiled)) {
+      op.emitError() << "rhs packing tiling failed";
+      return signalPassFailure();
+    }
+    if (failed(vectorize(rewriter, *tiled, sizes)))
+      ++numScalar;
   }
 
   void tileElementwise(RewriterBase &rewriter, linalg::LinalgOp op) {

@@ -1,0 +1,103 @@
+//===- LowerVectors.cpp - n-D vector ops down to 1-D ----------------------===//
+//
+// Lowers the n-D vector ops of the CPU micro-kernels (vector.contract,
+// n-D transfers, masks, broadcasts, shape casts, transposes) to 1-D vector
+// ops in stages, the way upstream's CPU matmul recipes do, so that
+// convert-vector-to-llvm only sees 1-D vectors. See Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xpu/Codegen/Passes.h"
+
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::xpu {
+#define GEN_PASS_DEF_XPUCPULOWERVECTORSPASS
+#include "xpu/Codegen/Passes.h.inc"
+} // namespace mlir::xpu
+
+using namespace mlir;
+
+namespace {
+struct LowerVectorsPass final
+    : xpu::impl::XPUCPULowerVectorsPassBase<LowerVectorsPass> {
+  using Base::Base;
+
+  /// Applies the patterns that `populate` adds, plus the vector
+  /// canonicalizations, until a fixed point.
+  LogicalResult applyStage(function_ref<void(RewritePatternSet &)> populate) {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    populate(patterns);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::ContractionOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::BroadcastOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::ShapeCastOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::TransposeOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::CreateMaskOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::MaskOp::getCanonicalizationPatterns(patterns, ctx);
+    return applyPatternsGreedily(getOperation(), std::move(patterns));
+  }
+
+  void runOnOperation() override {
+    // 1. Masks of transfers folded into them; transfers with permutation
+    //    maps turned into minor identities; leading unit dims (the [1, 16]
+    //    rows of elementwise tiles, the [4, 1] lhs column) cast away.
+    if (failed(applyStage([](RewritePatternSet &patterns) {
+          vector::populateVectorMaskLoweringPatternsForSideEffectingOps(
+              patterns);
+          vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+        })))
+      return signalPassFailure();
+
+    // 2. vector.contract -> vector.outerproduct, one per k element.
+    if (failed(applyStage([](RewritePatternSet &patterns) {
+          vector::populateVectorContractLoweringPatterns(
+              patterns, vector::VectorContractLowering::OuterProduct);
+        })))
+      return signalPassFailure();
+
+    // 3. vector.outerproduct -> broadcast + 1-D vector.fma rows; n-D
+    //    reductions, broadcasts and masks to 1-D ops.
+    if (failed(applyStage([](RewritePatternSet &patterns) {
+          vector::populateVectorOuterProductLoweringPatterns(patterns);
+          vector::populateVectorMultiReductionLoweringPatterns(
+              patterns, vector::VectorMultiReductionLowering::InnerParallel);
+          vector::populateVectorBroadcastLoweringPatterns(patterns);
+          vector::populateVectorMaskOpLoweringPatterns(patterns);
+        })))
+      return signalPassFailure();
+
+    // 4. Transfers unrolled to rank 1, rank-1 transfers to plain or masked
+    //    loads and stores.
+    if (failed(applyStage([](RewritePatternSet &patterns) {
+          populateVectorToSCFConversionPatterns(
+              patterns,
+              VectorTransferToSCFOptions().enableFullUnroll().setTargetRank(1));
+          vector::populateVectorTransferLoweringPatterns(patterns,
+                                                         /*maxTransferRank=*/1);
+          vector::populateVectorMaskOpLoweringPatterns(patterns);
+        })))
+      return signalPassFailure();
+
+    // 5. What is left of the n-D shapes: shape casts, transposes,
+    //    broadcasts and strided slices, down to 1-D shuffles, extracts and
+    //    inserts.
+    if (failed(applyStage([](RewritePatternSet &patterns) {
+          vector::populateVectorShapeCastLoweringPatterns(patterns);
+          vector::populateVectorTransposeLoweringPatterns(
+              patterns, vector::VectorTransposeLowering::Shuffle1D);
+          vector::populateVectorBroadcastLoweringPatterns(patterns);
+          vector::populateVectorInsertExtractStridedSliceDecompositionPatterns(
+              patterns);
+          vector::populateVectorMaskOpLoweringPatterns(patterns);
+        })))
+      return signalPassFailure();
+  }
+};
+} // namespace
