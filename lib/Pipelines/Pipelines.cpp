@@ -20,12 +20,54 @@
 using namespace mlir;
 using namespace mlir::xpu;
 
+void mlir::xpu::buildXPUOptimizePipeline(
+    OpPassManager &pm, const XPUOptimizePipelineOptions &options) {
+  // Recognize the GEMMs, then work in f32 unless asked otherwise.
+  XPURaisePassOptions raise;
+  raise.strict = options.strict;
+  pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
+  XPUDemoteF64PassOptions demote;
+  demote.keep.assign(options.keepF64.begin(), options.keepF64.end());
+  pm.addNestedPass<func::FuncOp>(createXPUDemoteF64Pass(demote));
+  // Reductions are marked before fusion pulls elementwise work into the
+  // epilogue; the epilogue is then complete for the algebra that follows.
+  pm.addNestedPass<func::FuncOp>(createXPUSplitGemmReductionPass());
+  XPUFuseEpiloguePassOptions fuse;
+  fuse.defaultTarget = options.defaultTarget;
+  pm.addNestedPass<func::FuncOp>(createXPUFuseEpiloguePass(fuse));
+  pm.addNestedPass<func::FuncOp>(createXPUFoldAffineIntoWeightsPass());
+  pm.addNestedPass<func::FuncOp>(createXPUSimplifyEpiloguePass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // Precision last among the function passes, so that the conversions of
+  // weights (folded ones included) are weight-only computation ...
+  if (options.precision != "f32") {
+    XPUPrepackBF16PassOptions prepack;
+    prepack.precision = options.precision;
+    pm.addNestedPass<func::FuncOp>(createXPUPrepackBF16Pass(prepack));
+  }
+  // ... which moves to <fn>.pack here.
+  XPUOutlineWeightPackPassOptions outline;
+  outline.weights = options.weights;
+  pm.addPass(createXPUOutlineWeightPackPass(outline));
+  pm.addPass(createCanonicalizerPass());
+}
+
 void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
                                     const XPUCPUPipelineOptions &options) {
-  // xpu level: raise what torch-mlir emitted, then lower to linalg again.
-  XPURaisePassOptions raise;
-  raise.strict = true;
-  pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
+  // xpu level: the catalog (or only the raise), then back to linalg.
+  if (options.optimize) {
+    XPUOptimizePipelineOptions optimize;
+    optimize.precision = options.precision;
+    optimize.strict = true;
+    // The CPU strategy applies the epilogue per vector tile.
+    optimize.defaultTarget = "cpu";
+    buildXPUOptimizePipeline(pm, optimize);
+  } else {
+    XPURaisePassOptions raise;
+    raise.strict = true;
+    pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
+  }
   pm.addPass(createXPULowerToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
@@ -94,6 +136,13 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
 }
 
 void mlir::xpu::registerXPUPipelines() {
+  PassPipelineRegistration<XPUOptimizePipelineOptions>(
+      "xpu-optimize",
+      "The optimization catalog in a sound order: raise, demote f64, split "
+      "GEMM + reduction, fuse epilogues (register guard), fold affine "
+      "epilogues into weights, simplify, prepack bf16/f16 when asked, outline "
+      "weight packing",
+      buildXPUOptimizePipeline);
   PassPipelineRegistration<XPUCPUPipelineOptions>(
       "xpu-cpu-pipeline",
       "Raise torch-mlir linalg to xpu, then tile, vectorize, bufferize and "

@@ -7,21 +7,25 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DifferentialCheck.h"
 #include "xpu/Config/Version.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 #include "xpu/InitAll.h"
 #include "xpu/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/ExecutionEngine/JitRunner.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -52,6 +56,58 @@ static llvm::cl::opt<bool> printIR(
     llvm::cl::desc("Print the module after the target pipeline to stderr"),
     llvm::cl::init(false), llvm::cl::cat(xpuCategory));
 
+static llvm::cl::opt<std::string> comparePipeline(
+    "compare-pipeline",
+    llvm::cl::desc("Differential check: run --compare-function before and "
+                   "after this pass pipeline (e.g. "
+                   "'builtin.module(func.func(xpu-fuse-epilogue))') on random "
+                   "inputs and compare; exits 1 on a mismatch"),
+    llvm::cl::init(""), llvm::cl::cat(xpuCategory));
+
+static llvm::cl::opt<std::string>
+    compareFunction("compare-function",
+                    llvm::cl::desc("Function compared (default: forward)"),
+                    llvm::cl::init("forward"), llvm::cl::cat(xpuCategory));
+
+static llvm::cl::opt<int64_t>
+    compareSeeds("compare-seeds",
+                 llvm::cl::desc("Number of random input sets (default: 3)"),
+                 llvm::cl::init(3), llvm::cl::cat(xpuCategory));
+
+static llvm::cl::list<unsigned> comparePositive(
+    "compare-positive",
+    llvm::cl::desc("Arguments (by index) that always get values in [0.5, "
+                   "1.5), e.g. a variance under a guarded square root"),
+    llvm::cl::CommaSeparated, llvm::cl::cat(xpuCategory));
+
+static llvm::cl::opt<std::string> comparePrecision(
+    "compare-precision",
+    llvm::cl::desc("Operand precision of the version under test: f32 "
+                   "(tolerance 1e-5), bf16 or f16 (tolerance 2 u sqrt(K), u "
+                   "the unit roundoff, K the largest contraction size)"),
+    llvm::cl::init("f32"), llvm::cl::cat(xpuCategory));
+
+static llvm::cl::opt<double> compareTolerance(
+    "compare-tolerance",
+    llvm::cl::desc("Tolerance on the error relative to the result scale "
+                   "(overrides --compare-precision)"),
+    llvm::cl::init(0.0), llvm::cl::cat(xpuCategory));
+
+/// The largest contraction size of the module's GEMMs.
+static int64_t largestK(Operation *module) {
+  int64_t k = 1;
+  module->walk([&](Operation *op) {
+    if (auto gemm = dyn_cast<xpu::GemmOp>(op))
+      k = std::max(k, gemm.getK());
+    else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      if (linalg::isaContractionOpInterface(linalgOp))
+        for (int64_t r : linalgOp.getStaticLoopRanges())
+          if (!ShapedType::isDynamic(r))
+            k = std::max(k, r);
+  });
+  return k;
+}
+
 /// True if every op of `module` is already in the LLVM dialect.
 static bool isLowered(Operation *module) {
   bool lowered = true;
@@ -70,8 +126,8 @@ static bool isLowered(Operation *module) {
 /// Prints `loc` as `file:line:col: `, the way compilers do.
 static void printLocation(Location loc) {
   if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
-    llvm::errs() << fileLoc.getFilename().getValue() << ":"
-                 << fileLoc.getLine() << ":" << fileLoc.getColumn() << ": ";
+    llvm::errs() << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
+                 << ":" << fileLoc.getColumn() << ": ";
   else
     llvm::errs() << loc << ": ";
 }
@@ -85,11 +141,36 @@ static LogicalResult compileForTarget(Operation *module, JitRunnerOptions &) {
   if (isLowered(module))
     return success();
 
+  if (!comparePipeline.empty()) {
+    xpu::DifferentialCheckOptions check;
+    check.pipeline = comparePipeline;
+    check.function = compareFunction;
+    check.seeds = compareSeeds;
+    check.positiveArgs.assign(comparePositive.begin(), comparePositive.end());
+    if (compareTolerance > 0) {
+      check.tolerance = compareTolerance;
+    } else if (comparePrecision == "bf16" || comparePrecision == "f16") {
+      double u = comparePrecision == "bf16" ? 1.0 / 256 : 1.0 / 2048;
+      check.tolerance = 2 * u * std::sqrt(double(largestK(module)));
+    } else if (comparePrecision != "f32") {
+      return module->emitError() << "xpu-run: --compare-precision must be "
+                                    "f32, bf16 or f16, got '"
+                                 << comparePrecision << "'";
+    }
+    if (compareSeeds < 1)
+      return module->emitError() << "xpu-run: --compare-seeds must be >= 1";
+    if (failed(xpu::buildDifferentialCheck(cast<ModuleOp>(module), check)))
+      return failure();
+  }
+
   auto options = xpu::XPUCPUPipelineOptions::createFromString(pipelineOptions);
   if (!options)
-    return module->emitError()
-           << "xpu-run: invalid --xpu-pipeline-options '" << pipelineOptions
-           << "'";
+    return module->emitError() << "xpu-run: invalid --xpu-pipeline-options '"
+                               << pipelineOptions << "'";
+  // In compare mode only the version under test gets --compare-pipeline;
+  // the CPU pipeline must not optimize the reference as well.
+  if (!comparePipeline.empty())
+    options->optimize = false;
   if (xpuRemarks && failed(xpu::enableXPURemarks(*ctx)))
     return module->emitError() << "xpu-run: could not enable remarks";
 
@@ -111,8 +192,7 @@ static LogicalResult compileForTarget(Operation *module, JitRunnerOptions &) {
       break;
     }
     llvm::errs() << diag << "\n";
-    for (Diagnostic &note : diag.getNotes())
-    {
+    for (Diagnostic &note : diag.getNotes()) {
       printLocation(note.getLocation());
       llvm::errs() << "note: " << note << "\n";
     }
@@ -153,13 +233,35 @@ int main(int argc, char **argv) {
   std::string defaultLibs = std::string("--shared-libs=") +
                             XPU_MLIR_LIBRARY_DIR "/libmlir_runner_utils.so," +
                             XPU_MLIR_LIBRARY_DIR "/libmlir_c_runner_utils.so";
-  std::vector<char *> args(argv, argv + argc);
+  // Compare mode calls the generated driver.
+  bool compare = false;
+  for (int i = 1; i < argc; ++i)
+    if (llvm::StringRef(argv[i]).contains("-compare-pipeline"))
+      compare = true;
+  std::string entry = std::string("-e=") + xpu::kDriverName.str();
+  std::string entryResult = "-entry-point-result=void";
+  std::vector<char *> args;
+  for (int i = 0; i < argc; ++i) {
+    llvm::StringRef a(argv[i]);
+    if (compare && (a == "-e" || a == "--e")) {
+      ++i; // and its value
+      continue;
+    }
+    if (compare && (a.starts_with("-e=") || a.starts_with("--e=") ||
+                    a.contains("entry-point-result")))
+      continue;
+    args.push_back(argv[i]);
+  }
+  if (compare) {
+    args.push_back(entry.data());
+    args.push_back(entryResult.data());
+  }
   if (!hasSharedLibs)
     args.push_back(defaultLibs.data());
   args.push_back(nullptr);
 
   JitRunnerConfig config;
   config.mlirTransformer = compileForTarget;
-  return JitRunnerMain(static_cast<int>(args.size()) - 1, args.data(),
-                       registry, config);
+  return JitRunnerMain(static_cast<int>(args.size()) - 1, args.data(), registry,
+                       config);
 }

@@ -8,8 +8,50 @@
 
 namespace mlir::xpu {
 
+/// Options of `xpu-optimize`, the catalog in a sound order.
+struct XPUOptimizePipelineOptions
+    : PassPipelineOptions<XPUOptimizePipelineOptions> {
+  PassOptions::Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("GEMM operand precision: f32 (default: keep f32 "
+                     "numerics), bf16 or f16 (xpu-prepack-bf16)"),
+      llvm::cl::init("f32")};
+  PassOptions::Option<std::string> weights{
+      *this, "weights",
+      llvm::cl::desc("Which arguments are weights for xpu-outline-weight-pack: "
+                     "auto (default) or marked"),
+      llvm::cl::init("auto")};
+  PassOptions::ListOption<std::string> keepF64{
+      *this, "keep-f64",
+      llvm::cl::desc("Functions whose GEMMs stay in f64 (xpu-demote-f64)")};
+  PassOptions::Option<std::string> defaultTarget{
+      *this, "default-target",
+      llvm::cl::desc("Target preset when the module has no xpu.target "
+                     "(default pvc)"),
+      llvm::cl::init("pvc")};
+  PassOptions::Option<bool> strict{
+      *this, "strict",
+      llvm::cl::desc("Contractions with dynamic shapes are errors"),
+      llvm::cl::init(false)};
+};
+
+/// Builds `xpu-optimize`: raise, demote f64, fuse epilogues under the
+/// register guard, fold affine epilogues into weights, simplify epilogues,
+/// prepack 16-bit operands when asked, and outline weight packing.
+void buildXPUOptimizePipeline(OpPassManager &pm,
+                              const XPUOptimizePipelineOptions &options);
+
 /// Options of `xpu-cpu-pipeline`.
 struct XPUCPUPipelineOptions : PassPipelineOptions<XPUCPUPipelineOptions> {
+  PassOptions::Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("GEMM operand precision for xpu-optimize: f32 "
+                     "(default), bf16 or f16"),
+      llvm::cl::init("f32")};
+  PassOptions::Option<bool> optimize{
+      *this, "optimize",
+      llvm::cl::desc("Run xpu-optimize before lowering (default on)"),
+      llvm::cl::init(true)};
   PassOptions::ListOption<int64_t> cacheTile{
       *this, "cache-tile",
       llvm::cl::desc(
@@ -24,8 +66,8 @@ struct XPUCPUPipelineOptions : PassPipelineOptions<XPUCPUPipelineOptions> {
       llvm::cl::init(true)};
 };
 
-/// Builds `xpu-cpu-pipeline`: raise torch-mlir linalg to xpu, lower it back
-/// to linalg, tile and vectorize for the CPU, bufferize across function
+/// Builds `xpu-cpu-pipeline`: xpu-optimize (or just the raise), lower xpu
+/// back to linalg, tile and vectorize for the CPU, bufferize across function
 /// boundaries and lower everything to the LLVM dialect, ready for
 /// mlir-runner or xpu-run.
 void buildXPUCPUPipeline(OpPassManager &pm,

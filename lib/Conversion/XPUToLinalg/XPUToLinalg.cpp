@@ -1,7 +1,7 @@
 //===- XPUToLinalg.cpp - xpu.gemm -> linalg on tensors --------------------===//
 
-#include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUToLinalg/XPUToLinalg.h"
+#include "xpu/Conversion/Passes.h"
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -20,8 +20,7 @@ using namespace mlir::xpu;
 namespace {
 /// The indexing map that reads an epilogue operand of `kind` from the
 /// iteration space (b?, m, n).
-AffineMap getBroadcastMap(BroadcastKind kind, unsigned rank,
-                          MLIRContext *ctx) {
+AffineMap getBroadcastMap(BroadcastKind kind, unsigned rank, MLIRContext *ctx) {
   switch (kind) {
   case BroadcastKind::scalar:
     return AffineMap::get(rank, 0, {}, ctx);
@@ -64,8 +63,8 @@ struct GemmToLinalg final : OpConversionPattern<GemmOp> {
     Type accType = op.getAccType();
     auto accTensorType = RankedTensorType::get(resType.getShape(), accType);
 
-    Value empty = tensor::EmptyOp::create(rewriter, loc, resType.getShape(),
-                                          accType);
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, resType.getShape(), accType);
     Value zero = arith::ConstantOp::create(rewriter, loc, accType,
                                            rewriter.getZeroAttr(accType));
     Value acc = linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
@@ -106,9 +105,9 @@ struct GemmToLinalg final : OpConversionPattern<GemmOp> {
                                         resType.getElementType());
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{resType}, genericInputs, ValueRange{out},
-        genericMaps, iterators);
+    auto generic = linalg::GenericOp::create(rewriter, loc, TypeRange{resType},
+                                             genericInputs, ValueRange{out},
+                                             genericMaps, iterators);
     // Move the epilogue block in and add the output element argument that
     // linalg.generic bodies take last.
     Region &body = generic.getRegion();

@@ -466,3 +466,31 @@ func.func @weight_not_tensor(%w: f32 {xpu.weight}) {
 func.func @unknown_arg_attr(%w: tensor<4xf32> {xpu.bias}) {
   return
 }
+
+// -----
+
+func.func @keep_f64_not_unit(%a: tensor<4x4xf64>, %b: tensor<4x4xf64>) -> tensor<4x4xf64> {
+  // expected-error @+1 {{'xpu.keep_f64' is a unit attribute, got true}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f64) {xpu.keep_f64 = true} : (tensor<4x4xf64>, tensor<4x4xf64>) -> tensor<4x4xf64>
+  return %0 : tensor<4x4xf64>
+}
+
+// -----
+
+// expected-error @+1 {{'xpu.keep_f64' marks an xpu.gemm, not 'func.func'}}
+func.func @keep_f64_not_on_gemm() attributes {xpu.keep_f64} {
+  return
+}
+
+// -----
+
+func.func @reduction_consumer_not_unit(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{'xpu.reduction_consumer' is a unit attribute, got 1 : i64}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {xpu.reduction_consumer = 1} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'xpu.reduction_consumer' marks an xpu.gemm, not 'builtin.module'}}
+module attributes {xpu.reduction_consumer} {}

@@ -103,3 +103,16 @@ module attributes {xpu.target = #xpu.target<"cpu">} {}
 
 // CHECK: #xpu.target<"my-chip", vendor = "intel", subgroup_sizes = [16], grf_count = 128, grf_bytes = 64, slm_bytes = 65536, compute_units = 8, mma = [8, 16, 16], vector_bits = 512, peak_f32_gflops = 1000, peak_bf16_gflops = 8000, mem_gbps = 100>
 module attributes {xpu.target = #xpu.target<"my-chip", vendor = "intel", subgroup_sizes = [16], grf_count = 128, grf_bytes = 64, slm_bytes = 65536, compute_units = 8, mma = [8, 16, 16], vector_bits = 512, peak_f32_gflops = 1000, peak_bf16_gflops = 8000, mem_gbps = 100>} {}
+
+// -----
+
+// The unit marks of xpu-demote-f64 (xpu.keep_f64) and
+// xpu-split-gemm-reduction (xpu.reduction_consumer).
+// CHECK-LABEL: func.func @gemm_marks
+//       CHECK:   xpu.gemm %{{.+}}, %{{.+}} rhs_layout(kn) acc(f64) {xpu.keep_f64} : (tensor<4x8xf64>, tensor<8x2xf64>) -> tensor<4x2xf64>
+//       CHECK:   xpu.gemm %{{.+}}, %{{.+}} rhs_layout(nk) acc(f32) {xpu.reduction_consumer} : (tensor<4x8xf32>, tensor<2x8xf32>) -> tensor<4x2xf32>
+func.func @gemm_marks(%a: tensor<4x8xf64>, %b: tensor<8x2xf64>, %c: tensor<4x8xf32>, %d: tensor<2x8xf32>) -> (tensor<4x2xf64>, tensor<4x2xf32>) {
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f64) {xpu.keep_f64} : (tensor<4x8xf64>, tensor<8x2xf64>) -> tensor<4x2xf64>
+  %1 = xpu.gemm %c, %d rhs_layout(nk) acc(f32) {xpu.reduction_consumer} : (tensor<4x8xf32>, tensor<2x8xf32>) -> tensor<4x2xf32>
+  return %0, %1 : tensor<4x2xf64>, tensor<4x2xf32>
+}

@@ -42,8 +42,8 @@ struct TargetFields {
   int64_t vectorBits = 0, peakF32Gflops = 0, peakBf16Gflops = 0, memGbps = 0;
 
   TargetAttr get(MLIRContext *ctx, StringRef chip) const {
-    return TargetAttr::get(ctx, chip, vendor, subgroupSizes, grfCount,
-                           grfBytes, slmBytes, computeUnits, mma, vectorBits,
+    return TargetAttr::get(ctx, chip, vendor, subgroupSizes, grfCount, grfBytes,
+                           slmBytes, computeUnits, mma, vectorBits,
                            peakF32Gflops, peakBf16Gflops, memGbps);
   }
   static TargetFields from(TargetAttr t) {
@@ -70,16 +70,16 @@ std::optional<TargetFields> getPresetFields(StringRef chip) {
   TargetFields f;
   if (chip == "pvc") {
     // Intel Data Center GPU Max 1550 (Ponte Vecchio).
-    f = {"intel", {16, 32}, 128, 64, 128 * 1024, 128, {8, 16, 16}, 512,
-         52400, 838900, 3277};
+    f = {"intel",     {16, 32}, 128,   64,     128 * 1024, 128,
+         {8, 16, 16}, 512,      52400, 838900, 3277};
   } else if (chip == "bmg") {
     // Intel Arc B580 (Battlemage, Xe2-HPG).
-    f = {"intel", {16, 32}, 128, 64, 128 * 1024, 20, {8, 16, 16}, 512,
-         13670, 116600, 456};
+    f = {"intel",     {16, 32}, 128,   64,     128 * 1024, 20,
+         {8, 16, 16}, 512,      13670, 116600, 456};
   } else if (chip == "sm_90") {
     // NVIDIA H200 SXM (Hopper).
-    f = {"nvidia", {32}, 255, 4, 228 * 1024, 132, {16, 8, 16}, 1024,
-         66900, 989400, 4800};
+    f = {"nvidia",    {32}, 255,   4,      228 * 1024, 132,
+         {16, 8, 16}, 1024, 66900, 989400, 4800};
   } else if (chip == "cpu") {
     // One x86-64 core with AVX2 + FMA (the CI machines): 16 ymm registers.
     f = {"cpu", {1}, 16, 32, 512 * 1024, 1, {0, 0, 0}, 256, 96, 96, 20};
@@ -105,18 +105,20 @@ TargetAttr TargetAttr::getPreset(MLIRContext *ctx, StringRef chip) {
 
 TargetAttr TargetAttr::lookup(Operation *op) {
   for (Operation *cur = op; cur; cur = cur->getParentOp())
-    if (auto t = cur->getAttrOfType<TargetAttr>(XPUDialect::getTargetAttrName()))
+    if (auto t =
+            cur->getAttrOfType<TargetAttr>(XPUDialect::getTargetAttrName()))
       return t;
   return {};
 }
 
-LogicalResult
-TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef chip,
-                   StringRef vendor, ArrayRef<int64_t> subgroupSizes,
-                   int64_t grfCount, int64_t grfBytes, int64_t slmBytes,
-                   int64_t computeUnits, ArrayRef<int64_t> mma,
-                   int64_t vectorBits, int64_t peakF32Gflops,
-                   int64_t peakBf16Gflops, int64_t memGbps) {
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef chip, StringRef vendor,
+                                 ArrayRef<int64_t> subgroupSizes,
+                                 int64_t grfCount, int64_t grfBytes,
+                                 int64_t slmBytes, int64_t computeUnits,
+                                 ArrayRef<int64_t> mma, int64_t vectorBits,
+                                 int64_t peakF32Gflops, int64_t peakBf16Gflops,
+                                 int64_t memGbps) {
   if (chip.empty())
     return emitError() << "target chip name must not be empty";
   if (vendor != "intel" && vendor != "nvidia" && vendor != "cpu")
@@ -135,8 +137,7 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef chip,
   if (computeUnits <= 0)
     return emitError() << "compute_units must be positive";
   if (mma.size() != 3)
-    return emitError() << "mma must have 3 sizes [m, n, k], got "
-                       << mma.size();
+    return emitError() << "mma must have 3 sizes [m, n, k], got " << mma.size();
   bool allZero = llvm::all_of(mma, [](int64_t v) { return v == 0; });
   bool allPositive = llvm::all_of(mma, [](int64_t v) { return v > 0; });
   if (!allZero && !allPositive)
@@ -212,16 +213,14 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
     return {};
   if (!preset) {
     static constexpr StringLiteral required[] = {
-        "vendor",          "subgroup_sizes", "grf_count",
-        "grf_bytes",       "slm_bytes",      "compute_units",
-        "mma",             "vector_bits",    "peak_f32_gflops",
-        "peak_bf16_gflops", "mem_gbps"};
+        "vendor",          "subgroup_sizes",   "grf_count", "grf_bytes",
+        "slm_bytes",       "compute_units",    "mma",       "vector_bits",
+        "peak_f32_gflops", "peak_bf16_gflops", "mem_gbps"};
     for (StringRef key : required) {
       if (!seen.contains(key)) {
-        parser.emitError(chipLoc)
-            << "'" << chip << "' is not a preset ("
-            << llvm::join(getPresetNames(), ", ")
-            << "): field '" << key << "' is required";
+        parser.emitError(chipLoc) << "'" << chip << "' is not a preset ("
+                                  << llvm::join(getPresetNames(), ", ")
+                                  << "): field '" << key << "' is required";
         return {};
       }
     }

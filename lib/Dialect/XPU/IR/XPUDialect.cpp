@@ -24,17 +24,29 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   if (attr.getName() == getTargetAttrName()) {
     if (!isa<TargetAttr>(attr.getValue()))
-      return op->emitError() << "'" << getTargetAttrName()
-                             << "' must be an #xpu.target attribute, got "
-                             << attr.getValue();
+      return op->emitError()
+             << "'" << getTargetAttrName()
+             << "' must be an #xpu.target attribute, got " << attr.getValue();
     return success();
   }
   if (attr.getName() == getWeightAttrName())
     return op->emitError() << "'" << getWeightAttrName()
                            << "' marks function arguments; it is not an "
                               "operation attribute";
-  return op->emitError() << "unknown xpu attribute '" << attr.getName().getValue()
-                         << "'";
+  if (attr.getName() == getKeepF64AttrName() ||
+      attr.getName() == getReductionConsumerAttrName()) {
+    if (!isa<GemmOp>(op))
+      return op->emitError()
+             << "'" << attr.getName().getValue() << "' marks an xpu.gemm, not '"
+             << op->getName() << "'";
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << attr.getName().getValue()
+             << "' is a unit attribute, got " << attr.getValue();
+    return success();
+  }
+  return op->emitError() << "unknown xpu attribute '"
+                         << attr.getName().getValue() << "'";
 }
 
 LogicalResult XPUDialect::verifyRegionArgAttribute(Operation *op,
@@ -47,7 +59,8 @@ LogicalResult XPUDialect::verifyRegionArgAttribute(Operation *op,
   if (!isa<UnitAttr>(attr.getValue()))
     return op->emitError() << "'" << getWeightAttrName()
                            << "' is a unit attribute, got " << attr.getValue();
-  if (!isa<TensorType>(op->getRegion(regionIndex).getArgument(argIndex).getType()))
+  if (!isa<TensorType>(
+          op->getRegion(regionIndex).getArgument(argIndex).getType()))
     return op->emitError() << "'" << getWeightAttrName()
                            << "' marks a tensor argument, argument #"
                            << argIndex << " is not a tensor";

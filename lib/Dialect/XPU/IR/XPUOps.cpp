@@ -67,6 +67,11 @@ bool GemmOp::hasIdentityEpilogue() {
   return yield && yield.getValue() == block.getArgument(0);
 }
 
+void GemmOp::inheritAttributes(GemmOp other) {
+  setConfigAttr(other.getConfigAttr());
+  (*this)->setDiscardableAttrs(other->getDiscardableAttrDictionary());
+}
+
 //===----------------------------------------------------------------------===//
 // GemmOp: custom syntax
 //
@@ -179,13 +184,12 @@ void GemmOp::print(OpAsmPrinter &p) {
     p << " epilogue";
     if (!getEpilogueOperands().empty()) {
       p << "(";
-      llvm::interleaveComma(llvm::enumerate(getEpilogueOperands()), p,
-                            [&](auto it) {
-                              p << it.value() << " "
-                                << stringifyBroadcastKind(
-                                       getBroadcastKind(it.index()))
-                                << " : " << it.value().getType();
-                            });
+      llvm::interleaveComma(
+          llvm::enumerate(getEpilogueOperands()), p, [&](auto it) {
+            p << it.value() << " "
+              << stringifyBroadcastKind(getBroadcastKind(it.index())) << " : "
+              << it.value().getType();
+          });
       p << ")";
     }
     p << " ";
@@ -194,8 +198,7 @@ void GemmOp::print(OpAsmPrinter &p) {
   }
   p.printOptionalAttrDict(
       (*this)->getAttrs(),
-      {getRhsLayoutAttrName(),
-       getAccTypeAttrName(), getBroadcastsAttrName()});
+      {getRhsLayoutAttrName(), getAccTypeAttrName(), getBroadcastsAttrName()});
   p << " : (" << getLhs().getType() << ", " << getRhs().getType() << ") -> "
     << getResult().getType();
 }
@@ -209,9 +212,9 @@ static LogicalResult verifyStatic(GemmOp op, RankedTensorType type,
                                   StringRef what) {
   for (auto [i, d] : llvm::enumerate(type.getShape()))
     if (ShapedType::isDynamic(d))
-      return op.emitOpError() << "dynamic shapes are not supported yet: "
-                              << what << " dimension " << i << " of " << type
-                              << " is dynamic";
+      return op.emitOpError()
+             << "dynamic shapes are not supported yet: " << what
+             << " dimension " << i << " of " << type << " is dynamic";
   return success();
 }
 
@@ -360,11 +363,10 @@ void rebuildWithOperands(PatternRewriter &rewriter, GemmOp op,
     operands.push_back(op.getEpilogueOperands()[i]);
     kinds.push_back(op.getBroadcastKind(i));
   }
-  auto newOp =
-      GemmOp::create(rewriter, op.getLoc(), op.getLhs(), op.getRhs(),
-                     op.getRhsLayout(), op.getAccType(), op.getResultType(),
-                     operands, kinds);
-  newOp.setConfigAttr(op.getConfigAttr());
+  auto newOp = GemmOp::create(rewriter, op.getLoc(), op.getLhs(), op.getRhs(),
+                              op.getRhsLayout(), op.getAccType(),
+                              op.getResultType(), operands, kinds);
+  newOp.inheritAttributes(op);
   Block &oldBlock = op.getEpilogueBlock();
   Block &newBlock = newOp.getEpilogueBlock();
   SmallVector<Value> argMap(oldBlock.getNumArguments());

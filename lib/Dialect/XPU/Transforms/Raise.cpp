@@ -70,8 +70,7 @@ Value getLastTwoDimsTransposeSource(Value v) {
   }
   auto g = dyn_cast<linalg::GenericOp>(def);
   if (!g || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
-      !g.hasPureTensorSemantics() ||
-      g.getNumParallelLoops() != g.getNumLoops())
+      !g.hasPureTensorSemantics() || g.getNumParallelLoops() != g.getNumLoops())
     return {};
   Block &body = g.getRegion().front();
   auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
@@ -88,8 +87,8 @@ Value getLastTwoDimsTransposeSource(Value v) {
   AffineMap inv = inversePermutation(maps[0]);
   for (unsigned i = 0; i < inv.getNumResults(); ++i)
     perm.push_back(inv.getDimPosition(i));
-  if (ArrayRef<unsigned>(perm) !=
-      ArrayRef<unsigned>(SmallVector<unsigned>(swapLast.begin(), swapLast.end())))
+  if (ArrayRef<unsigned>(perm) != ArrayRef<unsigned>(SmallVector<unsigned>(
+                                      swapLast.begin(), swapLast.end())))
     return {};
   return g.getDpsInputOperand(0)->get();
 }
@@ -123,10 +122,10 @@ RaiseAnalysis analyze(linalg::LinalgOp op) {
     return RaiseAnalysis::refuse(name + " has unranked operands");
   for (RankedTensorType t : {lhsType, rhsType, initType})
     if (!t.hasStaticShape())
-      return RaiseAnalysis::refuse(
-          name + " has dynamic shapes (" + llvm::formatv("{0}", t).str() +
-              "); xpu.gemm needs static shapes",
-          /*dynamic=*/true);
+      return RaiseAnalysis::refuse(name + " has dynamic shapes (" +
+                                       llvm::formatv("{0}", t).str() +
+                                       "); xpu.gemm needs static shapes",
+                                   /*dynamic=*/true);
   Type lhsElt = lhsType.getElementType(), rhsElt = rhsType.getElementType();
   Type accElt = initType.getElementType();
   if (!isa<FloatType>(lhsElt) || !isa<FloatType>(rhsElt) ||
@@ -174,8 +173,7 @@ RaiseAnalysis analyze(linalg::LinalgOp op) {
   // Absorb an explicit transpose of the rhs into the layout.
   if (Value src = getLastTwoDimsTransposeSource(rhs)) {
     rhs = src;
-    plan.layout =
-        plan.layout == RhsLayout::kn ? RhsLayout::nk : RhsLayout::kn;
+    plan.layout = plan.layout == RhsLayout::kn ? RhsLayout::nk : RhsLayout::kn;
     plan.transposeAbsorbed = true;
   }
   plan.lhs = lhs;
@@ -201,8 +199,8 @@ void rewrite(RewriterBase &rewriter, linalg::LinalgOp op,
   } else {
     // out = init + lhs * rhs: the initial value is a full epilogue operand.
     gemm = GemmOp::create(rewriter, loc, plan.lhs, plan.rhs, plan.layout,
-                          plan.accType, plan.resultType,
-                          ValueRange{plan.init}, {BroadcastKind::full});
+                          plan.accType, plan.resultType, ValueRange{plan.init},
+                          {BroadcastKind::full});
     Block &block = gemm.getEpilogueBlock();
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToEnd(&block);
@@ -267,7 +265,8 @@ struct RaisePass final : xpu::impl::XPURaisePassBase<RaisePass> {
       }
       const RaisePlan &plan = *a.plan;
       std::string what = llvm::formatv(
-          "raised {0} {1}x{2}x{3} (m x n x k) to xpu.gemm rhs_layout({4}){5}{6}",
+          "raised {0} {1}x{2}x{3} (m x n x k) to xpu.gemm "
+          "rhs_layout({4}){5}{6}",
           op->getName().getStringRef(),
           plan.resultType.getDimSize(plan.resultType.getRank() - 2),
           plan.resultType.getDimSize(plan.resultType.getRank() - 1),

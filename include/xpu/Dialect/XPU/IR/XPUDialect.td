@@ -33,6 +33,17 @@ def XPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getWeightAttrName() {
       return ::llvm::StringLiteral("xpu.weight");
     }
+    /// Name of the unit attribute that keeps an xpu.gemm in f64
+    /// (xpu-demote-f64 leaves it alone).
+    static constexpr ::llvm::StringLiteral getKeepF64AttrName() {
+      return ::llvm::StringLiteral("xpu.keep_f64");
+    }
+    /// Name of the unit attribute that marks an xpu.gemm whose result feeds
+    /// a row reduction (set by xpu-split-gemm-reduction): the reduction stays
+    /// a separate op after the GEMM.
+    static constexpr ::llvm::StringLiteral getReductionConsumerAttrName() {
+      return ::llvm::StringLiteral("xpu.reduction_consumer");
+    }
   }];
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

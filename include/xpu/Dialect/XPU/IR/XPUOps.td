@@ -100,6 +100,9 @@ def XPU_GemmOp : XPU_Op<"gemm", [
     }
     /// True when the epilogue yields the accumulator unchanged.
     bool hasIdentityEpilogue();
+    /// Takes the config and the discardable attributes (marks such as
+    /// xpu.keep_f64) of `other`, which this op replaces.
+    void inheritAttributes(GemmOp other);
   }];
 }
 

@@ -57,4 +57,355 @@ def XPURaisePass : Pass<"xpu-raise", "func::FuncOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// The catalog (shared/seed) as passes.
+//===----------------------------------------------------------------------===//
+
+def XPUFuseEpiloguePass : Pass<"xpu-fuse-epilogue", "func::FuncOp"> {
+  let summary = "Move elementwise consumers of a GEMM into its epilogue, "
+                "guarded by a register-pressure estimate";
+  let description = [{
+    Catalog: elementwise_chain_fusion, gemm_bias_activation_fusion,
+    gemm_activation_fusion, gemm_matrix_add_epilogue,
+    fusion_register_pressure_guard.
+
+    Elementwise `linalg.generic` consumers of an `xpu.gemm` result are first
+    merged into one chain (upstream elementwise fusion), then the chain is
+    moved into the GEMM's epilogue region. Each other input of the chain
+    becomes an epilogue operand with its broadcast kind (`scalar`, `per_row`,
+    `per_col`, `full`; size-1 and 0-d operands and `tensor.expand_shape`d
+    vectors included).
+
+    The register estimate, from `#xpu.target` (the module's, else the
+    `default-target` preset) and the GEMM's `#xpu.config` (else the target's
+    default tile): every value that depends on the accumulator is a fragment
+    of `tile_m * tile_n / threads` elements per thread; the peak number of
+    such fragments live at once in the region (transcendentals count one
+    extra temporary) times the registers of one fragment, plus a reserve for
+    operand tiles and addresses, must fit the register budget (the GRF mode
+    of the config on Xe, 128 by default; the per-thread register limit on
+    sm_90). When the whole chain does not fit, it is cut at the last point
+    where one accumulator-dependent value is live and the estimate fits: the
+    prefix is fused and the rest stays a separate elementwise kernel. A GEMM
+    result with other users is not fused (that would recompute the GEMM).
+    Every decision is a remark with the numbers.
+
+    Before:
+    ```mlir
+    %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) : ...
+    %y = linalg.generic {... (d0, d1) -> (d1) ...} ins(%g, %bias ...) {
+      addf, math.tanh
+    }
+    ```
+    After:
+    ```mlir
+    %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32)
+           epilogue(%bias per_col : tensor<256xf32>) { addf, math.tanh } : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"defaultTarget", "default-target", "std::string", /*default=*/"\"pvc\"",
+           "Target preset used when the module has no xpu.target">
+  ];
+  let statistics = [
+    Statistic<"numFused", "num-fused", "Elementwise ops moved into epilogues">,
+    Statistic<"numSplit", "num-split",
+              "Chains split by the register-pressure guard">,
+    Statistic<"numRefused", "num-refused", "Consumers left unfused">
+  ];
+}
+
+def XPUSimplifyEpiloguePass : Pass<"xpu-simplify-epilogue", "func::FuncOp"> {
+  let summary = "Remove no-op and redundant work from GEMM epilogues";
+  let description = [{
+    Catalog: skip_fusion_when_noop_or_redundant,
+    fusion_skip_when_dead_or_constant.
+
+    Inside `xpu.gemm` epilogues: multiply or divide by one, add or subtract
+    zero, double negation, a clamp / min / max proven inactive by the
+    known range of its input (e.g. `max(relu(x), 0)`, `min(sigmoid(x), 1)`,
+    torch-mlir's `select(cmpf ugt, x, 0)` relu), and epilogue operands that
+    are splat constants (`arith.constant dense<c>`, `linalg.fill` or
+    `tensor.splat` of a constant: read as a scalar constant, so 1 and 0
+    then fold away) or that nothing reads are removed. Dead epilogue
+    operands are dropped by the xpu.gemm canonicalizer, which runs with the
+    patterns. Each simplification is a `passed` remark; a rewrite refused
+    only for floating-point reasons is a `missed` remark.
+
+    Rewrites are exact in IEEE-754 (no fast-math unless the op has the
+    flag): `x * 1`, `x / 1`, `x - 0.0`, `x + (-0.0)` and `-(-x)` always;
+    `x + 0.0` (and `x - (-0.0)`) turns -0.0 into +0.0, so it is removed only
+    when x is proven never -0.0 (the accumulator, which starts at +0.0; a
+    sum with such a value; a relu) or the op has `nsz`. Clamps compare
+    signed zeros by their bits and must return a NaN x unchanged:
+    `maximumf`/`minimumf` and unordered `cmpf` predicates do, `maxnumf`/
+    `minnumf` and ordered predicates return the constant for NaN and are
+    removed only when x is proven not NaN or the op has `nnan`. Only ops in
+    epilogues are touched, and nothing is constant-folded.
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect",
+                           "::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numSimplified", "num-simplified", "Epilogue ops removed">
+  ];
+}
+
+def XPUFoldAffineIntoWeightsPass
+    : Pass<"xpu-fold-affine-into-weights", "func::FuncOp"> {
+  let summary = "Fold BatchNorm (inference), per-channel scales and affine "
+                "maps after a GEMM into its weights and bias";
+  let description = [{
+    Catalog: algebraic_weight_folding, level_3_algebraic_fusion.
+
+    For `y = (x W^T + b) * s + t` with `s`, `t` per output channel (n), the
+    epilogue is rewritten to `x (W * s[:, None])^T + (b * s + t)`: the
+    scale moves into the weight (computed on weights only, so
+    `xpu-outline-weight-pack` moves it into `<fn>.pack`) and the epilogue is
+    a bias add. BatchNorm in inference form (`(y - mean) * gamma /
+    sqrt(var + eps) + beta`, both torch-mlir forms: the decomposed `[C]`
+    form with `1/sqrt(var+eps)` and the `expand_shape` `[1, C]` form with
+    `rsqrt`) and scalar scales fold the same way. Refused, with a remark:
+    a non-linear op before the affine part, per-row (m-dependent) factors,
+    factors that depend on the input, and anything not provably inference
+    mode (statistics computed from the batch).
+
+    The epilogue is read symbolically from the accumulator: every value
+    computed from it by add/sub/mul/div/neg with factors that do not depend
+    on it is `coef * acc + offset`, where coef and offset are built from
+    `per_col` and `scalar` operands and constants. The walk stops at the
+    first op that is not linear in the accumulator; the folded part ends at
+    the latest affine value that everything after it reads (GELU reads `y`,
+    `0.5 * y` and `y^3`: the fold ends at `y`). `S = coef` and `T = offset`
+    become `linalg.generic`s on the operands (0-d when they read only
+    scalars; an operand read as it is is used directly), the rhs is scaled
+    by `S` along n (rows for `rhs_layout(nk)`, columns for `kn`; bf16/f16
+    weights are scaled in the accumulator type and rounded back), and the
+    epilogue becomes `acc + T` followed by what came after the folded part.
+    Batched GEMMs, factors read from memory or from non-constant values
+    outside the epilogue, and rhs operands computed from the input are left
+    alone with a remark.
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numFolded", "num-folded", "Affine epilogues folded into weights">,
+    Statistic<"numRefused", "num-refused", "Epilogues left as they are">
+  ];
+}
+
+def XPUOutlineWeightPackPass : Pass<"xpu-outline-weight-pack", "ModuleOp"> {
+  let summary = "Outline computation on weights into <fn>.pack, run once";
+  let description = [{
+    Catalog: dtype_prepack_bf16 (pack time), model_class_pattern
+    (`_pack_weights`), mem_wrapper_one_time_device_moves.
+
+    Everything in `<fn>` that depends only on weights and constants moves
+    into `<fn>.pack(weights) -> packed`; `<fn>.packed(inputs, packed)` holds
+    the rest; `<fn>` keeps its signature and calls both, so callers stay
+    correct. Weights are the arguments marked `xpu.weight`, or with
+    `weights=auto` every argument after the first. Computation on constants
+    only is folded at compile time instead.
+
+    Only public, single-block functions with tensor arguments are split
+    (private functions are helpers, or earlier `.pack`/`.packed` parts).
+    An op moves when all its operands (and the values its regions read)
+    come from weights, constants or moved ops and it has no side effects;
+    linalg ops on tensors move even when their body holds a `cf.assert`
+    (torch-mlir's guard in `1/sqrt(var + eps)`). Constants, and reshapes or
+    casts of weight arguments (they compute nothing), are cloned where they
+    are read. `<fn>.packed` takes the non-weight arguments, then the weight
+    arguments the rest reads as they are, then pack's results; both parts
+    are private. Functions without weights or weight-only computation, with
+    several blocks, or whose `.pack`/`.packed` names are taken are left
+    alone with a remark.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let options = [
+    Option<"weights", "weights", "std::string", /*default=*/"\"auto\"",
+           "Which arguments are weights: 'auto' (all after the first unless "
+           "some are marked xpu.weight) or 'marked' (only xpu.weight)">
+  ];
+  let statistics = [
+    Statistic<"numOutlined", "num-outlined", "Functions split into pack and "
+                                             "packed parts">
+  ];
+}
+
+def XPUDemoteF64Pass : Pass<"xpu-demote-f64", "func::FuncOp"> {
+  let summary = "Compute f64 GEMMs and epilogues in f32";
+  let description = [{
+    Catalog: dtype_float64_to_float32, dtype_input_conversion.
+
+    An `xpu.gemm` that has f64 anywhere (operands, accumulator, epilogue
+    operands, values inside the epilogue, result) is computed in f32, since
+    Xe GPUs run f64 at a fraction of the f32 rate or not at all:
+
+    * f64 lhs / rhs and f64 epilogue operands are truncated to f32 once, by
+      an elementwise `linalg.generic` (`arith.truncf`) placed right after
+      their definition (at the function entry for arguments), so a weight's
+      conversion depends only on the weight and a tensor used twice is
+      converted once;
+    * the accumulator becomes f32;
+    * the epilogue is retyped: f64 block arguments and results of arith and
+      math ops become f32, f64 constants are rounded to f32, and the
+      `arith.extf` / `arith.truncf` between f32 and f64 that this makes
+      redundant are removed;
+    * an f64 result is extended back with `arith.extf`, so the function's
+      signature and its callers do not change.
+
+    GEMMs in functions named in `keep`, GEMMs marked `xpu.keep_f64`, and
+    GEMMs whose epilogue cannot be computed in f32 (an `arith.bitcast` of an
+    f64, f64 vectors, f64 values in nested regions, ops from other dialects
+    on f64, a constant beyond the f32 range) stay in f64. Every demotion and
+    every GEMM kept in f64 is a remark. Values of f64 operands beyond the
+    f32 range become infinities: the demotion assumes f32 range suffices.
+
+    Before:
+    ```mlir
+    %y = xpu.gemm %x, %w rhs_layout(nk) acc(f64) : (tensor<64x128xf64>, tensor<32x128xf64>) -> tensor<64x32xf64>
+    ```
+    After:
+    ```mlir
+    %x32 = linalg.generic ... ins(%x : tensor<64x128xf64>) { arith.truncf }
+    %w32 = linalg.generic ... ins(%w : tensor<32x128xf64>) { arith.truncf }
+    %g = xpu.gemm %x32, %w32 rhs_layout(nk) acc(f32) : (tensor<64x128xf32>, tensor<32x128xf32>) -> tensor<64x32xf32>
+    %y = linalg.generic ... ins(%g : tensor<64x32xf32>) { arith.extf }
+    ```
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    ListOption<"keep", "keep", "std::string",
+               "Functions whose GEMMs stay in f64">
+  ];
+  let statistics = [
+    Statistic<"numDemoted", "num-demoted", "GEMMs demoted to f32">
+  ];
+}
+
+def XPUPrepackBF16Pass : Pass<"xpu-prepack-bf16", "func::FuncOp"> {
+  let summary = "Use bf16 or f16 GEMM operands with f32 accumulation";
+  let description = [{
+    Catalog: dtype_prepack_bf16.
+
+    With `precision=bf16` (the pass's default) or `f16`, the lhs and rhs of
+    an `xpu.gemm` with f32 operands and an f32 accumulator are truncated to
+    the 16-bit type (`arith.truncf`, round to nearest even) by an elementwise
+    `linalg.generic` placed right after their definition, and the GEMM
+    accumulates them in f32; the epilogue operands (bias, scales) and the
+    result keep their types. A weight argument's conversion sits at the
+    function entry and depends only on the weight, so
+    `xpu-outline-weight-pack` moves it to pack time; a tensor used by several
+    GEMMs is converted once.
+
+    Left unchanged, with a remark: GEMMs whose operands are already bf16 or
+    f16, other operand types (f64: run `xpu-demote-f64` first), and f32
+    operands accumulated in another type. `precision=f32` (the default of
+    every pipeline) changes nothing and says so in a remark per GEMM; any
+    other value is an error on each function.
+
+    Before:
+    ```mlir
+    %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<32xf32>) {...}
+           : (tensor<64x128xf32>, tensor<32x128xf32>) -> tensor<64x32xf32>
+    ```
+    After:
+    ```mlir
+    %x16 = linalg.generic ... ins(%x : tensor<64x128xf32>) { arith.truncf }
+    %w16 = linalg.generic ... ins(%w : tensor<32x128xf32>) { arith.truncf }
+    %y = xpu.gemm %x16, %w16 rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<32xf32>) {...}
+           : (tensor<64x128xbf16>, tensor<32x128xbf16>) -> tensor<64x32xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"precision", "precision", "std::string", /*default=*/"\"bf16\"",
+           "Operand precision: f32 (no change), bf16 or f16">
+  ];
+  let statistics = [
+    Statistic<"numConverted", "num-converted", "GEMMs given 16-bit operands">
+  ];
+}
+
+def XPUSplitGemmReductionPass
+    : Pass<"xpu-split-gemm-reduction", "func::FuncOp"> {
+  let summary = "Mark GEMMs whose result feeds a row reduction, which stays a "
+                "separate op";
+  let description = [{
+    Catalog: reduction_elementwise_fusion (the GEMM side), the playbook's
+    "never serialize over N inside one program".
+
+    An analysis that changes no computation. For each `xpu.gemm` it follows
+    the result, directly or through elementwise `linalg.generic` ops that
+    read it through an identity map, to reductions: `linalg.reduce`
+    (`dimensions`), `linalg.softmax` (`dimension`) and `linalg.generic` with
+    reduction loops (the result dimensions its indexing map sends to a
+    reduction loop). A reduction over the last result dimension alone (n: a
+    row reduction, e.g. softmax's max and sum, layernorm's mean) needs whole
+    rows, which one GEMM tile does not hold, so it stays a separate op after
+    the GEMM: the GEMM gets the unit attribute `xpu.reduction_consumer` for
+    later passes and a remark reports the pair and whether the elementwise
+    ops in between are eligible for epilogue fusion (the GEMM result has a
+    single user). Column reductions (over m), batch and multi-dimension
+    reductions are reported as missed and do not mark the GEMM. The mark is
+    recomputed on every run: a GEMM that no longer feeds a row reduction
+    loses it. (k is contracted inside the GEMM, so a reduction over k is not
+    visible here.)
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect"];
+  let statistics = [
+    Statistic<"numSplit", "num-split", "GEMM + row reduction pairs kept apart">
+  ];
+}
+
+def XPUAnalyzePass : Pass<"xpu-analyze", "func::FuncOp"> {
+  let summary = "Classify each function and report its roofline numbers";
+  let description = [{
+    The compiler's answer to the playbook's analyze_kernel.py: each function
+    is classified (gemm, gemm_epilogue, gemm_reduction, reduction,
+    elementwise, or none) and its shapes, FLOPs, bytes moved, arithmetic
+    intensity against the `#xpu.target` ridge point, and the recommended
+    levels and passes are reported as analysis remarks on the function. The
+    IR is not changed.
+
+    GEMMs are `xpu.gemm`, `linalg.matmul` and `linalg.batch_matmul`. A GEMM
+    with a reduction computed from its result is `gemm_reduction` (this
+    wins over elementwise work, unlike the script, since the reduction
+    decides the strategy); with a non-identity epilogue or elementwise
+    consumers `gemm_epilogue`; else `gemm`.
+
+    Numbers: a GEMM is `2*b*m*n*k` FLOPs plus one FLOP per epilogue op
+    (constants aside) per output element; other linalg ops count their
+    payload ops per iteration; bytes are each op's operands and results at
+    their element size (unfused: what fusion saves); zero fills are
+    absorbed. Dynamic shapes are reported without numbers. The ridge is
+    `peak_f32_gflops / mem_gbps` of the module's `#xpu.target` (else the
+    `default-target` preset), or `peak_bf16_gflops / mem_gbps` when every
+    GEMM has bf16/f16 operands.
+
+    Recommendations: `xpu-raise` for unraised matmuls; level_1
+    `xpu-select-strategy` for every GEMM; level_2 `xpu-prepack-bf16` for
+    f32 GEMMs (compute-bound: the bf16 peak; memory-bound: half the operand
+    bytes), `xpu-demote-f64` for f64; level_3
+    `xpu-fold-affine-into-weights` for a per-channel scale after the GEMM;
+    `xpu-split-gemm-reduction` or `xpu-fuse-epilogue` for reductions or
+    elementwise ops fed by a GEMM.
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect"];
+  let options = [
+    Option<"defaultTarget", "default-target", "std::string", /*default=*/"\"pvc\"",
+           "Target preset used when the module has no xpu.target">
+  ];
+}
+
 #endif // XPU_DIALECT_XPU_TRANSFORMS_PASSES_TD

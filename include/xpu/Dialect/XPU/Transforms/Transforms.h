@@ -18,6 +18,23 @@ struct RaiseOptions {
 void populateXPURaisePatterns(RewritePatternSet &patterns,
                               const RaiseOptions &options = {});
 
+/// Upstream elementwise fusion restricted to the chains that hang off an
+/// xpu.gemm: a producer is merged into its consumer when it has one use and
+/// depends on a GEMM result, so weight-only computation (BatchNorm's
+/// 1/sqrt(var + eps)) stays a separate epilogue operand.
+void populateXPUElementwiseChainFusionPatterns(RewritePatternSet &patterns);
+
+/// Pattern that folds the per-channel affine prefix of an xpu.gemm epilogue
+/// (scale, shift, BatchNorm in inference form) into the GEMM's weights and a
+/// single per_col shift (xpu-fold-affine-into-weights, without remarks).
+void populateXPUFoldAffineIntoWeightsPatterns(RewritePatternSet &patterns);
+
+/// Patterns that remove no-op and redundant work from xpu.gemm epilogues
+/// (x * 1, x + -0.0, -(-x), clamps proven inactive, splat-constant epilogue
+/// operands), plus the xpu.gemm canonicalizations that drop the operands
+/// left unused.
+void populateXPUSimplifyEpiloguePatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::xpu
 
 #endif // XPU_DIALECT_XPU_TRANSFORMS_TRANSFORMS_H

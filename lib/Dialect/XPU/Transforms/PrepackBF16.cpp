@@ -1,0 +1,159 @@
+//===- PrepackBF16.cpp - Catalog: bf16/f16 GEMM operands, f32 accumulation ===//
+//
+// Catalog: dtype_prepack_bf16. The f32 operands of an xpu.gemm are converted
+// to bf16 (or f16) by an elementwise linalg.generic placed right after their
+// definition, so the GEMM's K loop reads 2 bytes per element instead of 4.
+// The conversion of a weight argument depends only on that argument, so
+// xpu-outline-weight-pack moves it to pack time; the accumulator and the
+// epilogue (bias, scales, residuals) stay in f32.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xpu/Dialect/XPU/IR/XPUOps.h"
+#include "xpu/Dialect/XPU/Transforms/Passes.h"
+#include "xpu/Dialect/XPU/Utils/Remarks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::xpu {
+#define GEN_PASS_DEF_XPUPREPACKBF16PASS
+#include "xpu/Dialect/XPU/Transforms/Passes.h.inc"
+} // namespace mlir::xpu
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+static constexpr StringLiteral kPassArg = "xpu-prepack-bf16";
+
+namespace {
+/// "64x32x128" (m x n x k), "4x(64x32x128)" when batched.
+std::string describeShape(GemmOp gemm) {
+  std::string mnk =
+      llvm::formatv("{0}x{1}x{2}", gemm.getM(), gemm.getN(), gemm.getK());
+  if (!gemm.isBatched())
+    return mnk;
+  return llvm::formatv("{0}x({1})", gemm.getBatchSize(), mnk).str();
+}
+
+/// Returns `value`, an f32 tensor, truncated to `eltType` by an elementwise
+/// linalg.generic placed right after the definition of `value` (after the
+/// conversions already made of earlier block arguments), so that it depends
+/// on nothing but `value` and dominates every use of it. Each value is
+/// converted once.
+class Converter {
+public:
+  explicit Converter(MLIRContext *ctx) : builder(ctx) {}
+
+  Value truncate(Value value, FloatType eltType) {
+    auto key = std::make_pair(value, Type(eltType));
+    if (Value cached = cache.lookup(key))
+      return cached;
+    OpBuilder::InsertionGuard guard(builder);
+    auto arg = dyn_cast<BlockArgument>(value);
+    Operation *&last = lastArgConversion[arg ? arg.getOwner() : nullptr];
+    if (arg && last)
+      builder.setInsertionPointAfter(last);
+    else
+      builder.setInsertionPointAfterValue(value);
+    Location loc = value.getLoc();
+    auto type = cast<RankedTensorType>(value.getType());
+    Value empty = tensor::EmptyOp::create(
+        builder, loc, tensor::getMixedSizes(builder, loc, value), eltType);
+    unsigned rank = type.getRank();
+    SmallVector<AffineMap> maps(2, builder.getMultiDimIdentityMap(rank));
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        builder, loc, TypeRange{type.clone(eltType)}, ValueRange{value},
+        ValueRange{empty}, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value t = arith::TruncFOp::create(b, l, eltType, args[0]);
+          linalg::YieldOp::create(b, l, t);
+        });
+    if (arg)
+      last = generic;
+    Value result = generic.getResult(0);
+    cache[key] = result;
+    return result;
+  }
+
+private:
+  OpBuilder builder;
+  DenseMap<std::pair<Value, Type>, Value> cache;
+  DenseMap<Block *, Operation *> lastArgConversion;
+};
+
+struct PrepackBF16Pass final
+    : xpu::impl::XPUPrepackBF16PassBase<PrepackBF16Pass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    MLIRContext *ctx = &getContext();
+    FloatType target;
+    if (precision == "bf16") {
+      target = BFloat16Type::get(ctx);
+    } else if (precision == "f16") {
+      target = Float16Type::get(ctx);
+    } else if (precision != "f32") {
+      func.emitError() << kPassArg << ": invalid precision '" << precision
+                       << "'; expected f32, bf16 or f16";
+      return signalPassFailure();
+    }
+
+    SmallVector<GemmOp> gemms;
+    func.walk([&](GemmOp gemm) { gemms.push_back(gemm); });
+    Converter converter(ctx);
+    for (GemmOp gemm : gemms) {
+      std::string shape = describeShape(gemm);
+      auto unchanged = [&](const Twine &why) {
+        remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "Unchanged"))
+            << remark::reason("GEMM {0} operands unchanged: {1}", shape,
+                              why.str());
+      };
+      Type operandType = gemm.getLhsType().getElementType();
+      if (!target) {
+        unchanged("precision=f32 keeps f32 operands");
+        continue;
+      }
+      if (operandType.isBF16() || operandType.isF16()) {
+        unchanged(
+            llvm::formatv("operands are already 16-bit ({0})", operandType)
+                .str());
+        continue;
+      }
+      if (!operandType.isF32()) {
+        unchanged(llvm::formatv(
+                      "operands are {0}; only f32 operands are "
+                      "converted{1}",
+                      operandType,
+                      operandType.isF64() ? " (run xpu-demote-f64 first)" : "")
+                      .str());
+        continue;
+      }
+      if (!gemm.getAccType().isF32()) {
+        unchanged(llvm::formatv("it accumulates in {0}; only GEMMs that "
+                                "accumulate in f32 are converted",
+                                gemm.getAccType())
+                      .str());
+        continue;
+      }
+      Value lhs = converter.truncate(gemm.getLhs(), target);
+      Value rhs = converter.truncate(gemm.getRhs(), target);
+      gemm.getLhsMutable().assign(lhs);
+      gemm.getRhsMutable().assign(rhs);
+      ++numConverted;
+      remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "Converted"))
+          << remark::reason(
+                 "GEMM {0} (m x n x k) takes {1} operands (converted once "
+                 "before it), accumulates in f32, {2} epilogue operand(s) "
+                 "stay in their type",
+                 shape, target, gemm.getEpilogueOperands().size());
+    }
+  }
+};
+} // namespace
