@@ -2,16 +2,16 @@
 // x: [20, 48], in the form where the per-channel vectors are
 // tensor.expand_shape'd to [1, C] and broadcast with (d0, d1) -> (0, d1),
 // with (y - mean) * rsqrt(var + eps) * gamma + beta in one generic.
-// The model as torch-mlir emits it, then raised with its epilogue fused
-// (xpu-fuse-epilogue), both against the same float64 NumPy reference.
+// The model as torch-mlir emits it, compiled without and with xpu-optimize
+// (xpu-cpu-pipeline's default), both against the same float64 NumPy
+// reference.
 // DEFINE: %{check} = %refcheck --input x=20x48@1 --input w=36x48@2 --input b=36@3 \
 // DEFINE:     --input gamma=36@4 --input beta=36@5 --input mean=36@6 \
 // DEFINE:     --input var=36@7:pos \
 // DEFINE:     --expr "(x @ w.T + b - mean) / np.sqrt(var + 1e-5) * gamma + beta" \
 // DEFINE:     --tol 1e-5
+// RUN: cat %s %S/Inputs/gen.mlir | xpu-run -e main -entry-point-result=void --xpu-pipeline-options=optimize=false | %{check}
 // RUN: cat %s %S/Inputs/gen.mlir | xpu-run -e main -entry-point-result=void | %{check}
-// RUN: cat %s %S/Inputs/gen.mlir | xpu-opt --pass-pipeline='builtin.module(func.func(xpu-raise,xpu-fuse-epilogue))' \
-// RUN:   | xpu-run -e main -entry-point-result=void | %{check}
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>

@@ -1,14 +1,14 @@
 // Linear + BatchNorm(eval) + ReLU as torch-mlir emits it, run through
 // xpu-cpu-pipeline and compared with a float64 NumPy reference.
-// The model as torch-mlir emits it, then raised with its epilogue fused
-// (xpu-fuse-epilogue), both against the same float64 NumPy reference.
+// The model as torch-mlir emits it, compiled without and with xpu-optimize
+// (xpu-cpu-pipeline's default), both against the same float64 NumPy
+// reference.
 // DEFINE: %{check} = %refcheck --input x=16x64@1 --input w=32x64@2 --input b=32@3 \
 // DEFINE:     --input gamma=32@4 --input beta=32@5 --input mean=32@6 --input var=32@7:pos \
 // DEFINE:     --expr "np.maximum((x @ w.T + b - mean) / np.sqrt(var + 1e-5) * gamma + beta, 0)" \
 // DEFINE:     --tol 1e-5
+// RUN: cat %s %S/Inputs/gen.mlir | xpu-run -e main -entry-point-result=void --xpu-pipeline-options=optimize=false | %{check}
 // RUN: cat %s %S/Inputs/gen.mlir | xpu-run -e main -entry-point-result=void | %{check}
-// RUN: cat %s %S/Inputs/gen.mlir | xpu-opt --pass-pipeline='builtin.module(func.func(xpu-raise,xpu-fuse-epilogue))' \
-// RUN:   | xpu-run -e main -entry-point-result=void | %{check}
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>

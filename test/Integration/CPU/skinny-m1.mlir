@@ -1,12 +1,12 @@
 // nn.Linear(256, 96) on a single row x: [1, 256] (M = 1, GEMV-like).
-// The model as torch-mlir emits it, then raised with its epilogue fused
-// (xpu-fuse-epilogue), both against the same float64 NumPy reference.
+// The model as torch-mlir emits it, compiled without and with xpu-optimize
+// (xpu-cpu-pipeline's default), both against the same float64 NumPy
+// reference.
 // DEFINE: %{check} = %refcheck --input x=1x256@1 --input w=96x256@2 --input b=96@3 \
 // DEFINE:     --expr "x @ w.T + b" \
 // DEFINE:     --tol 1e-5
+// RUN: cat %s %S/Inputs/gen.mlir | xpu-run -e main -entry-point-result=void --xpu-pipeline-options=optimize=false | %{check}
 // RUN: cat %s %S/Inputs/gen.mlir | xpu-run -e main -entry-point-result=void | %{check}
-// RUN: cat %s %S/Inputs/gen.mlir | xpu-opt --pass-pipeline='builtin.module(func.func(xpu-raise,xpu-fuse-epilogue))' \
-// RUN:   | xpu-run -e main -entry-point-result=void | %{check}
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>

@@ -3,15 +3,15 @@
 // and a size-1 shift t: tensor<1xf32> broadcast with (d0, d1) -> (0).
 // @main builds s as gen1 of length 1 collapsed to 0-d, so the reference
 // reads s[0] (0.5) and t[0] (1.125).
-// The model as torch-mlir emits it, then raised with its epilogue fused
-// (xpu-fuse-epilogue), both against the same float64 NumPy reference.
+// The model as torch-mlir emits it, compiled without and with xpu-optimize
+// (xpu-cpu-pipeline's default), both against the same float64 NumPy
+// reference.
 // DEFINE: %{check} = %refcheck --input x=32x64@1 --input w=48x64@2 --input s=1@3 \
 // DEFINE:     --input t=1@4 \
 // DEFINE:     --expr "(x @ w.T) * s[0] + t[0]" \
 // DEFINE:     --tol 1e-5
+// RUN: cat %s %S/Inputs/gen.mlir | xpu-run -e main -entry-point-result=void --xpu-pipeline-options=optimize=false | %{check}
 // RUN: cat %s %S/Inputs/gen.mlir | xpu-run -e main -entry-point-result=void | %{check}
-// RUN: cat %s %S/Inputs/gen.mlir | xpu-opt --pass-pipeline='builtin.module(func.func(xpu-raise,xpu-fuse-epilogue))' \
-// RUN:   | xpu-run -e main -entry-point-result=void | %{check}
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> ()>
