@@ -184,9 +184,9 @@ def XPUFoldAffineIntoWeightsPass
     by `S` along n (rows for `rhs_layout(nk)`, columns for `kn`; bf16/f16
     weights are scaled in the accumulator type and rounded back), and the
     epilogue becomes `acc + T` followed by what came after the folded part.
-    Batched GEMMs, factors read from memory or from non-constant values
-    outside the epilogue, and rhs operands computed from the input are left
-    alone with a remark.
+    Batched GEMMs, factors read from memory, from non-constant values
+    outside the epilogue or from loop-carried values, and rhs operands
+    computed from the input are left alone with a remark.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::arith::ArithDialect",
