@@ -5,7 +5,7 @@ LLVM_PREFIX ?= /usr/lib/llvm-22
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup configure build demo test check-xpu bench format clean
+.PHONY: all setup configure build demo test check-xpu bench docs format clean
 
 all: build
 
@@ -31,6 +31,12 @@ test: build
 
 bench: build
 	bash scripts/bench-cpu.sh $(BUILD_DIR)
+
+# Dialect and pass references generated from ODS (add_mlir_doc).
+docs: configure
+	cmake --build $(BUILD_DIR) --target mlir-doc
+	mkdir -p docs/generated
+	cp $(BUILD_DIR)/docs/*.md $(BUILD_DIR)/docs/Dialects/*.md docs/generated/
 
 format:
 	find include lib tools runtime test -name '*.cpp' -o -name '*.h' | xargs clang-format -i
