@@ -12,6 +12,7 @@
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
+#include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -33,66 +34,6 @@ using namespace mlir::xpu;
 static constexpr StringLiteral kPassArg = "xpu-demote-f64";
 
 namespace {
-/// "64x32x128" (m x n x k), "4x(64x32x128)" when batched.
-std::string describeShape(GemmOp gemm) {
-  std::string mnk =
-      llvm::formatv("{0}x{1}x{2}", gemm.getM(), gemm.getN(), gemm.getK());
-  if (!gemm.isBatched())
-    return mnk;
-  return llvm::formatv("{0}x({1})", gemm.getBatchSize(), mnk).str();
-}
-
-/// Converts float tensors to another element type (arith.truncf or
-/// arith.extf in an elementwise linalg.generic) placed right after the
-/// definition of the value (after the conversions already made of earlier
-/// block arguments), so that it dominates every use of the value. Each value
-/// is converted once.
-class Converter {
-public:
-  explicit Converter(MLIRContext *ctx) : builder(ctx) {}
-
-  Value convert(Value value, FloatType eltType) {
-    auto key = std::make_pair(value, Type(eltType));
-    if (Value cached = cache.lookup(key))
-      return cached;
-    OpBuilder::InsertionGuard guard(builder);
-    auto arg = dyn_cast<BlockArgument>(value);
-    Operation *&last = lastArgConversion[arg ? arg.getOwner() : nullptr];
-    if (arg && last)
-      builder.setInsertionPointAfter(last);
-    else
-      builder.setInsertionPointAfterValue(value);
-    Location loc = value.getLoc();
-    auto type = cast<RankedTensorType>(value.getType());
-    auto srcElt = cast<FloatType>(type.getElementType());
-    Value empty = tensor::EmptyOp::create(
-        builder, loc, tensor::getMixedSizes(builder, loc, value), eltType);
-    unsigned rank = type.getRank();
-    SmallVector<AffineMap> maps(2, builder.getMultiDimIdentityMap(rank));
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        builder, loc, TypeRange{type.clone(eltType)}, ValueRange{value},
-        ValueRange{empty}, maps, iterators,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value converted =
-              srcElt.getWidth() > eltType.getWidth()
-                  ? arith::TruncFOp::create(b, l, eltType, args[0]).getResult()
-                  : arith::ExtFOp::create(b, l, eltType, args[0]).getResult();
-          linalg::YieldOp::create(b, l, converted);
-        });
-    if (arg)
-      last = generic;
-    Value result = generic.getResult(0);
-    cache[key] = result;
-    return result;
-  }
-
-private:
-  OpBuilder builder;
-  DenseMap<std::pair<Value, Type>, Value> cache;
-  DenseMap<Block *, Operation *> lastArgConversion;
-};
 
 bool isF64(Type t) { return t.isF64(); }
 bool isF64Tensor(Value v) {
@@ -224,10 +165,10 @@ struct DemoteF64Pass final : xpu::impl::XPUDemoteF64PassBase<DemoteF64Pass> {
       if (usesF64(gemm))
         gemms.push_back(gemm);
     });
-    Converter converter(&getContext());
+    TensorElementTypeConverter converter(&getContext());
     OpBuilder builder(&getContext());
     for (GemmOp gemm : gemms) {
-      std::string shape = describeShape(gemm);
+      std::string shape = describeGemmShape(gemm);
       auto keptRemark = [&](const std::string &why) {
         remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "KeptF64"))
             << remark::reason("GEMM {0} kept in f64: {1}", shape, why);
@@ -251,8 +192,8 @@ struct DemoteF64Pass final : xpu::impl::XPUDemoteF64PassBase<DemoteF64Pass> {
     }
   }
 
-  void demote(OpBuilder &builder, Converter &converter, GemmOp gemm,
-              StringRef shape) {
+  void demote(OpBuilder &builder, TensorElementTypeConverter &converter,
+              GemmOp gemm, StringRef shape) {
     FloatType f32 = builder.getF32Type(), f64 = builder.getF64Type();
     SmallVector<std::string> what;
     Value lhs = gemm.getLhs(), rhs = gemm.getRhs();

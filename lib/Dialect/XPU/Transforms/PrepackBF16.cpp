@@ -11,6 +11,7 @@
 
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
+#include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,62 +31,6 @@ using namespace mlir::xpu;
 static constexpr StringLiteral kPassArg = "xpu-prepack-bf16";
 
 namespace {
-/// "64x32x128" (m x n x k), "4x(64x32x128)" when batched.
-std::string describeShape(GemmOp gemm) {
-  std::string mnk =
-      llvm::formatv("{0}x{1}x{2}", gemm.getM(), gemm.getN(), gemm.getK());
-  if (!gemm.isBatched())
-    return mnk;
-  return llvm::formatv("{0}x({1})", gemm.getBatchSize(), mnk).str();
-}
-
-/// Returns `value`, an f32 tensor, truncated to `eltType` by an elementwise
-/// linalg.generic placed right after the definition of `value` (after the
-/// conversions already made of earlier block arguments), so that it depends
-/// on nothing but `value` and dominates every use of it. Each value is
-/// converted once.
-class Converter {
-public:
-  explicit Converter(MLIRContext *ctx) : builder(ctx) {}
-
-  Value truncate(Value value, FloatType eltType) {
-    auto key = std::make_pair(value, Type(eltType));
-    if (Value cached = cache.lookup(key))
-      return cached;
-    OpBuilder::InsertionGuard guard(builder);
-    auto arg = dyn_cast<BlockArgument>(value);
-    Operation *&last = lastArgConversion[arg ? arg.getOwner() : nullptr];
-    if (arg && last)
-      builder.setInsertionPointAfter(last);
-    else
-      builder.setInsertionPointAfterValue(value);
-    Location loc = value.getLoc();
-    auto type = cast<RankedTensorType>(value.getType());
-    Value empty = tensor::EmptyOp::create(
-        builder, loc, tensor::getMixedSizes(builder, loc, value), eltType);
-    unsigned rank = type.getRank();
-    SmallVector<AffineMap> maps(2, builder.getMultiDimIdentityMap(rank));
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        builder, loc, TypeRange{type.clone(eltType)}, ValueRange{value},
-        ValueRange{empty}, maps, iterators,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value t = arith::TruncFOp::create(b, l, eltType, args[0]);
-          linalg::YieldOp::create(b, l, t);
-        });
-    if (arg)
-      last = generic;
-    Value result = generic.getResult(0);
-    cache[key] = result;
-    return result;
-  }
-
-private:
-  OpBuilder builder;
-  DenseMap<std::pair<Value, Type>, Value> cache;
-  DenseMap<Block *, Operation *> lastArgConversion;
-};
 
 struct PrepackBF16Pass final
     : xpu::impl::XPUPrepackBF16PassBase<PrepackBF16Pass> {
@@ -107,9 +52,9 @@ struct PrepackBF16Pass final
 
     SmallVector<GemmOp> gemms;
     func.walk([&](GemmOp gemm) { gemms.push_back(gemm); });
-    Converter converter(ctx);
+    TensorElementTypeConverter converter(ctx);
     for (GemmOp gemm : gemms) {
-      std::string shape = describeShape(gemm);
+      std::string shape = describeGemmShape(gemm);
       auto unchanged = [&](const Twine &why) {
         remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "Unchanged"))
             << remark::reason("GEMM {0} operands unchanged: {1}", shape,
@@ -142,8 +87,8 @@ struct PrepackBF16Pass final
                       .str());
         continue;
       }
-      Value lhs = converter.truncate(gemm.getLhs(), target);
-      Value rhs = converter.truncate(gemm.getRhs(), target);
+      Value lhs = converter.convert(gemm.getLhs(), target);
+      Value rhs = converter.convert(gemm.getRhs(), target);
       gemm.getLhsMutable().assign(lhs);
       gemm.getRhsMutable().assign(rhs);
       ++numConverted;

@@ -15,6 +15,7 @@
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
 #include "xpu/Dialect/XPU/Utils/EpilogueUtils.h"
+#include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -32,14 +33,6 @@ using namespace mlir::xpu;
 static constexpr StringLiteral kPassArg = "xpu-split-gemm-reduction";
 
 namespace {
-/// "64x32x128" (m x n x k), "4x(64x32x128)" when batched.
-std::string describeShape(GemmOp gemm) {
-  std::string mnk =
-      llvm::formatv("{0}x{1}x{2}", gemm.getM(), gemm.getN(), gemm.getK());
-  if (!gemm.isBatched())
-    return mnk;
-  return llvm::formatv("{0}x({1})", gemm.getBatchSize(), mnk).str();
-}
 
 /// The dimensions of the tensor read through `use` that its user reduces:
 /// `linalg.reduce` (its `dimensions`), `linalg.softmax` (its `dimension`) or
@@ -141,7 +134,7 @@ struct SplitGemmReductionPass final
     StringAttr markName = StringAttr::get(
         &getContext(), XPUDialect::getReductionConsumerAttrName());
     getOperation().walk([&](GemmOp gemm) {
-      std::string shape = describeShape(gemm);
+      std::string shape = describeGemmShape(gemm);
       int64_t rank = gemm.getResultType().getRank();
       bool rowReduction = false;
       for (const ReductionUse &use : findReductions(gemm)) {
