@@ -292,9 +292,7 @@ struct RaisePass final : xpu::impl::XPURaisePassBase<RaisePass> {
 };
 } // namespace
 
-void mlir::xpu::populateXPURaisePatterns(RewritePatternSet &patterns,
-                                         const RaiseOptions &options) {
-  (void)options;
+void mlir::xpu::populateXPURaisePatterns(RewritePatternSet &patterns) {
   patterns.add<RaiseContraction<linalg::MatmulOp>,
                RaiseContraction<linalg::BatchMatmulOp>>(patterns.getContext());
 }

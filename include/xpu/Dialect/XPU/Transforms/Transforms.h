@@ -7,16 +7,11 @@
 
 namespace mlir::xpu {
 
-/// Options of the raising patterns.
-struct RaiseOptions {
-  /// Report contractions with dynamic shapes as errors.
-  bool strict = false;
-};
-
 /// Patterns that raise linalg.matmul / linalg.batch_matmul (and the
-/// transpose and zero fill around them) to xpu.gemm.
-void populateXPURaisePatterns(RewritePatternSet &patterns,
-                              const RaiseOptions &options = {});
+/// transpose and zero fill around them) to xpu.gemm. What they refuse is
+/// reported through notifyMatchFailure; the xpu-raise pass also reports it
+/// as remarks and, with `strict`, makes dynamic shapes an error.
+void populateXPURaisePatterns(RewritePatternSet &patterns);
 
 /// Upstream elementwise fusion restricted to the chains that hang off an
 /// xpu.gemm: a producer is merged into its consumer when it has one use and
