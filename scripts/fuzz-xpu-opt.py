@@ -24,6 +24,12 @@ PIPELINES = [
      "xpu-lower-to-linalg,func.func(xpu-cpu-tile-and-vectorize))"],
     ["--canonicalize"],
     ["--xpu-cpu-pipeline"],
+    ["--xpu-optimize"],
+    ["--xpu-optimize=precision=bf16"],
+    ["--pass-pipeline=builtin.module(func.func(xpu-raise,xpu-fuse-epilogue,"
+     "xpu-fold-affine-into-weights,xpu-simplify-epilogue,xpu-demote-f64,"
+     "xpu-prepack-bf16,xpu-split-gemm-reduction,xpu-analyze),"
+     "xpu-outline-weight-pack)"],
 ]
 
 TOKEN_SWAPS = [

@@ -11,9 +11,12 @@ using namespace mlir;
 using namespace mlir::xpu;
 
 RegisterModel RegisterModel::get(GemmOp gemm, TargetAttr target) {
+  return get(target, gemm.getConfigAttr());
+}
+
+RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config) {
   RegisterModel model;
   model.target = target;
-  ConfigAttr config = gemm.getConfigAttr();
   SmallVector<int64_t> tile, subgroups;
   if (config) {
     tile.assign(config.getTile().begin(), config.getTile().end());

@@ -408,4 +408,83 @@ def XPUAnalyzePass : Pass<"xpu-analyze", "func::FuncOp"> {
   ];
 }
 
+def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
+  let summary = "Attach a #xpu.config (tiles, subgroups, stages, GRF mode, "
+                "swizzle) to every xpu.gemm from a cost model";
+  let description = [{
+    Catalog: level_1_baseline_xpu (tile swizzling with GROUP_SIZE_M,
+    autotuned tiles), the `grf_mode='256'` advice and
+    fusion_register_pressure_guard. The cost model, its formulas and the
+    sources of its numbers are in `docs/Strategy.md`.
+
+    For each `xpu.gemm` without a config, every candidate workgroup tile of
+    the grid `{256, 128, 64, 32, 16, 8} x {256, 128, 64, 32, 16}` whose m and
+    n are multiples of the target's `mma` shape is scored on the module's
+    `#xpu.target` (else the `default-target` preset):
+
+    * subgroups: `[clamp(tile_m / 32, 1, 8), clamp(tile_n / 32, 1, 8)]`
+      halved (columns first) to at most 32 subgroups on Xe; 64x64 blocks and
+      at most 8 warps on NVIDIA; each block a multiple of the `mma` shape;
+    * tile_k: 32 for 16-bit operands, 16 otherwise;
+    * stages: 1 when `ceil(K / tile_k)` is 1, 2 below 4, 3 below 16, else 4,
+      lowered until `stages * (tile_m + tile_n) * tile_k * operand bytes`
+      fits `slm_bytes` (else the candidate is rejected);
+    * registers: the fusion guard's model (`RegisterModel`, accumulator
+      fragment times the epilogue's peak live fragments, plus the reserve)
+      picks `grf_mode` 128 when it fits, else 256 on Xe, else rejects; the
+      budget is `grf_count` (255) on NVIDIA, where `grf_mode` is 0;
+    * time: `ceil(tiles / compute_units)` waves times the roofline time of
+      one tile on one compute unit (its share of the peak rate and of the
+      memory bandwidth); the fastest candidate wins, ties going to the
+      larger tile area, then the wider tile.
+
+    `group_m` is 8 (Triton's GROUP_SIZE_M), 1 when the grid has one row of
+    tiles; `schedule` is `data_parallel` (stream-K and persistent schedules
+    are chosen by later passes). Every decision is a remark with the
+    numbers: tile, waves, wave efficiency, useful work, model time,
+    registers and SLM bytes.
+
+    A config written by hand is kept (a remark says so, with the same
+    numbers) when it is valid for the target: `grf_mode` 128 or 256 on Xe
+    and 0 elsewhere; subgroup blocks multiples of the `mma` shape; at most
+    1024 work-items per workgroup and, on Xe, at most 64 subgroups (32 in
+    256-GRF mode, the hardware threads of one Xe-core); its SLM within
+    `slm_bytes`. Otherwise it is an error on the GEMM. A hand config over the
+    register estimate is kept with a missed remark (the estimate is a
+    model, spills are not an error).
+
+    On a `cpu` target nothing is attached: the CPU tiles are options of
+    `xpu-cpu-tile-and-vectorize`, which does not read `#xpu.config`; a
+    missed remark says so (hand configs are left as they are). When no
+    candidate fits (a custom target with little SLM, an epilogue beyond
+    every register budget) the GEMM keeps no config and a missed remark
+    gives the counts.
+
+    Before:
+    ```mlir
+    module attributes {xpu.target = #xpu.target<"pvc">} {
+      %c = xpu.gemm %a, %b rhs_layout(kn) acc(f32)
+             : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xf32>
+    }
+    ```
+    After:
+    ```mlir
+    %c = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<
+           tile = [256, 256, 32], group_m = 8, subgroups = [8, 4], stages = 4,
+           grf_mode = 256, schedule = data_parallel>} : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect"];
+  let options = [
+    Option<"defaultTarget", "default-target", "std::string", /*default=*/"\"pvc\"",
+           "Target preset used when the module has no xpu.target">
+  ];
+  let statistics = [
+    Statistic<"numSelected", "num-selected", "GEMMs given a config">,
+    Statistic<"numKept", "num-kept", "Hand-written configs kept">,
+    Statistic<"numSkipped", "num-skipped",
+              "GEMMs left without a config (cpu target, nothing fits)">
+  ];
+}
+
 #endif // XPU_DIALECT_XPU_TRANSFORMS_PASSES_TD

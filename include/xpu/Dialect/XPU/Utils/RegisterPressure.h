@@ -29,7 +29,10 @@ struct RegisterModel {
   int64_t budget = 0;
   int64_t reserved = 0;
 
+  /// The model for `gemm` with its own config.
   static RegisterModel get(GemmOp gemm, TargetAttr target);
+  /// The model for a candidate `config` (null: the target's default tile).
+  static RegisterModel get(TargetAttr target, ConfigAttr config);
   /// Registers per thread with `peakLiveFragments` fragments live.
   int64_t estimate(int64_t peakLiveFragments) const;
   /// CPU targets apply the epilogue per vector tile: no guard.
