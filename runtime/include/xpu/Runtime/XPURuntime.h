@@ -1,0 +1,116 @@
+//===- XPURuntime.h - C ABI of the xpu GPU runtime wrappers -----*- C++ -*-===//
+//
+// The functions that code lowered by MLIR's `gpu-to-llvm` (and the
+// `gpu.binary` / `gpu.launch_func` LLVM IR translation) calls, with the
+// signatures of the LLVM 22 upstream wrappers
+// (mlir/lib/ExecutionEngine/{Cuda,LevelZero}RuntimeWrappers.cpp), plus a small
+// xpu-specific surface for listing and selecting devices.
+//
+// Every backend library (xpu_opencl_runtime, xpu_levelzero_runtime) exports
+// all of these. Handles are opaque: a module, function, stream or event of one
+// backend means nothing to another.
+//
+// Errors cannot be returned through this ABI: a failing driver call prints the
+// call, the error name and a short explanation to stderr and exits with
+// status 1.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPU_RUNTIME_XPURUNTIME_H
+#define XPU_RUNTIME_XPURUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+
+#if defined(_WIN32)
+#define XPU_RUNTIME_EXPORT __declspec(dllexport)
+#else
+#define XPU_RUNTIME_EXPORT __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+//===----------------------------------------------------------------------===//
+// Modules and kernels
+//===----------------------------------------------------------------------===//
+
+/// Loads a SPIR-V module of `size` bytes (the contents of a `gpu.binary`
+/// object). May run from a global constructor: the runtime initialises itself
+/// on first use.
+XPU_RUNTIME_EXPORT void *mgpuModuleLoad(const void *data, size_t size);
+XPU_RUNTIME_EXPORT void mgpuModuleUnload(void *module);
+/// Returns the kernel `name` of `module`; exits if there is none.
+XPU_RUNTIME_EXPORT void *mgpuModuleGetFunction(void *module, const char *name);
+
+/// Launches `function` on `gridX*gridY*gridZ` workgroups of
+/// `blockX*blockY*blockZ` work items. `params[i]` points to the value of the
+/// i-th kernel argument; `paramsCount` is the number of entries in `params`.
+/// When `sharedMemBytes` is non-zero the last kernel argument is a workgroup
+/// (local) buffer of that size. `extra` is unused. A null `stream` means the
+/// runtime's default stream.
+XPU_RUNTIME_EXPORT void
+mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                 intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                 int32_t sharedMemBytes, void *stream, void **params,
+                 void **extra, size_t paramsCount);
+
+//===----------------------------------------------------------------------===//
+// Streams and events
+//===----------------------------------------------------------------------===//
+
+/// Streams are in-order queues. Operations on different streams are ordered
+/// only through events.
+XPU_RUNTIME_EXPORT void *mgpuStreamCreate(void);
+XPU_RUNTIME_EXPORT void mgpuStreamDestroy(void *stream);
+XPU_RUNTIME_EXPORT void mgpuStreamSynchronize(void *stream);
+XPU_RUNTIME_EXPORT void mgpuStreamWaitEvent(void *stream, void *event);
+
+XPU_RUNTIME_EXPORT void *mgpuEventCreate(void);
+XPU_RUNTIME_EXPORT void mgpuEventDestroy(void *event);
+XPU_RUNTIME_EXPORT void mgpuEventSynchronize(void *event);
+XPU_RUNTIME_EXPORT void mgpuEventRecord(void *event, void *stream);
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+/// Allocates `size` bytes of device-visible memory. With `isHostShared` the
+/// host may also read and write it directly (shared/USM or fine-grain SVM).
+XPU_RUNTIME_EXPORT void *mgpuMemAlloc(uint64_t size, void *stream,
+                                      bool isHostShared);
+/// Frees memory from mgpuMemAlloc after the work queued on `stream` is done.
+XPU_RUNTIME_EXPORT void mgpuMemFree(void *ptr, void *stream);
+/// Copies `size` bytes; either side may be host memory or memory from
+/// mgpuMemAlloc. Asynchronous with respect to the host.
+XPU_RUNTIME_EXPORT void mgpuMemcpy(void *dst, void *src, size_t size,
+                                   void *stream);
+/// Fills `count` 32-bit (16-bit) elements at `dst` with `value`.
+XPU_RUNTIME_EXPORT void mgpuMemset32(void *dst, unsigned int value,
+                                     size_t count, void *stream);
+XPU_RUNTIME_EXPORT void mgpuMemset16(void *dst, unsigned short value,
+                                     size_t count, void *stream);
+
+//===----------------------------------------------------------------------===//
+// Device discovery and selection (xpu-specific)
+//===----------------------------------------------------------------------===//
+
+/// Prints one line per device this runtime can use to stdout, numbered as
+/// xpuRuntimeSelectDevice expects, and returns the number of devices.
+XPU_RUNTIME_EXPORT int xpuRuntimeListDevices(void);
+
+/// Selects the device with the given index in xpuRuntimeListDevices' listing
+/// (0 by default). Must be called before the first module load, stream,
+/// event or allocation; selecting another device afterwards, or an index out
+/// of range, is an error.
+XPU_RUNTIME_EXPORT void xpuRuntimeSelectDevice(int index);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // XPU_RUNTIME_XPURUNTIME_H
