@@ -27,6 +27,7 @@
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
 #include "xpu/Dialect/XPU/Utils/EpilogueUtils.h"
+#include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -385,15 +386,11 @@ struct AnalyzePass final : xpu::impl::XPUAnalyzePassBase<AnalyzePass> {
     markAllAnalysesPreserved();
     if (func.isExternal())
       return;
-    TargetAttr target = TargetAttr::lookup(func);
-    if (!target)
-      target = TargetAttr::getPreset(&getContext(), defaultTarget);
-    if (!target) {
-      func.emitError() << "xpu-analyze: unknown default-target preset '"
-                       << defaultTarget << "' (presets: "
-                       << llvm::join(TargetAttr::getPresetNames(), ", ") << ")";
+    FailureOr<TargetAttr> resolved =
+        resolveTarget(func, defaultTarget, kPassArg);
+    if (failed(resolved))
       return signalPassFailure();
-    }
+    TargetAttr target = *resolved;
 
     FunctionAnalysis fa = analyzeFunction(func);
     StringRef cls = classify(fa);

@@ -10,6 +10,7 @@
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
 #include "xpu/Dialect/XPU/Transforms/Transforms.h"
 #include "xpu/Dialect/XPU/Utils/EpilogueUtils.h"
+#include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
@@ -418,15 +419,11 @@ struct FuseEpiloguePass final
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    TargetAttr target = TargetAttr::lookup(func);
-    if (!target)
-      target = TargetAttr::getPreset(&getContext(), defaultTarget);
-    if (!target) {
-      func.emitError() << kPassArg << ": unknown default-target '"
-                       << defaultTarget << "' (presets: "
-                       << llvm::join(TargetAttr::getPresetNames(), ", ") << ")";
+    FailureOr<TargetAttr> resolved =
+        resolveTarget(func, defaultTarget, kPassArg);
+    if (failed(resolved))
       return signalPassFailure();
-    }
+    TargetAttr target = *resolved;
 
     // Merge the elementwise chain that hangs off each GEMM into one generic,
     // leaving computation that does not depend on a GEMM (BatchNorm's

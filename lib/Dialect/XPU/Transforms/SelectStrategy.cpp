@@ -8,6 +8,7 @@
 
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
+#include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
@@ -395,15 +396,10 @@ bool SelectStrategyPass::verifyHandConfig(GemmOp gemm, TargetAttr target) {
 
 void SelectStrategyPass::runOnOperation() {
   func::FuncOp func = getOperation();
-  TargetAttr target = TargetAttr::lookup(func);
-  if (!target)
-    target = TargetAttr::getPreset(&getContext(), defaultTarget);
-  if (!target) {
-    func.emitError() << kPassArg << ": unknown default-target '"
-                     << defaultTarget << "' (presets: "
-                     << llvm::join(TargetAttr::getPresetNames(), ", ") << ")";
+  FailureOr<TargetAttr> resolved = resolveTarget(func, defaultTarget, kPassArg);
+  if (failed(resolved))
     return signalPassFailure();
-  }
+  TargetAttr target = *resolved;
 
   bool failed = false;
   func.walk([&](GemmOp gemm) {

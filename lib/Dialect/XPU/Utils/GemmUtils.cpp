@@ -5,10 +5,25 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::xpu;
+
+FailureOr<TargetAttr> mlir::xpu::resolveTarget(Operation *op,
+                                               StringRef defaultTarget,
+                                               StringRef pass) {
+  if (TargetAttr target = TargetAttr::lookup(op))
+    return target;
+  if (TargetAttr preset =
+          TargetAttr::getPreset(op->getContext(), defaultTarget))
+    return preset;
+  return op->emitError() << pass << ": unknown default-target '"
+                         << defaultTarget << "' (presets: "
+                         << llvm::join(TargetAttr::getPresetNames(), ", ")
+                         << ")";
+}
 
 std::string mlir::xpu::describeGemmShape(GemmOp gemm) {
   std::string mnk =

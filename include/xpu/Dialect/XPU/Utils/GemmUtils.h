@@ -13,6 +13,11 @@
 
 namespace mlir::xpu {
 
+/// The #xpu.target of the module enclosing `op`, else the preset named
+/// `defaultTarget`; an unknown preset is an error on `op` that names `pass`.
+FailureOr<TargetAttr> resolveTarget(Operation *op, StringRef defaultTarget,
+                                    StringRef pass);
+
 /// "64x32x128" (m x n x k), "4x(64x32x128)" when batched: how remarks name a
 /// GEMM.
 std::string describeGemmShape(GemmOp gemm);
