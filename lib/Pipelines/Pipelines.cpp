@@ -11,8 +11,13 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -135,6 +140,88 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
 }
 
+void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
+                                      const XPUSPIRVPipelineOptions &options) {
+  // xpu level and back to linalg, as for the CPU.
+  if (options.optimize) {
+    XPUOptimizePipelineOptions optimize;
+    optimize.precision = options.precision;
+    optimize.strict = true;
+    buildXPUOptimizePipeline(pm, optimize);
+  } else {
+    XPURaisePassOptions raise;
+    raise.strict = true;
+    pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
+  }
+  pm.addPass(createXPULowerToLinalgPass());
+  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Buffers with identity layouts: kernels take bare pointers.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  // Statically shaped linalg ops become kernels: one thread per output
+  // element, in 16x16 workgroups.
+  pm.addPass(createXPULinalgToGPULoopsPass());
+  pm.addNestedPass<func::FuncOp>(createParallelLoopTilingPass({16, 16}));
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createGpuKernelOutliningPass());
+
+  // The kernels, to OpenCL-flavour SPIR-V.
+  GpuSPIRVAttachTargetOptions attach;
+  attach.spirvVersion = "v1.0";
+  attach.spirvCapabilities = {"Addresses", "Int64", "Kernel"};
+  pm.addPass(createGpuSPIRVAttachTarget(attach));
+  pm.addNestedPass<gpu::GPUModuleOp>(createXPUSetSPIRVEntryPointABIPass());
+  // convert-gpu-to-spirv has no math patterns: math ops become OpenCL
+  // extended instructions first.
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());
+  // 22.1.8 has no options-taking constructor for convert-gpu-to-spirv.
+  std::unique_ptr<Pass> toSPIRV = createConvertGPUToSPIRVPass();
+  LogicalResult initialized = toSPIRV->initializeOptions(
+      "use-64bit-index=true", [](const Twine &) { return failure(); });
+  assert(succeeded(initialized) && "convert-gpu-to-spirv lost its option");
+  (void)initialized;
+  pm.addPass(std::move(toSPIRV));
+  OpPassManager &spirvModule =
+      pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>();
+  spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
+  spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
+  pm.addPass(createGpuModuleToBinaryPass());
+
+  // The host: every buffer is shared virtual memory, the rest is the CPU
+  // lowering plus gpu-to-llvm with bare-pointer kernel arguments.
+  pm.addPass(createXPUHostBuffersToGPUPass());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  GpuToLLVMConversionPassOptions toLLVM;
+  toLLVM.kernelBarePtrCallConv = true;
+  pm.addPass(createGpuToLLVMConversionPass(toLLVM));
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
 void mlir::xpu::registerXPUPipelines() {
   PassPipelineRegistration<XPUOptimizePipelineOptions>(
       "xpu-optimize",
@@ -149,4 +236,17 @@ void mlir::xpu::registerXPUPipelines() {
       "lower to the LLVM dialect for the CPU (runnable by mlir-runner and "
       "xpu-run)",
       buildXPUCPUPipeline);
+  PassPipelineRegistration<XPUSPIRVPipelineOptions>(
+      "xpu-spirv-pipeline",
+      "Raise to xpu, optimize, lower to linalg and bufferize; turn every "
+      "statically shaped linalg op on identity-layout buffers whose payload "
+      "calls nothing into a gpu.launch (16x16 workgroups, one thread per "
+      "output element), outline it and compile it to OpenCL-flavour SPIR-V "
+      "(v1.0, Addresses/Int64/Kernel) in a gpu.binary; the host keeps the "
+      "other linalg ops as loops, allocates every buffer as shared virtual "
+      "memory (gpu.alloc host_shared, freed with async gpu.dealloc) so that "
+      "kernels and host share it without copies, and is lowered to the LLVM "
+      "dialect with bare-pointer kernel arguments (runnable by xpu-run "
+      "--target=opencl, which loads libxpu_opencl_runtime.so)",
+      buildXPUSPIRVPipeline);
 }

@@ -2,8 +2,11 @@
 //
 // mlir-runner's command line (-e, -entry-point-result, -shared-libs, -O...)
 // for modules at any level: a module that is not yet in the LLVM dialect is
-// compiled with the pipeline of `--target` first. Without -shared-libs the
-// MLIR runner utility libraries (printMemrefF32, ...) are loaded.
+// compiled with the pipeline of `--target` first (xpu-cpu-pipeline, or
+// xpu-spirv-pipeline for opencl and levelzero). Without -shared-libs the
+// MLIR runner utility libraries (printMemrefF32, ...) are loaded; the GPU
+// targets load their xpu runtime library (libxpu_opencl_runtime.so,
+// libxpu_levelzero_runtime.so from the build tree) in any case.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,8 +38,9 @@ static llvm::cl::OptionCategory xpuCategory("xpu-run options");
 
 static llvm::cl::opt<std::string>
     target("target",
-           llvm::cl::desc("Device to compile for and run on: cpu (default); "
-                          "opencl, levelzero and cuda are not built yet"),
+           llvm::cl::desc("Device to compile for and run on: cpu (default), "
+                          "opencl or levelzero (xpu-spirv-pipeline and the "
+                          "xpu runtime library of that API)"),
            llvm::cl::init("cpu"), llvm::cl::cat(xpuCategory));
 
 static llvm::cl::opt<std::string> pipelineOptions(
@@ -134,10 +138,15 @@ static void printLocation(Location loc) {
 
 static LogicalResult compileForTarget(Operation *module, JitRunnerOptions &) {
   MLIRContext *ctx = module->getContext();
-  if (target != "cpu")
+  bool spirv = target == "opencl" || target == "levelzero";
+  if (target != "cpu" && !spirv)
     return module->emitError()
            << "xpu-run: target '" << target
-           << "' is not available in this build (available: cpu)";
+           << "' is not available in this build (available: cpu, opencl, "
+              "levelzero)";
+  if (spirv && !comparePipeline.empty())
+    return module->emitError()
+           << "xpu-run: --compare-pipeline runs on the cpu target only";
   if (isLowered(module))
     return success();
 
@@ -163,13 +172,19 @@ static LogicalResult compileForTarget(Operation *module, JitRunnerOptions &) {
       return failure();
   }
 
-  auto options = xpu::XPUCPUPipelineOptions::createFromString(pipelineOptions);
-  if (!options)
+  std::unique_ptr<xpu::XPUCPUPipelineOptions> options;
+  std::unique_ptr<xpu::XPUSPIRVPipelineOptions> spirvOptions;
+  if (spirv)
+    spirvOptions =
+        xpu::XPUSPIRVPipelineOptions::createFromString(pipelineOptions);
+  else
+    options = xpu::XPUCPUPipelineOptions::createFromString(pipelineOptions);
+  if (!options && !spirvOptions)
     return module->emitError() << "xpu-run: invalid --xpu-pipeline-options '"
                                << pipelineOptions << "'";
   // In compare mode only the version under test gets --compare-pipeline;
   // the CPU pipeline must not optimize the reference as well.
-  if (!comparePipeline.empty())
+  if (!comparePipeline.empty() && options)
     options->optimize = false;
   if (xpuRemarks && failed(xpu::enableXPURemarks(*ctx)))
     return module->emitError() << "xpu-run: could not enable remarks";
@@ -201,7 +216,10 @@ static LogicalResult compileForTarget(Operation *module, JitRunnerOptions &) {
 
   ctx->printOpOnDiagnostic(false);
   PassManager pm(ctx);
-  xpu::buildXPUCPUPipeline(pm, *options);
+  if (spirv)
+    xpu::buildXPUSPIRVPipeline(pm, *spirvOptions);
+  else
+    xpu::buildXPUCPUPipeline(pm, *options);
   if (failed(pm.run(module)))
     return failure();
   if (printIR)
@@ -217,6 +235,8 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   xpu::registerAllXPU(registry);
   registerAllToLLVMIRTranslations(registry);
+  // gpu-module-to-binary and the gpu.binary offloading translation.
+  registerAllGPUToLLVMIRTranslations(registry);
 
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
     os << "xpu-run " << XPU_VERSION_STRING << " (built against LLVM/MLIR "
@@ -233,6 +253,27 @@ int main(int argc, char **argv) {
   std::string defaultLibs = std::string("--shared-libs=") +
                             XPU_MLIR_LIBRARY_DIR "/libmlir_runner_utils.so," +
                             XPU_MLIR_LIBRARY_DIR "/libmlir_c_runner_utils.so";
+  // GPU targets also load their runtime library (the option is parsed
+  // again by JitRunnerMain).
+  std::string runtimeLib;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a(argv[i]);
+    llvm::StringRef value;
+    if (a.consume_front("--target=") || a.consume_front("-target="))
+      value = a;
+    else if ((a == "--target" || a == "-target") && i + 1 < argc)
+      value = argv[i + 1];
+    else
+      continue;
+    if (value == "opencl")
+      runtimeLib = std::string("--shared-libs=") + XPU_RUNTIME_LIBRARY_DIR
+                   "/libxpu_opencl_runtime.so";
+    else if (value == "levelzero")
+      runtimeLib = std::string("--shared-libs=") + XPU_RUNTIME_LIBRARY_DIR
+                   "/libxpu_levelzero_runtime.so";
+    else
+      runtimeLib.clear();
+  }
   // Compare mode calls the generated driver.
   bool compare = false;
   for (int i = 1; i < argc; ++i)
@@ -258,6 +299,8 @@ int main(int argc, char **argv) {
   }
   if (!hasSharedLibs)
     args.push_back(defaultLibs.data());
+  if (!runtimeLib.empty())
+    args.push_back(runtimeLib.data());
   args.push_back(nullptr);
 
   JitRunnerConfig config;

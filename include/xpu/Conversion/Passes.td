@@ -35,4 +35,56 @@ def XPULowerToLinalgPass : Pass<"xpu-lower-to-linalg"> {
   ];
 }
 
+def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
+  let summary = "Lower the GPU-mappable linalg ops on buffers to scf.parallel";
+  let description = [{
+    Rewrites every linalg op on buffers that a SPIR-V kernel can run to an
+    `scf.parallel` nest (reductions stay sequential `scf.for` loops inside),
+    ready for `scf-parallel-loop-tiling`, `gpu-map-parallel-loops` and
+    `convert-parallel-loops-to-gpu`. An op qualifies when every operand is a
+    statically shaped memref with the identity layout (bare-pointer kernel
+    arguments carry no sizes or strides) and its payload calls no function.
+    Other linalg ops are left alone for `convert-linalg-to-loops` on the
+    host.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numMapped", "num-mapped", "linalg ops lowered to scf.parallel">
+  ];
+}
+
+def XPUHostBuffersToGPUPass : Pass<"xpu-host-buffers-to-gpu"> {
+  let summary = "Allocate host buffers as device-visible shared memory";
+  let description = [{
+    Kernels launched through the OpenCL runtime read and write their memref
+    arguments through SVM pointers. This pass replaces every `memref.alloc`
+    outside GPU code by a synchronous `gpu.alloc host_shared` (SVM, usable
+    by the host and by kernels) and every `memref.dealloc` by a
+    `gpu.dealloc` between `gpu.wait async` and `gpu.wait`, the async form
+    that `gpu-to-llvm` lowers. Buffers that come from outside the module
+    (arguments of the entry point) are not converted: the module must
+    allocate the buffers it launches kernels on, as `@main` does.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let statistics = [
+    Statistic<"numAllocs", "num-allocs", "memref.alloc ops made host_shared">
+  ];
+}
+
+def XPUSetSPIRVEntryPointABIPass : Pass<"xpu-set-spirv-entry-point-abi",
+                                        "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Set spirv.entry_point_abi on gpu.func kernels";
+  let description = [{
+    `convert-gpu-to-spirv` only converts kernels with a
+    `spirv.entry_point_abi`. This pass sets it on every kernel of the
+    gpu.module that has none, with the workgroup size from the kernel's
+    `known_block_size` (set by `gpu-kernel-outlining` for constant launch
+    sizes) when there is one. It also copies the module's SPIR-V target
+    (from `spirv-attach-target`) to a `spirv.target_env` attribute, where
+    conversions such as `convert-math-to-spirv` look for it.
+  }];
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+}
+
 #endif // XPU_CONVERSION_PASSES_TD

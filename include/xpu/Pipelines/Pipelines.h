@@ -73,6 +73,27 @@ struct XPUCPUPipelineOptions : PassPipelineOptions<XPUCPUPipelineOptions> {
 void buildXPUCPUPipeline(OpPassManager &pm,
                          const XPUCPUPipelineOptions &options);
 
+/// Options of `xpu-spirv-pipeline`.
+struct XPUSPIRVPipelineOptions : PassPipelineOptions<XPUSPIRVPipelineOptions> {
+  PassOptions::Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("GEMM operand precision for xpu-optimize: f32 "
+                     "(default), bf16 or f16"),
+      llvm::cl::init("f32")};
+  PassOptions::Option<bool> optimize{
+      *this, "optimize",
+      llvm::cl::desc("Run xpu-optimize before lowering (default on)"),
+      llvm::cl::init(true)};
+};
+
+/// Builds `xpu-spirv-pipeline`: xpu-optimize (or just the raise), lower xpu
+/// back to linalg, bufferize, map the statically shaped linalg ops to
+/// kernels compiled to OpenCL-flavour SPIR-V in a gpu.binary, make every
+/// host buffer shared virtual memory and lower the host to the LLVM dialect
+/// with bare-pointer kernel arguments (for the xpu OpenCL runtime).
+void buildXPUSPIRVPipeline(OpPassManager &pm,
+                           const XPUSPIRVPipelineOptions &options);
+
 /// Registers every xpu pipeline with the global pass registry.
 void registerXPUPipelines();
 

@@ -12,8 +12,11 @@ func.func @main() {
   return
 }
 
-// RUN: not xpu-run %s -e main -entry-point-result=void --target=levelzero 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: error: xpu-run: target 'levelzero' is not available in this build (available: cpu)
+// RUN: not xpu-run %s -e main -entry-point-result=void --target=cuda 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: error: xpu-run: target 'cuda' is not available in this build (available: cpu, opencl, levelzero)
+
+// RUN: not xpu-run %s -e main -entry-point-result=void --target=opencl --compare-pipeline='builtin.module()' 2>&1 | FileCheck %s --check-prefix=COMPARE
+// COMPARE: error: xpu-run: --compare-pipeline runs on the cpu target only
 
 // RUN: not xpu-run %s -e main -entry-point-result=void --xpu-pipeline-options="register-tile=oops" 2>&1 | FileCheck %s --check-prefix=OPTS
 // OPTS: error: xpu-run: invalid --xpu-pipeline-options 'register-tile=oops'

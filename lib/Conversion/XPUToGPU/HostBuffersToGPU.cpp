@@ -1,0 +1,72 @@
+//===- HostBuffersToGPU.cpp - host buffers as gpu.alloc host_shared -------===//
+
+#include "xpu/Conversion/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::xpu {
+#define GEN_PASS_DEF_XPUHOSTBUFFERSTOGPUPASS
+#include "xpu/Conversion/Passes.h.inc"
+} // namespace mlir::xpu
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+namespace {
+bool isInGPUCode(Operation *op) {
+  return op->getParentOfType<gpu::GPUModuleOp>() ||
+         op->getParentOfType<gpu::LaunchOp>() ||
+         op->getParentOfType<gpu::GPUFuncOp>();
+}
+
+struct XPUHostBuffersToGPUPass
+    : xpu::impl::XPUHostBuffersToGPUPassBase<XPUHostBuffersToGPUPass> {
+  void runOnOperation() override {
+    SmallVector<memref::AllocOp> allocs;
+    SmallVector<memref::DeallocOp> deallocs;
+    getOperation()->walk([&](Operation *op) {
+      if (isInGPUCode(op))
+        return;
+      if (auto alloc = dyn_cast<memref::AllocOp>(op))
+        allocs.push_back(alloc);
+      else if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
+        deallocs.push_back(dealloc);
+    });
+
+    IRRewriter rewriter(&getContext());
+    for (memref::AllocOp alloc : allocs) {
+      // gpu.alloc has no address space or alignment: keep those allocs.
+      if (alloc.getType().getMemorySpace())
+        continue;
+      rewriter.setInsertionPoint(alloc);
+      auto gpuAlloc = gpu::AllocOp::create(
+          rewriter, alloc.getLoc(), alloc.getType(), /*asyncToken=*/Type(),
+          /*asyncDependencies=*/ValueRange(), alloc.getDynamicSizes(),
+          alloc.getSymbolOperands(), rewriter.getUnitAttr());
+      rewriter.replaceOp(alloc, gpuAlloc.getMemref());
+      ++numAllocs;
+    }
+
+    // gpu-to-llvm lowers gpu.dealloc only in its async form.
+    auto tokenType = gpu::AsyncTokenType::get(&getContext());
+    for (memref::DeallocOp dealloc : deallocs) {
+      // Every buffer the module allocates is shared now (the ones in another
+      // memory space aside), wherever the dealloc finds it: a dealloc helper
+      // frees buffers it gets as arguments.
+      Value memref = dealloc.getMemref();
+      if (cast<BaseMemRefType>(memref.getType()).getMemorySpace())
+        continue;
+      Location loc = dealloc.getLoc();
+      rewriter.setInsertionPoint(dealloc);
+      auto start = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange());
+      auto gpuDealloc = gpu::DeallocOp::create(
+          rewriter, loc, tokenType, ValueRange{start.getAsyncToken()}, memref);
+      gpu::WaitOp::create(rewriter, loc, Type(),
+                          ValueRange{gpuDealloc.getAsyncToken()});
+      rewriter.eraseOp(dealloc);
+    }
+  }
+};
+} // namespace

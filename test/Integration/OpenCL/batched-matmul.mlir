@@ -1,0 +1,51 @@
+// On OpenCL (xpu-run --target=opencl: xpu-spirv-pipeline, PoCL here).
+// torch.bmm(a, b) + bias with a: [4, 24, 40], b: [4, 40, 20] and a
+// per-column bias: [20] broadcast over the batch and the rows.
+// The model as torch-mlir emits it, compiled without and with xpu-optimize
+// (xpu-spirv-pipeline's default), both against the same float64 NumPy
+// reference.
+// DEFINE: %{check} = %refcheck --input a=4x24x40@1 --input bm=4x40x20@2 \
+// DEFINE:     --input bias=20@3 \
+// DEFINE:     --expr "a @ bm + bias" \
+// DEFINE:     --tol 1e-5
+// RUN: cat %s %S/../CPU/Inputs/gen.mlir | xpu-run --target=opencl -e main -entry-point-result=void --xpu-pipeline-options=optimize=false | %{check}
+// RUN: cat %s %S/../CPU/Inputs/gen.mlir | xpu-run --target=opencl -e main -entry-point-result=void | %{check}
+
+#map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2)>
+func.func @forward(%a: tensor<4x24x40xf32>, %bm: tensor<4x40x20xf32>, %bias: tensor<20xf32>) -> tensor<4x24x20xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %e1 = tensor.empty() : tensor<4x24x20xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e1 : tensor<4x24x20xf32>) -> tensor<4x24x20xf32>
+  %bmm = linalg.batch_matmul ins(%a, %bm : tensor<4x24x40xf32>, tensor<4x40x20xf32>) outs(%z : tensor<4x24x20xf32>) -> tensor<4x24x20xf32>
+  %biased = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%bmm, %bias : tensor<4x24x20xf32>, tensor<20xf32>) outs(%e1 : tensor<4x24x20xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %0 = arith.addf %in, %in_0 : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x24x20xf32>
+  return %biased : tensor<4x24x20xf32>
+}
+
+func.func private @printMemrefF32(tensor<*xf32>) attributes {llvm.emit_c_interface}
+
+func.func @main() {
+  %c4 = arith.constant 4 : index
+  %c20 = arith.constant 20 : index
+  %c24 = arith.constant 24 : index
+  %c40 = arith.constant 40 : index
+  %s1 = arith.constant 1 : i64
+  %s2 = arith.constant 2 : i64
+  %s3 = arith.constant 3 : i64
+  %ad = call @gen3(%c4, %c24, %c40, %s1) : (index, index, index, i64) -> tensor<?x?x?xf32>
+  %bmd = call @gen3(%c4, %c40, %c20, %s2) : (index, index, index, i64) -> tensor<?x?x?xf32>
+  %biasd = call @gen1(%c20, %s3) : (index, i64) -> tensor<?xf32>
+  %a = tensor.cast %ad : tensor<?x?x?xf32> to tensor<4x24x40xf32>
+  %bm = tensor.cast %bmd : tensor<?x?x?xf32> to tensor<4x40x20xf32>
+  %bias = tensor.cast %biasd : tensor<?xf32> to tensor<20xf32>
+  %y = call @forward(%a, %bm, %bias)
+      : (tensor<4x24x40xf32>, tensor<4x40x20xf32>, tensor<20xf32>) -> tensor<4x24x20xf32>
+  %u = tensor.cast %y : tensor<4x24x20xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}

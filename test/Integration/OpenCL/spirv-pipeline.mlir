@@ -1,0 +1,51 @@
+// xpu-spirv-pipeline: the statically shaped linalg ops of @forward become
+// SPIR-V kernels in one gpu.binary each, launched with bare pointers in
+// 16x16 workgroups; the host allocates shared memory through the runtime
+// and keeps the dynamically shaped generator on the CPU.
+
+// RUN: xpu-opt %s --xpu-spirv-pipeline | FileCheck %s
+
+// One kernel per linalg op left after fusion: the fill, the matmul and the
+// bias + ReLU generic, each in its own gpu.binary of OpenCL SPIR-V.
+// CHECK-LABEL: llvm.func @forward(
+// CHECK: llvm.call @mgpuMemAlloc
+// CHECK-COUNT-3: gpu.launch_func @forward_kernel{{.*}} threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 args({{.*}}!llvm.ptr
+// CHECK-NOT: gpu.launch_func
+// CHECK-COUNT-3: gpu.binary @forward_kernel{{[_0-9]*}} [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Addresses, Int64, Kernel], []>
+// CHECK-NOT: gpu.binary
+// The generator has a dynamic shape: a host loop on shared memory.
+// CHECK-LABEL: llvm.func @gen(
+// CHECK-NOT: gpu.launch_func
+// CHECK: llvm.call @mgpuMemAlloc
+// CHECK-NOT: gpu.launch_func
+// CHECK-NOT: llvm.call @malloc
+
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0, d1) -> (d1)>
+func.func @forward(%x: tensor<20x12xf32>, %w: tensor<12x10xf32>, %b: tensor<10xf32>) -> tensor<20x10xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<20x10xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<20x10xf32>) -> tensor<20x10xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<20x12xf32>, tensor<12x10xf32>) outs(%z : tensor<20x10xf32>) -> tensor<20x10xf32>
+  %y = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %b : tensor<20x10xf32>, tensor<10xf32>) outs(%e : tensor<20x10xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %0 = arith.addf %in, %bias : f32
+    %1 = arith.maximumf %0, %cst : f32
+    linalg.yield %1 : f32
+  } -> tensor<20x10xf32>
+  return %y : tensor<20x10xf32>
+}
+
+func.func @gen(%n: index) -> tensor<?xf32> {
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      outs(%e : tensor<?xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i64
+    %f = arith.sitofp %c : i64 to f32
+    linalg.yield %f : f32
+  } -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
