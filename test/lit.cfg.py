@@ -42,6 +42,10 @@ config.substitutions.append(("%python", config.python_executable))
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
+import shutil
+if shutil.which("spirv-val") and shutil.which("spirv-dis"):
+    config.available_features.add("spirv-tools")
+
 tool_dirs = [config.xpu_tools_dir, config.llvm_tools_dir]
 tools = [
     "xpu-opt",

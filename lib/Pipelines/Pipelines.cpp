@@ -198,6 +198,11 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
   pm.addPass(createGpuModuleToBinaryPass());
+  if (!options.dumpBinaries.empty()) {
+    XPUDumpGPUBinariesPassOptions dump;
+    dump.dir = options.dumpBinaries;
+    pm.addPass(createXPUDumpGPUBinariesPass(dump));
+  }
 
   // The host: every buffer is shared virtual memory, the rest is the CPU
   // lowering plus gpu-to-llvm with bare-pointer kernel arguments.

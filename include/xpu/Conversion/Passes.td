@@ -87,4 +87,20 @@ def XPUSetSPIRVEntryPointABIPass : Pass<"xpu-set-spirv-entry-point-abi",
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
 }
 
+def XPUDumpGPUBinariesPass : Pass<"xpu-dump-gpu-binaries", "ModuleOp"> {
+  let summary = "Write every gpu.binary object to a file";
+  let description = [{
+    For each object of each `gpu.binary` (after `gpu-module-to-binary`),
+    writes its bytes to `<dir>/<binary>.<index>.spv` (`.bin` for other
+    targets) so that users can run spirv-val, spirv-dis or ocloc on the
+    kernels. The IR is not changed. A file that cannot be written is an
+    error at the binary's location.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", /*default=*/"\".\"",
+           "Directory the binaries are written to (must exist)">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // XPU_CONVERSION_PASSES_TD

@@ -84,6 +84,11 @@ struct XPUSPIRVPipelineOptions : PassPipelineOptions<XPUSPIRVPipelineOptions> {
       *this, "optimize",
       llvm::cl::desc("Run xpu-optimize before lowering (default on)"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> dumpBinaries{
+      *this, "dump-binaries",
+      llvm::cl::desc("Also write each kernel binary (SPIR-V) into this "
+                     "directory, for spirv-val, spirv-dis or ocloc"),
+      llvm::cl::init("")};
 };
 
 /// Builds `xpu-spirv-pipeline`: xpu-optimize (or just the raise), lower xpu
