@@ -58,16 +58,17 @@ void mlir::xpu::buildXPUOptimizePipeline(
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
-                                    const XPUCPUPipelineOptions &options) {
-  // xpu level: the catalog (or only the raise), then back to linalg.
-  if (options.optimize) {
-    XPUOptimizePipelineOptions optimize;
-    optimize.precision = options.precision;
-    optimize.strict = true;
-    // The CPU strategy applies the epilogue per vector tile.
-    optimize.defaultTarget = "cpu";
-    buildXPUOptimizePipeline(pm, optimize);
+/// Raises (strictly: dynamic shapes are errors), runs xpu-optimize when
+/// asked, and lowers xpu back to linalg on tensors with the elementwise ops
+/// merged: the start of every code generation pipeline.
+static void addXPUToLinalg(OpPassManager &pm, bool optimize,
+                           StringRef precision, StringRef defaultTarget) {
+  if (optimize) {
+    XPUOptimizePipelineOptions options;
+    options.precision = precision.str();
+    options.strict = true;
+    options.defaultTarget = defaultTarget.str();
+    buildXPUOptimizePipeline(pm, options);
   } else {
     XPURaisePassOptions raise;
     raise.strict = true;
@@ -77,6 +78,25 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
+
+/// One-shot bufferization across function boundaries with identity layouts,
+/// so that @main can pass its buffers to @forward and to printMemrefF32, and
+/// kernels can take bare pointers.
+static void addBufferization(OpPassManager &pm) {
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
+                                    const XPUCPUPipelineOptions &options) {
+  // The CPU strategy applies the epilogue per vector tile.
+  addXPUToLinalg(pm, options.optimize, options.precision,
+                 /*defaultTarget=*/"cpu");
 
   // CPU strategy on tensors.
   if (options.vectorize) {
@@ -89,14 +109,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
     pm.addPass(createCSEPass());
   }
 
-  // Buffers, across function boundaries, with identity layouts so that
-  // @main can pass its buffers to @forward and to printMemrefF32.
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  pm.addPass(createCanonicalizerPass());
+  addBufferization(pm);
   if (options.vectorize) {
     // Transfers address the base buffers (no subviews in between, so the
     // hoisting sees that nothing else in the k loop touches the
@@ -142,29 +155,10 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
 
 void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
                                       const XPUSPIRVPipelineOptions &options) {
-  // xpu level and back to linalg, as for the CPU.
-  if (options.optimize) {
-    XPUOptimizePipelineOptions optimize;
-    optimize.precision = options.precision;
-    optimize.strict = true;
-    buildXPUOptimizePipeline(pm, optimize);
-  } else {
-    XPURaisePassOptions raise;
-    raise.strict = true;
-    pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
-  }
-  pm.addPass(createXPULowerToLinalgPass());
-  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  addXPUToLinalg(pm, options.optimize, options.precision,
+                 /*defaultTarget=*/"pvc");
 
-  // Buffers with identity layouts: kernels take bare pointers.
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  pm.addPass(createCanonicalizerPass());
+  addBufferization(pm);
   bufferization::buildBufferDeallocationPipeline(pm);
 
   // Statically shaped linalg ops become kernels: one thread per output
