@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - registered xpu pipelines ---------------------------===//
 
 #include "xpu/Pipelines/Pipelines.h"
+#include "PipelineUtils.h"
 
 #include "xpu/Codegen/Passes.h"
 #include "xpu/Conversion/Passes.h"
@@ -58,11 +59,9 @@ void mlir::xpu::buildXPUOptimizePipeline(
   pm.addPass(createCanonicalizerPass());
 }
 
-/// Raises (strictly: dynamic shapes are errors), runs xpu-optimize when
-/// asked, and lowers xpu back to linalg on tensors with the elementwise ops
-/// merged: the start of every code generation pipeline.
-static void addXPUToLinalg(OpPassManager &pm, bool optimize,
-                           StringRef precision, StringRef defaultTarget) {
+void mlir::xpu::detail::addXPUToLinalg(OpPassManager &pm, bool optimize,
+                                       StringRef precision,
+                                       StringRef defaultTarget) {
   if (optimize) {
     XPUOptimizePipelineOptions options;
     options.precision = precision.str();
@@ -80,10 +79,7 @@ static void addXPUToLinalg(OpPassManager &pm, bool optimize,
   pm.addPass(createCSEPass());
 }
 
-/// One-shot bufferization across function boundaries with identity layouts,
-/// so that @main can pass its buffers to @forward and to printMemrefF32, and
-/// kernels can take bare pointers.
-static void addBufferization(OpPassManager &pm) {
+void mlir::xpu::detail::addBufferization(OpPassManager &pm) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -95,8 +91,8 @@ static void addBufferization(OpPassManager &pm) {
 void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
                                     const XPUCPUPipelineOptions &options) {
   // The CPU strategy applies the epilogue per vector tile.
-  addXPUToLinalg(pm, options.optimize, options.precision,
-                 /*defaultTarget=*/"cpu");
+  detail::addXPUToLinalg(pm, options.optimize, options.precision,
+                         /*defaultTarget=*/"cpu");
 
   // CPU strategy on tensors.
   if (options.vectorize) {
@@ -109,7 +105,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
     pm.addPass(createCSEPass());
   }
 
-  addBufferization(pm);
+  detail::addBufferization(pm);
   if (options.vectorize) {
     // Transfers address the base buffers (no subviews in between, so the
     // hoisting sees that nothing else in the k loop touches the
@@ -153,12 +149,34 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
 }
 
+void mlir::xpu::detail::addGPUHostToLLVM(OpPassManager &pm) {
+  pm.addPass(createXPUHostBuffersToGPUPass());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  GpuToLLVMConversionPassOptions toLLVM;
+  toLLVM.kernelBarePtrCallConv = true;
+  pm.addPass(createGpuToLLVMConversionPass(toLLVM));
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
 void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
                                       const XPUSPIRVPipelineOptions &options) {
-  addXPUToLinalg(pm, options.optimize, options.precision,
-                 /*defaultTarget=*/"pvc");
+  detail::addXPUToLinalg(pm, options.optimize, options.precision,
+                         /*defaultTarget=*/"pvc");
 
-  addBufferization(pm);
+  detail::addBufferization(pm);
   bufferization::buildBufferDeallocationPipeline(pm);
 
   // Statically shaped linalg ops become kernels: one thread per output
@@ -198,27 +216,7 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
     pm.addPass(createXPUDumpGPUBinariesPass(dump));
   }
 
-  // The host: every buffer is shared virtual memory, the rest is the CPU
-  // lowering plus gpu-to-llvm with bare-pointer kernel arguments.
-  pm.addPass(createXPUHostBuffersToGPUPass());
-  pm.addPass(createConvertLinalgToLoopsPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  GpuToLLVMConversionPassOptions toLLVM;
-  toLLVM.kernelBarePtrCallConv = true;
-  pm.addPass(createGpuToLLVMConversionPass(toLLVM));
-  pm.addPass(createUBToLLVMConversionPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addPass(createCanonicalizerPass());
+  detail::addGPUHostToLLVM(pm);
 }
 
 void mlir::xpu::registerXPUPipelines() {

@@ -1,0 +1,33 @@
+//===- PipelineUtils.h - pieces shared by the xpu pipelines -----*- C++ -*-===//
+//
+// Private to lib/Pipelines: the stages every code generation pipeline
+// shares, so that the CPU, generic SPIR-V and Xe pipelines stay in step.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPU_LIB_PIPELINES_PIPELINEUTILS_H
+#define XPU_LIB_PIPELINES_PIPELINEUTILS_H
+
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::xpu::detail {
+
+/// Raises (strictly: dynamic shapes are errors), runs xpu-optimize when
+/// asked, and lowers xpu back to linalg on tensors with the elementwise ops
+/// merged: the start of every code generation pipeline.
+void addXPUToLinalg(OpPassManager &pm, bool optimize, StringRef precision,
+                    StringRef defaultTarget);
+
+/// One-shot bufferization across function boundaries with identity layouts,
+/// so that @main can pass its buffers to @forward and to printMemrefF32, and
+/// kernels can take bare pointers.
+void addBufferization(OpPassManager &pm);
+
+/// The host side of a GPU pipeline, after gpu-module-to-binary: every buffer
+/// becomes shared virtual memory and the host is lowered to the LLVM dialect
+/// with bare-pointer kernel arguments.
+void addGPUHostToLLVM(OpPassManager &pm);
+
+} // namespace mlir::xpu::detail
+
+#endif // XPU_LIB_PIPELINES_PIPELINEUTILS_H
