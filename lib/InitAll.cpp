@@ -4,6 +4,7 @@
 
 #include "xpu/Codegen/Passes.h"
 #include "xpu/Conversion/Passes.h"
+#include "xpu/Conversion/XPUToGPU/XPUToGPU.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
 #include "xpu/Pipelines/Pipelines.h"
@@ -13,6 +14,7 @@
 
 void mlir::xpu::registerXPUDialect(DialectRegistry &registry) {
   registry.insert<XPUDialect>();
+  registerGPUBarrierMemoryEffectsModel(registry);
 }
 
 void mlir::xpu::registerXPUPasses() {

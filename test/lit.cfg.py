@@ -38,6 +38,12 @@ config.substitutions.append(
      "%s %s" % (config.python_executable,
                 os.path.join(config.xpu_src_root, "test", "lib", "refcheck.py"))))
 config.substitutions.append(("%python", config.python_executable))
+# spirv-val on every kernel binary a dump wrote (fails on an empty dump).
+config.substitutions.append(
+    ("%spirv-val-dir",
+     "%s %s" % (config.python_executable,
+                os.path.join(config.xpu_src_root, "test", "lib",
+                             "spirv_val_dir.py"))))
 
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

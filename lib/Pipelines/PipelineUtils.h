@@ -12,11 +12,14 @@
 
 namespace mlir::xpu::detail {
 
-/// Raises (strictly: dynamic shapes are errors), runs xpu-optimize when
-/// asked, and lowers xpu back to linalg on tensors with the elementwise ops
-/// merged: the start of every code generation pipeline.
-void addXPUToLinalg(OpPassManager &pm, bool optimize, StringRef precision,
-                    StringRef defaultTarget);
+/// Raises (strictly: dynamic shapes are errors) and runs xpu-optimize when
+/// asked: the start of every code generation pipeline.
+void addRaiseAndOptimize(OpPassManager &pm, bool optimize, StringRef precision,
+                         StringRef defaultTarget);
+
+/// Lowers the xpu ops left back to linalg on tensors and merges the
+/// elementwise ops.
+void addLowerXPUToLinalg(OpPassManager &pm);
 
 /// One-shot bufferization across function boundaries with identity layouts,
 /// so that @main can pass its buffers to @forward and to printMemrefF32, and

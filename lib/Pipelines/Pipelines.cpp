@@ -59,9 +59,9 @@ void mlir::xpu::buildXPUOptimizePipeline(
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::xpu::detail::addXPUToLinalg(OpPassManager &pm, bool optimize,
-                                       StringRef precision,
-                                       StringRef defaultTarget) {
+void mlir::xpu::detail::addRaiseAndOptimize(OpPassManager &pm, bool optimize,
+                                            StringRef precision,
+                                            StringRef defaultTarget) {
   if (optimize) {
     XPUOptimizePipelineOptions options;
     options.precision = precision.str();
@@ -73,6 +73,9 @@ void mlir::xpu::detail::addXPUToLinalg(OpPassManager &pm, bool optimize,
     raise.strict = true;
     pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
   }
+}
+
+void mlir::xpu::detail::addLowerXPUToLinalg(OpPassManager &pm) {
   pm.addPass(createXPULowerToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
@@ -91,8 +94,9 @@ void mlir::xpu::detail::addBufferization(OpPassManager &pm) {
 void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
                                     const XPUCPUPipelineOptions &options) {
   // The CPU strategy applies the epilogue per vector tile.
-  detail::addXPUToLinalg(pm, options.optimize, options.precision,
-                         /*defaultTarget=*/"cpu");
+  detail::addRaiseAndOptimize(pm, options.optimize, options.precision,
+                              /*defaultTarget=*/"cpu");
+  detail::addLowerXPUToLinalg(pm);
 
   // CPU strategy on tensors.
   if (options.vectorize) {
@@ -173,8 +177,17 @@ void mlir::xpu::detail::addGPUHostToLLVM(OpPassManager &pm) {
 
 void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
                                       const XPUSPIRVPipelineOptions &options) {
-  detail::addXPUToLinalg(pm, options.optimize, options.precision,
-                         /*defaultTarget=*/"pvc");
+  detail::addRaiseAndOptimize(pm, options.optimize, options.precision,
+                              options.target);
+  // Every GEMM becomes a tiled kernel (a strategy for each first); the
+  // elementwise work left outside them goes the generic way below.
+  XPUSelectStrategyPassOptions strategy;
+  strategy.defaultTarget = options.target;
+  pm.addNestedPass<func::FuncOp>(createXPUSelectStrategyPass(strategy));
+  XPUConvertXPUToGPUPassOptions toGPU;
+  toGPU.defaultTarget = options.target;
+  pm.addNestedPass<func::FuncOp>(createXPUConvertXPUToGPUPass(toGPU));
+  detail::addLowerXPUToLinalg(pm);
 
   detail::addBufferization(pm);
   bufferization::buildBufferDeallocationPipeline(pm);

@@ -19,6 +19,7 @@ Example:
 
 import argparse
 import re
+import shlex
 import sys
 
 import numpy as np
@@ -72,7 +73,34 @@ def sigmoid(x):
     return 1.0 / (1.0 + np.exp(-x))
 
 
+def spec_arguments(path):
+    """The refcheck arguments of the `%{check}` lit DEFINE in a test file.
+
+    A model's reference is written once, next to the model; runs of the same
+    model on other targets reuse it with --spec-from.
+    """
+    lines = []
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"\s*//\s*DEFINE:(.*)", line)
+            if m:
+                lines.append(m.group(1).rstrip())
+    text = ""
+    for line in lines:
+        text += line[:-1] + " " if line.endswith("\\") else line + "\n"
+    for define in text.splitlines():
+        m = re.match(r"\s*%\{check\}\s*=\s*%refcheck\s+(.*)", define)
+        if m:
+            return shlex.split(m.group(1))
+    sys.exit("refcheck: no '%%{check} = %%refcheck ...' DEFINE in %s" % path)
+
+
 def main():
+    if "--spec-from" in sys.argv:
+        i = sys.argv.index("--spec-from")
+        if i + 1 >= len(sys.argv):
+            sys.exit("refcheck: --spec-from needs a file")
+        sys.argv[i:i + 2] = spec_arguments(sys.argv[i + 1])
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--input", action="append", default=[],

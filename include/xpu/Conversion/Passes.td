@@ -35,6 +35,60 @@ def XPULowerToLinalgPass : Pass<"xpu-lower-to-linalg"> {
   ];
 }
 
+def XPUConvertXPUToGPUPass : Pass<"convert-xpu-to-gpu",
+                                  "::mlir::func::FuncOp"> {
+  let summary = "Lower each configured xpu.gemm to a tiled SIMT kernel";
+  let description = [{
+    Replaces every `xpu.gemm` that carries a `#xpu.config` (run
+    `xpu-select-strategy` first) by a `gpu.launch` computing it, for the
+    generic SPIR-V path (and any target of the gpu dialect):
+
+    * one workgroup per `tile[0] x tile[1]` tile of C (times the batch on the
+      second grid dimension); the program id is swizzled in groups of
+      `group_m` tile rows, so that workgroups running together share slices
+      of A and B;
+    * `subgroups[0] * subgroups[1] * lanes` threads per workgroup, `lanes`
+      being the target's first subgroup size; each subgroup owns a block of
+      the tile and its lanes split the block along n first (neighbouring
+      lanes, neighbouring columns): every thread keeps an `rm x rn` register
+      micro-tile of accumulators across the K loop;
+    * every K-step stages a `tile[0] x tile[2]` slice of A and a
+      `tile[2] x tile[1]` slice of B (transposed on the way in for
+      `rhs_layout(nk)`) in shared local memory, copied by all threads with
+      coalesced reads; with `stages >= 2` two buffers let the copy of the
+      next slice precede the products of the current one, with one barrier
+      per step;
+    * the epilogue region is applied to every accumulator before the store,
+      with per-row, per-column, full and scalar operands read at the
+      element's coordinates;
+    * loads and stores are masked only along the dimensions that the tile
+      does not divide (out-of-range A and B elements read as zero);
+    * element offsets are computed in i64 whenever an index into some
+      buffer (padded to whole tiles) can pass 2^31, in i32 otherwise.
+
+    The rewrite works on tensors: operands are read through
+    `bufferization.to_buffer`, flattened to 1-D, and the result is a new
+    buffer returned through `bufferization.to_tensor restrict writable`, so
+    the function then bufferizes as usual. Every kernel is described in a
+    remark. A GEMM without a config, with a schedule other than
+    `data_parallel`, or whose config does not split into whole micro-tiles
+    (or needs more than 256 accumulators or 1024 threads) is an error.
+  }];
+  let options = [
+    Option<"defaultTarget", "default-target", "std::string", /*default=*/"\"pvc\"",
+           "Target preset when the module has no xpu.target">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numKernels", "num-kernels", "xpu.gemm ops lowered to kernels">
+  ];
+}
+
 def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
   let summary = "Lower the GPU-mappable linalg ops on buffers to scf.parallel";
   let description = [{
@@ -98,7 +152,7 @@ def XPUDumpGPUBinariesPass : Pass<"xpu-dump-gpu-binaries", "ModuleOp"> {
   }];
   let options = [
     Option<"dir", "dir", "std::string", /*default=*/"\".\"",
-           "Directory the binaries are written to (must exist)">
+           "Directory the binaries are written to (created if missing)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }

@@ -84,6 +84,11 @@ struct XPUSPIRVPipelineOptions : PassPipelineOptions<XPUSPIRVPipelineOptions> {
       *this, "optimize",
       llvm::cl::desc("Run xpu-optimize before lowering (default on)"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Target preset when the module has no xpu.target: the "
+                     "strategy and the kernels follow it (default pvc)"),
+      llvm::cl::init("pvc")};
   PassOptions::Option<std::string> dumpBinaries{
       *this, "dump-binaries",
       llvm::cl::desc("Also write each kernel binary (SPIR-V) into this "

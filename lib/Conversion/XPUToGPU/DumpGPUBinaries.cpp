@@ -22,6 +22,13 @@ struct DumpGPUBinariesPass final
   using Base::Base;
 
   void runOnOperation() override {
+    // The directory is created on demand, like a compiler's -o directory.
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+      getOperation().emitError()
+          << "xpu-dump-gpu-binaries: cannot create directory '" << dir
+          << "': " << ec.message();
+      return signalPassFailure();
+    }
     WalkResult result = getOperation().walk([&](gpu::BinaryOp binary) {
       for (auto [i, attr] : llvm::enumerate(binary.getObjects())) {
         auto object = dyn_cast<gpu::ObjectAttr>(attr);

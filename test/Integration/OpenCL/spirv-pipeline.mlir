@@ -1,17 +1,20 @@
-// xpu-spirv-pipeline: the statically shaped linalg ops of @forward become
-// SPIR-V kernels in one gpu.binary each, launched with bare pointers in
-// 16x16 workgroups; the host allocates shared memory through the runtime
-// and keeps the dynamically shaped generator on the CPU.
+// xpu-spirv-pipeline: every GEMM of @forward becomes a tiled kernel
+// (convert-xpu-to-gpu), the other statically shaped linalg ops become
+// one-thread-per-element kernels; each is OpenCL SPIR-V in its own
+// gpu.binary, launched with bare pointers; the host allocates shared memory
+// through the runtime and keeps the dynamically shaped generator on the CPU.
 
 // RUN: xpu-opt %s --xpu-spirv-pipeline | FileCheck %s
+// RUN: xpu-opt %s --xpu-spirv-pipeline=optimize=false | FileCheck %s --check-prefix=NOOPT
 
-// One kernel per linalg op left after fusion: the fill, the matmul and the
-// bias + ReLU generic, each in its own gpu.binary of OpenCL SPIR-V.
+// With xpu-optimize, bias + ReLU are fused into the GEMM: one kernel, whose
+// workgroups are the 3 x 1 tiles of 8x16 that pvc's strategy picks for
+// 20x10x12, 16 threads each.
 // CHECK-LABEL: llvm.func @forward(
 // CHECK: llvm.call @mgpuMemAlloc
-// CHECK-COUNT-3: gpu.launch_func @forward_kernel{{.*}} threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 args({{.*}}!llvm.ptr
+// CHECK: gpu.launch_func @forward_kernel::@forward_kernel blocks in (%[[T:.*]], %[[ONE:.*]], %[[ONE]]) threads in (%[[L:.*]], %[[ONE]], %[[ONE]]) : i64 args({{.*}}!llvm.ptr
 // CHECK-NOT: gpu.launch_func
-// CHECK-COUNT-3: gpu.binary @forward_kernel{{[_0-9]*}} [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Addresses, Int64, Kernel], []>
+// CHECK: gpu.binary @forward_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Addresses, Int64, Kernel], []>
 // CHECK-NOT: gpu.binary
 // The generator has a dynamic shape: a host loop on shared memory.
 // CHECK-LABEL: llvm.func @gen(
@@ -19,6 +22,13 @@
 // CHECK: llvm.call @mgpuMemAlloc
 // CHECK-NOT: gpu.launch_func
 // CHECK-NOT: llvm.call @malloc
+
+// Without it, the GEMM kernel and an elementwise kernel for bias + ReLU.
+// NOOPT-LABEL: llvm.func @forward(
+// NOOPT-COUNT-2: gpu.launch_func @forward_kernel{{.*}} threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 args({{.*}}!llvm.ptr
+// NOOPT-NOT: gpu.launch_func
+// NOOPT-COUNT-2: gpu.binary @forward_kernel{{[_0-9]*}} [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Addresses, Int64, Kernel], []>
+// NOOPT-NOT: gpu.binary
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>

@@ -3,8 +3,8 @@
 // Every xpu pass reports what it applied and what it refused through MLIR's
 // optimization-remark engine (mlir/IR/Remarks.h). The category is the pass
 // argument, so `--xpu-remarks` (xpu-opt, xpu-run) or upstream's
-// `--remarks-filter=xpu-.*` selects them, and lit tests check them with
-// `expected-remark`.
+// `--remarks-filter=.*xpu-.*` selects them (xpu-* and convert-xpu-*), and lit
+// tests check them with `expected-remark`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +17,7 @@
 namespace mlir::xpu {
 
 /// Regular expression that selects every xpu remark category.
-inline constexpr llvm::StringLiteral kRemarkCategoryFilter = "xpu-.*";
+inline constexpr llvm::StringLiteral kRemarkCategoryFilter = ".*xpu-.*";
 
 /// Remark options for `pass` (a pass argument such as "xpu-raise").
 inline remark::RemarkOpts remarkOpts(llvm::StringRef pass,
