@@ -1,0 +1,190 @@
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(convert-xpu-to-gpu),canonicalize,cse)' | FileCheck %s
+// Every kernel is described in a remark (single-threaded: upstream's remark
+// engine drops remarks of split chunks run on other threads).
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(convert-xpu-to-gpu))' --xpu-remarks --verify-diagnostics --mlir-disable-threading > /dev/null
+
+// A shape the tile divides: 64x64x32 in 32x32x16 tiles on pvc (16 lanes).
+// 2x2 tiles -> 4 workgroups; 2x2 subgroups of 16 lanes -> 64 threads; each
+// subgroup owns a 16x16 block, its 16 lanes split the columns, so every
+// thread keeps 16x1 accumulators. stages = 2: two SLM buffers of
+// 32x16 (A) and 16x32 (B) = 1024 elements each, one barrier per K-step
+// after a prologue copy. No masks, offsets in i32.
+// CHECK-LABEL: func.func @divisible(
+// CHECK-SAME: %[[X:.*]]: tensor<64x32xf32>, %[[W:.*]]: tensor<64x32xf32>, %[[B:.*]]: tensor<64xf32>)
+// CHECK-DAG: %[[XB:.*]] = bufferization.to_buffer %[[X]] read_only
+// CHECK-DAG: %[[WB:.*]] = bufferization.to_buffer %[[W]] read_only
+// CHECK-DAG: %[[XF:.*]] = memref.collapse_shape %[[XB]] {{\[\[}}0, 1]] : memref<64x32xf32> into memref<2048xf32>
+// CHECK-DAG: %[[C:.*]] = memref.alloc() : memref<64x64xf32>
+// CHECK-DAG: %[[CF:.*]] = memref.collapse_shape %[[C]] {{\[\[}}0, 1]] : memref<64x64xf32> into memref<4096xf32>
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c1, %{{.*}} = %c1)
+// GROUP_SIZE_M swizzle: group = pid / (group_m * tiles_n) = pid / 4, the
+// group's size min(tiles_m - first, group_m), pid_m and pid_n from it.
+// CHECK: %[[PID:.*]] = arith.index_cast %[[BX]] : index to i32
+// CHECK: %[[GROUP:.*]] = arith.divui %[[PID]], %c4_i32 : i32
+// CHECK: %[[FIRST:.*]] = arith.muli %[[GROUP]], %c2_i32 : i32
+// CHECK: %[[LEFT:.*]] = arith.subi %c2_i32, %[[FIRST]] : i32
+// CHECK: %[[SIZE:.*]] = arith.minui %[[LEFT]], %c2_i32 : i32
+// CHECK: %[[LOCAL:.*]] = arith.remui %[[PID]], %c4_i32 : i32
+// CHECK: %[[IN:.*]] = arith.remui %[[LOCAL]], %[[SIZE]] : i32
+// CHECK: %[[PM:.*]] = arith.addi %[[FIRST]], %[[IN]] : i32
+// CHECK: %[[PN:.*]] = arith.divui %[[LOCAL]], %[[SIZE]] : i32
+// CHECK: %[[M0:.*]] = arith.muli %[[PM]], %c32_i32 : i32
+// CHECK: %[[N0:.*]] = arith.muli %[[PN]], %c32_i32 : i32
+// CHECK: %[[ASLM:.*]] = memref.alloc() : memref<1024xf32, 3>
+// CHECK: %[[BSLM:.*]] = memref.alloc() : memref<1024xf32, 3>
+// CHECK-NOT: scf.if
+// Prologue: slice 0 of A (coalesced reads, i32 offsets) and B, then a barrier.
+// CHECK: memref.load %[[XF]][%{{.*}}] : memref<2048xf32>
+// CHECK: memref.store %{{.*}}, %[[ASLM]][%{{.*}}] : memref<1024xf32, 3>
+// CHECK: gpu.barrier
+// The K loop carries the 16 accumulators; slice s+1 is copied (when there
+// is one) before slice s is consumed; one barrier per step.
+// CHECK: %[[ACC:.*]]:16 = scf.for %[[S:.*]] = %c0 to %c2 step %c1 iter_args(
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[ASLM]]
+// CHECK: memref.store %{{.*}}, %[[BSLM]]
+// CHECK: }
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args(
+// CHECK-COUNT-16: memref.load %[[ASLM]]
+// CHECK: memref.load %[[BSLM]]
+// CHECK-COUNT-16: math.fma
+// CHECK: scf.yield
+// CHECK: gpu.barrier
+// CHECK: scf.yield
+// Epilogue before each store: the bias is read per column (canonicalize
+// folds the load from its to_buffer into a tensor.extract).
+// CHECK: %[[BIAS:.*]] = tensor.extract %[[B]][%{{.*}}] : tensor<64xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[ACC]]#0, %[[BIAS]] : f32
+// CHECK: memref.store %[[SUM]], %[[CF]][%{{.*}}] : memref<4096xf32>
+// CHECK-COUNT-15: memref.store %{{.*}}, %[[CF]]
+// CHECK: gpu.terminator
+// CHECK: %[[R:.*]] = bufferization.to_tensor %[[C]] restrict writable : memref<64x64xf32> to tensor<64x64xf32>
+// CHECK: return %[[R]]
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @divisible(%x: tensor<64x32xf32>, %w: tensor<64x32xf32>, %b: tensor<64xf32>) -> tensor<64x64xf32> {
+  // expected-remark @below {{[Passed] Kernel | Category:convert-xpu-to-gpu | Reason="64x64x32: 4 workgroups of 64 threads (2x2 subgroups of 16 lanes), group_m 2; 16x1 accumulators per thread; 2 SLM buffer(s) of 32x16 + 16x32; 2 K-steps; masks on none; offsets in i32"}}
+  %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<64xf32>) {
+  ^bb0(%acc: f32, %bias: f32):
+    %t = arith.addf %acc, %bias : f32
+    xpu.yield %t : f32
+  } {config = #xpu.config<tile = [32, 32, 16], group_m = 2, subgroups = [2, 2], stages = 2, grf_mode = 128, schedule = data_parallel>} : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>
+  return %y : tensor<64x64xf32>
+}
+}
+
+// -----
+
+// 37x70x50, which no 16x32x16 tile divides: every load checks the
+// dimensions the tile overruns (m, n, k) and reads zero outside, every store
+// checks m and n. stages = 1: one buffer, load / barrier / compute / barrier.
+// CHECK-LABEL: func.func @odd(
+// CHECK: gpu.launch
+// CHECK: %[[ASLM:.*]] = memref.alloc() : memref<256xf32, 3>
+// CHECK: %[[BSLM:.*]] = memref.alloc() : memref<512xf32, 3>
+// CHECK: scf.for
+// CHECK: %[[ROWOK:.*]] = arith.cmpi ult, %{{.*}}, %c37_i32 : i32
+// CHECK: %[[KOK:.*]] = arith.cmpi ult, %{{.*}}, %c50_i32 : i32
+// CHECK: %[[OK:.*]] = arith.andi %[[ROWOK]], %[[KOK]] : i1
+// CHECK: %[[V:.*]] = scf.if %[[OK]] -> (f32) {
+// CHECK:   memref.load
+// CHECK: } else {
+// CHECK:   scf.yield %cst : f32
+// CHECK: }
+// CHECK: memref.store %[[V]], %[[ASLM]]
+// CHECK: arith.cmpi ult, %{{.*}}, %c70_i32 : i32
+// CHECK: memref.store %{{.*}}, %[[BSLM]]
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK-COUNT-16: math.fma
+// CHECK: gpu.barrier
+// CHECK: arith.cmpi ult, %{{.*}}, %c37_i32 : i32
+// CHECK: arith.cmpi ult, %{{.*}}, %c70_i32 : i32
+// CHECK: scf.if
+// CHECK:   arith.maximumf
+// CHECK:   memref.store
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @odd(%x: tensor<37x50xf32>, %w: tensor<50x70xf32>) -> tensor<37x70xf32> {
+  // expected-remark @below {{[Passed] Kernel | Category:convert-xpu-to-gpu | Reason="37x70x50: 9 workgroups of 32 threads (1x2 subgroups of 16 lanes), group_m 8; 16x1 accumulators per thread; 1 SLM buffer(s) of 16x16 + 16x32; 4 K-steps; masks on m, n, k; offsets in i32"}}
+  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) epilogue() {
+  ^bb0(%acc: f32):
+    %z = arith.constant 0.0 : f32
+    %r = arith.maximumf %acc, %z : f32
+    xpu.yield %r : f32
+  } {config = #xpu.config<tile = [16, 32, 16], group_m = 8, subgroups = [1, 2], stages = 1, grf_mode = 128, schedule = data_parallel>} : (tensor<37x50xf32>, tensor<50x70xf32>) -> tensor<37x70xf32>
+  return %y : tensor<37x70xf32>
+}
+}
+
+// -----
+
+// int64_cast_for_large_batch_offsets: C has 65536 x 32768 = 2^31 elements,
+// past the i32 range, so every offset is computed in i64 ... (512 x 256
+// tiles of 128x128; 32x32 subgroup blocks over 16 lanes: 32x2 per thread)
+// CHECK-LABEL: func.func @wide(
+// CHECK: gpu.launch
+// CHECK: arith.index_cast %{{.*}} : index to i64
+// CHECK: memref.alloc() : memref<8192xf32, 3>
+// CHECK: memref.alloc() : memref<8192xf32, 3>
+// CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
+// CHECK: %[[OFF:.*]] = arith.muli %[[ROW]], %c64_i64 : i64
+// CHECK: %[[ELEM:.*]] = arith.addi %[[OFF]], %{{.*}} : i64
+// CHECK: %[[I:.*]] = arith.index_cast %[[ELEM]] : i64 to index
+// CHECK: memref.load %{{.*}}[%[[I]]] : memref<4194304xf32>
+// CHECK: arith.muli %{{.*}}, %c32768_i64 : i64
+// CHECK: memref.store %{{.*}} : memref<2147483648xf32>
+// CHECK-NOT: i32
+// CHECK: bufferization.to_tensor
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @wide(%x: tensor<65536x64xf32>, %w: tensor<32768x64xf32>) -> tensor<65536x32768xf32> {
+  // expected-remark @below {{[Passed] Kernel | Category:convert-xpu-to-gpu | Reason="65536x32768x64: 131072 workgroups of 256 threads (4x4 subgroups of 16 lanes), group_m 8; 32x2 accumulators per thread; 2 SLM buffer(s) of 128x32 + 32x128; 2 K-steps; masks on none; offsets in i64"}}
+  %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [4, 4], stages = 3, grf_mode = 256, schedule = data_parallel>} : (tensor<65536x64xf32>, tensor<32768x64xf32>) -> tensor<65536x32768xf32>
+  return %y : tensor<65536x32768xf32>
+}
+}
+
+// -----
+
+// ... and just below it (46336^2 = 2147024896 < 2^31 - 1) in i32.
+// CHECK-LABEL: func.func @narrow(
+// CHECK: gpu.launch
+// CHECK-NOT: i64
+// CHECK: gpu.terminator
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @narrow(%x: tensor<46336x32xf32>, %w: tensor<46336x32xf32>) -> tensor<46336x46336xf32> {
+  // expected-remark @below {{offsets in i32}}
+  %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [4, 4], stages = 1, grf_mode = 256, schedule = data_parallel>} : (tensor<46336x32xf32>, tensor<46336x32xf32>) -> tensor<46336x46336xf32>
+  return %y : tensor<46336x46336xf32>
+}
+}
+
+// -----
+
+// Batched: the batch is the grid's second dimension and offsets A, B and C
+// by whole matrices (24x40, 40x16 and 24x16 elements); scalar, per-row and full (residual) epilogue operands
+// are read at the element's coordinates.
+// CHECK-LABEL: func.func @batched(
+// CHECK: gpu.launch blocks(%{{.*}}, %[[BY:.*]], %{{.*}}) in (%{{.*}} = %c2, %{{.*}} = %c3, %{{.*}} = %c1)
+// CHECK: %[[BATCH:.*]] = arith.index_cast %[[BY]] : index to i32
+// CHECK: arith.muli %[[BATCH]], %c960_i32 : i32
+// CHECK: arith.muli %[[BATCH]], %c640_i32 : i32
+// CHECK: arith.muli %[[BATCH]], %c384_i32 : i32
+// CHECK: %[[SCALE:.*]] = tensor.extract %{{.*}}[] : tensor<f32>
+// CHECK: %[[ROWV:.*]] = tensor.extract %{{.*}}[%{{.*}}] : tensor<24xf32>
+// CHECK: %[[RES:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<1152xf32>
+// CHECK: %[[P:.*]] = arith.mulf %{{.*}}, %[[SCALE]] : f32
+// CHECK: %[[Q:.*]] = arith.addf %[[P]], %[[ROWV]] : f32
+// CHECK: %[[T:.*]] = arith.addf %[[Q]], %[[RES]] : f32
+// CHECK: memref.store %[[T]]
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @batched(%a: tensor<3x24x40xf32>, %b: tensor<3x40x16xf32>, %s: tensor<f32>, %r: tensor<24xf32>, %res: tensor<3x24x16xf32>) -> tensor<3x24x16xf32> {
+  // expected-remark @below {{[Passed] Kernel | Category:convert-xpu-to-gpu | Reason="3x(24x16x40): 2 workgroups x 3 of 16 threads (1x1 subgroups of 16 lanes), group_m 1; 16x1 accumulators per thread; 1 SLM buffer(s) of 16x16 + 16x16; 3 K-steps; masks on m, k; offsets in i32"}}
+  %y = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%s scalar : tensor<f32>, %r per_row : tensor<24xf32>, %res full : tensor<3x24x16xf32>) {
+  ^bb0(%acc: f32, %sc: f32, %rv: f32, %rr: f32):
+    %p = arith.mulf %acc, %sc : f32
+    %q = arith.addf %p, %rv : f32
+    %t = arith.addf %q, %rr : f32
+    xpu.yield %t : f32
+  } {config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 1, grf_mode = 128, schedule = data_parallel>} : (tensor<3x24x40xf32>, tensor<3x40x16xf32>) -> tensor<3x24x16xf32>
+  return %y : tensor<3x24x16xf32>
+}
+}
