@@ -25,10 +25,12 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +44,17 @@ static llvm::cl::opt<std::string>
                           "opencl or levelzero (xpu-spirv-pipeline and the "
                           "xpu runtime library of that API)"),
            llvm::cl::init("cpu"), llvm::cl::cat(xpuCategory));
+
+static llvm::cl::opt<int> device(
+    "xpu-device",
+    llvm::cl::desc("Index of the device to run on (opencl, levelzero), as "
+                   "listed by --xpu-list-devices (default 0)"),
+    llvm::cl::init(-1), llvm::cl::cat(xpuCategory));
+
+static llvm::cl::opt<bool> listDevices(
+    "xpu-list-devices",
+    llvm::cl::desc("List the devices of the --target runtime and exit"),
+    llvm::cl::init(false), llvm::cl::cat(xpuCategory));
 
 static llvm::cl::opt<std::string> pipelineOptions(
     "xpu-pipeline-options",
@@ -227,6 +240,71 @@ static LogicalResult compileForTarget(Operation *module, JitRunnerOptions &) {
   return success();
 }
 
+/// Handles --xpu-list-devices and --xpu-device=N for the GPU targets (their
+/// value is needed before JitRunnerMain parses the command line). Returns
+/// the exit status when xpu-run must stop here.
+static std::optional<int> handleDeviceOptions(int argc, char **argv,
+                                              llvm::StringRef runtimeLib) {
+  bool list = false;
+  std::optional<int> index;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a(argv[i]);
+    a.consume_front("-");
+    a.consume_front("-");
+    if (a == "xpu-list-devices") {
+      list = true;
+    } else if (a.consume_front("xpu-device=")) {
+      int value;
+      if (a.getAsInteger(10, value) || value < 0) {
+        llvm::errs() << "xpu-run: --xpu-device expects a device index >= 0, "
+                        "got '"
+                     << a << "'\n";
+        return 1;
+      }
+      index = value;
+    }
+  }
+  if (!list && !index)
+    return std::nullopt;
+  if (runtimeLib.empty()) {
+    llvm::errs() << "xpu-run: --xpu-list-devices and --xpu-device need "
+                    "--target=opencl or --target=levelzero\n";
+    return 1;
+  }
+  std::string path =
+      runtimeLib.drop_front(llvm::StringRef("--shared-libs=").size()).str();
+  std::string error;
+  auto library =
+      llvm::sys::DynamicLibrary::getPermanentLibrary(path.c_str(), &error);
+  if (!library.isValid()) {
+    llvm::errs() << "xpu-run: cannot load the runtime library '" << path
+                 << "': " << error << "\n";
+    return 1;
+  }
+  using ListFn = int (*)();
+  using SelectFn = void (*)(int);
+  auto listFn = reinterpret_cast<ListFn>(
+      library.getAddressOfSymbol("xpuRuntimeListDevices"));
+  auto selectFn = reinterpret_cast<SelectFn>(
+      library.getAddressOfSymbol("xpuRuntimeSelectDevice"));
+  if (!listFn || !selectFn) {
+    llvm::errs() << "xpu-run: '" << path
+                 << "' does not export xpuRuntimeListDevices / "
+                    "xpuRuntimeSelectDevice\n";
+    return 1;
+  }
+  if (list)
+    return listFn() > 0 ? 0 : 1;
+  int count = listFn();
+  if (*index >= count) {
+    llvm::errs() << "xpu-run: --xpu-device=" << *index << " but the runtime "
+                 << "found " << count << " device(s)\n";
+    return 1;
+  }
+  selectFn(*index);
+  return std::nullopt;
+}
+
 int main(int argc, char **argv) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
@@ -274,6 +352,11 @@ int main(int argc, char **argv) {
     else
       runtimeLib.clear();
   }
+  // Device listing and selection go to the runtime library before the JIT
+  // loads it (dlopen hands JitRunner the same, already configured, copy).
+  if (std::optional<int> status = handleDeviceOptions(argc, argv, runtimeLib))
+    return *status;
+
   // Compare mode calls the generated driver.
   bool compare = false;
   for (int i = 1; i < argc; ++i)

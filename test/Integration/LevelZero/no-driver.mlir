@@ -9,6 +9,8 @@
 // RUN:   | not xpu-run --target=levelzero -e main -entry-point-result=void \
 // RUN:     2> %t.err | count 0
 // RUN: FileCheck %s < %t.err
+// Listing devices says the same and fails.
+// RUN: not xpu-run --target=levelzero --xpu-list-devices 2>&1 | FileCheck %s
 
 // CHECK: xpu levelzero runtime: no Level Zero driver found (zeInit: ZE_RESULT_ERROR_UNINITIALIZED)
 // CHECK-NOT: {{.}}

@@ -23,3 +23,7 @@ func.func @main() {
 
 // RUN: echo "func.func @main( {" | not xpu-run -e main -entry-point-result=void 2>&1 | FileCheck %s --check-prefix=PARSE
 // PARSE: error: expected
+
+// Device options belong to the GPU targets.
+// RUN: not xpu-run --xpu-list-devices 2>&1 | FileCheck %s --check-prefix=DEV
+// DEV: xpu-run: --xpu-list-devices and --xpu-device need --target=opencl or --target=levelzero
