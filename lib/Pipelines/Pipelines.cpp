@@ -205,7 +205,7 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
   // The kernels, to OpenCL-flavour SPIR-V.
   GpuSPIRVAttachTargetOptions attach;
   attach.spirvVersion = "v1.0";
-  attach.spirvCapabilities = {"Addresses", "Int64", "Kernel"};
+  attach.spirvCapabilities = {"Addresses", "Float64", "Int64", "Kernel"};
   pm.addPass(createGpuSPIRVAttachTarget(attach));
   pm.addNestedPass<gpu::GPUModuleOp>(createXPUSetSPIRVEntryPointABIPass());
   // convert-gpu-to-spirv has no math patterns: math ops become OpenCL
