@@ -6,6 +6,14 @@
 #   stock-loops  stock mlir-opt linalg-to-loops lowering, stock mlir-runner -O3
 #   xpu-scalar   xpu-cpu-pipeline with vectorize=false, xpu-run -O3
 #   xpu-vector   xpu-cpu-pipeline (tiled + vectorized, the default), xpu-run -O3
+#   cl-naive     xpu-spirv-pipeline{gemm-kernels=false} on OpenCL (PoCL here):
+#                one work-item per output element, the untuned GPU baseline
+#   cl-tiled     xpu-spirv-pipeline on OpenCL: convert-xpu-to-gpu's tiled
+#                kernel (pvc strategy: SLM slices, register micro-tiles)
+#
+# The OpenCL variants run when an OpenCL device is found (clinfo -l); PoCL
+# runs the SPIR-V on the same pinned core, so the ratios compare the
+# generated kernels with the CPU pipeline on equal hardware.
 #
 # Every variant runs the same module; @main times the @forward calls with
 # rtclock and prints the milliseconds per GEMM and a weighted checksum of the
@@ -178,6 +186,14 @@ RUNNER_LIBS="$LLVM_LIB/libmlir_runner_utils.so,$LLVM_LIB/libmlir_c_runner_utils.
 gen_module 2 >"$WORK/stock.mlir"
 gen_module 2 >"$WORK/scalar.mlir"
 gen_module 20 >"$WORK/vector.mlir"
+gen_module 1 >"$WORK/clnaive.mlir"
+gen_module 5 >"$WORK/cltiled.mlir"
+OPENCL=0
+if [ -x "$BUILD_DIR/lib/libxpu_opencl_runtime.so" ] || [ -f "$BUILD_DIR/lib/libxpu_opencl_runtime.so" ]; then
+  if command -v clinfo >/dev/null && clinfo -l 2>/dev/null | grep -q "Device #"; then
+    OPENCL=1
+  fi
+fi
 
 "$LLVM_BIN/mlir-opt" "$WORK/stock.mlir" "${STOCK_PASSES[@]}" -o "$WORK/stock.ll.mlir"
 
@@ -192,12 +208,25 @@ run_scalar() {
 run_vector() {
   "${PIN[@]}" "$XPU_RUN" -O3 -e main -entry-point-result=void "$WORK/vector.mlir"
 }
+run_clnaive() {
+  "${PIN[@]}" "$XPU_RUN" --target=opencl -O3 -e main -entry-point-result=void \
+    --xpu-pipeline-options="gemm-kernels=false" "$WORK/clnaive.mlir"
+}
+run_cltiled() {
+  "${PIN[@]}" "$XPU_RUN" --target=opencl -O3 -e main -entry-point-result=void \
+    "$WORK/cltiled.mlir"
+}
 
 echo "bench-cpu: ${M}x${N}x${K} f32 GEMM + bias + ReLU, $(date)"
 echo "bench-cpu: CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), pinned: ${PIN[*]:-no taskset}"
 
 declare -A MS SUM
-for v in stock scalar vector; do
+VARIANTS=(stock scalar vector)
+if [ "$OPENCL" = 1 ]; then
+  VARIANTS+=(clnaive cltiled)
+  echo "bench-cpu: OpenCL: $("${PIN[@]}" "$XPU_RUN" --target=opencl --xpu-list-devices | head -1)"
+fi
+for v in "${VARIANTS[@]}"; do
   out=$("run_$v")
   MS[$v]=$(echo "$out" | sed -n 1p)
   SUM[$v]=$(echo "$out" | sed -n 2p)
@@ -214,12 +243,18 @@ row() {
 row "stock mlir-opt loops (mlir-runner -O3)" "${MS[stock]}" "${MS[stock]}"
 row "xpu-cpu-pipeline vectorize=false" "${MS[scalar]}" "${MS[stock]}"
 row "xpu-cpu-pipeline (tiled + vectorized)" "${MS[vector]}" "${MS[stock]}"
+if [ "$OPENCL" = 1 ]; then
+  row "xpu-spirv-pipeline gemm-kernels=false, OpenCL" "${MS[clnaive]}" "${MS[stock]}"
+  row "xpu-spirv-pipeline (tiled kernel), OpenCL" "${MS[cltiled]}" "${MS[stock]}"
+  awk -v t="${MS[cltiled]}" -v n="${MS[clnaive]}" -v c="${MS[vector]}" 'BEGIN {
+    printf "\nOpenCL tiled kernel: %.1fx faster than the naive kernel, %.2fx the CPU pipeline'"'"'s time\n", n / t, t / c }'
+fi
 echo
 
 # The three outputs must agree (exactly representable inputs; only the
 # summation order differs).
 status=0
-for v in scalar vector; do
+for v in "${VARIANTS[@]:1}"; do
   if awk -v a="${SUM[stock]}" -v b="${SUM[$v]}" 'BEGIN {
       d = a - b; if (d < 0) d = -d; s = a < 0 ? -a : a;
       exit !(d <= 1e-4 * (s > 1 ? s : 1)) }'; then

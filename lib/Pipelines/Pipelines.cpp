@@ -181,12 +181,14 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
                               options.target);
   // Every GEMM becomes a tiled kernel (a strategy for each first); the
   // elementwise work left outside them goes the generic way below.
-  XPUSelectStrategyPassOptions strategy;
-  strategy.defaultTarget = options.target;
-  pm.addNestedPass<func::FuncOp>(createXPUSelectStrategyPass(strategy));
-  XPUConvertXPUToGPUPassOptions toGPU;
-  toGPU.defaultTarget = options.target;
-  pm.addNestedPass<func::FuncOp>(createXPUConvertXPUToGPUPass(toGPU));
+  if (options.gemmKernels) {
+    XPUSelectStrategyPassOptions strategy;
+    strategy.defaultTarget = options.target;
+    pm.addNestedPass<func::FuncOp>(createXPUSelectStrategyPass(strategy));
+    XPUConvertXPUToGPUPassOptions toGPU;
+    toGPU.defaultTarget = options.target;
+    pm.addNestedPass<func::FuncOp>(createXPUConvertXPUToGPUPass(toGPU));
+  }
   detail::addLowerXPUToLinalg(pm);
 
   detail::addBufferization(pm);
@@ -201,6 +203,8 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createGpuKernelOutliningPass());
+  // The host waits for the kernels only where it touches their results.
+  pm.addNestedPass<func::FuncOp>(createXPUAsyncLaunchesPass());
 
   // The kernels, to OpenCL-flavour SPIR-V.
   GpuSPIRVAttachTargetOptions attach;

@@ -108,6 +108,27 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
   ];
 }
 
+def XPUAsyncLaunchesPass : Pass<"xpu-async-launches"> {
+  let summary = "Chain kernel launches on async tokens; wait only where the "
+                "host needs the results";
+  let description = [{
+    A synchronous `gpu.launch_func` waits for its kernel, so a forward pass
+    of several kernels would block the host after each one
+    (no_device_to_host_scalar_sync). In every block outside GPU modules,
+    this pass makes the launches asynchronous, chained on one token that
+    starts with `gpu.wait async`, and inserts a single `gpu.wait` on the
+    last token before the first operation that reads or writes memory
+    (allocating does not count: buffers for later kernels are allocated
+    while earlier ones run) or before the block's terminator. Launches that
+    are already asynchronous are left alone.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let statistics = [
+    Statistic<"numLaunches", "num-launches", "launches made asynchronous">,
+    Statistic<"numWaits", "num-waits", "host waits inserted">
+  ];
+}
+
 def XPUHostBuffersToGPUPass : Pass<"xpu-host-buffers-to-gpu"> {
   let summary = "Allocate host buffers as device-visible shared memory";
   let description = [{

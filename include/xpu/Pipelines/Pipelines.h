@@ -89,6 +89,12 @@ struct XPUSPIRVPipelineOptions : PassPipelineOptions<XPUSPIRVPipelineOptions> {
       llvm::cl::desc("Target preset when the module has no xpu.target: the "
                      "strategy and the kernels follow it (default pvc)"),
       llvm::cl::init("pvc")};
+  PassOptions::Option<bool> gemmKernels{
+      *this, "gemm-kernels",
+      llvm::cl::desc("Tiled GEMM kernels from convert-xpu-to-gpu (default); "
+                     "off lowers GEMMs like the other linalg ops, one thread "
+                     "per output element (a baseline for benchmarks)"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> dumpBinaries{
       *this, "dump-binaries",
       llvm::cl::desc("Also write each kernel binary (SPIR-V) into this "

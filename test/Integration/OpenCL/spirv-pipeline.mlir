@@ -14,7 +14,7 @@
 // CHECK: llvm.call @mgpuMemAlloc
 // CHECK: gpu.launch_func @forward_kernel::@forward_kernel blocks in (%[[T:.*]], %[[ONE:.*]], %[[ONE]]) threads in (%[[L:.*]], %[[ONE]], %[[ONE]]) : i64 args({{.*}}!llvm.ptr
 // CHECK-NOT: gpu.launch_func
-// CHECK: gpu.binary @forward_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Addresses, Int64, Kernel], []>
+// CHECK: gpu.binary @forward_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Addresses, Float64, Int64, Kernel], []>
 // CHECK-NOT: gpu.binary
 // The generator has a dynamic shape: a host loop on shared memory.
 // CHECK-LABEL: llvm.func @gen(
@@ -27,7 +27,7 @@
 // NOOPT-LABEL: llvm.func @forward(
 // NOOPT-COUNT-2: gpu.launch_func @forward_kernel{{.*}} threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 args({{.*}}!llvm.ptr
 // NOOPT-NOT: gpu.launch_func
-// NOOPT-COUNT-2: gpu.binary @forward_kernel{{[_0-9]*}} [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Addresses, Int64, Kernel], []>
+// NOOPT-COUNT-2: gpu.binary @forward_kernel{{[_0-9]*}} [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Addresses, Float64, Int64, Kernel], []>
 // NOOPT-NOT: gpu.binary
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
