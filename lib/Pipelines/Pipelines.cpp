@@ -149,7 +149,8 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::xpu::detail::addGPUHostToLLVM(OpPassManager &pm) {
+void mlir::xpu::detail::addGPUHostToLLVM(OpPassManager &pm,
+                                         bool kernelBarePtrCallConv) {
   pm.addPass(createXPUHostBuffersToGPUPass());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
@@ -164,7 +165,7 @@ void mlir::xpu::detail::addGPUHostToLLVM(OpPassManager &pm) {
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   GpuToLLVMConversionPassOptions toLLVM;
-  toLLVM.kernelBarePtrCallConv = true;
+  toLLVM.kernelBarePtrCallConv = kernelBarePtrCallConv;
   pm.addPass(createGpuToLLVMConversionPass(toLLVM));
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
@@ -246,4 +247,5 @@ void mlir::xpu::registerXPUPipelines() {
       "dialect with bare-pointer kernel arguments (runnable by xpu-run "
       "--target=opencl, which loads libxpu_opencl_runtime.so)",
       buildXPUSPIRVPipeline);
+  registerXPUXePipeline();
 }
