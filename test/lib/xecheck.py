@@ -40,7 +40,7 @@ def run(args, stdin=None):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--xpu-opt", required=True)
+    parser.add_argument("--opt", required=True, help="the xpu-opt binary")
     parser.add_argument("--chips", default="pvc,bmg")
     parser.add_argument("--inputs", default=None,
                         help="file appended to each model (the generator)")
@@ -60,7 +60,7 @@ def main():
             with tempfile.TemporaryDirectory() as tmp:
                 options = "chip=%s dump-binaries=%s %s" % (chip, tmp,
                                                           args.options)
-                result = run([args.xpu_opt,
+                result = run([args.opt,
                               "--xpu-xe-pipeline=%s" % options.strip(),
                               "-o", os.devnull], stdin=source)
                 if result.returncode != 0:
