@@ -5,12 +5,14 @@
 #include "xpu/Codegen/Passes.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUToGPU/XPUToGPU.h"
+#include "xpu/Conversion/XPUToXeGPU/XPUToXeGPU.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
 #include "xpu/Pipelines/Pipelines.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVM/XeVM/Target.h"
 
 void mlir::xpu::registerXPUDialect(DialectRegistry &registry) {
   registry.insert<XPUDialect>();
@@ -27,6 +29,9 @@ void mlir::xpu::registerAllXPU(DialectRegistry &registry) {
   registerXPUDialect(registry);
   registerAllDialects(registry);
   registerAllExtensions(registry);
+  // gpu-module-to-binary on #xevm.target modules (xpu-xe-pipeline).
+  xevm::registerXeVMTargetInterfaceExternalModels(registry);
+  registerXPUGPULaunchMemoryEffects(registry);
   registerXPUPasses();
   registerXPUPipelines();
 }

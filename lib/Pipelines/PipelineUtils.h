@@ -28,8 +28,9 @@ void addBufferization(OpPassManager &pm);
 
 /// The host side of a GPU pipeline, after gpu-module-to-binary: every buffer
 /// becomes shared virtual memory and the host is lowered to the LLVM dialect
-/// with bare-pointer kernel arguments.
-void addGPUHostToLLVM(OpPassManager &pm);
+/// with bare-pointer kernel arguments (or whole memref descriptors, for
+/// kernels lowered through XeVM).
+void addGPUHostToLLVM(OpPassManager &pm, bool kernelBarePtrCallConv = true);
 
 } // namespace mlir::xpu::detail
 

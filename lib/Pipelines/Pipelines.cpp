@@ -153,7 +153,8 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::xpu::detail::addGPUHostToLLVM(OpPassManager &pm) {
+void mlir::xpu::detail::addGPUHostToLLVM(OpPassManager &pm,
+                                         bool kernelBarePtrCallConv) {
   pm.addPass(createXPUHostBuffersToGPUPass());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
@@ -168,7 +169,7 @@ void mlir::xpu::detail::addGPUHostToLLVM(OpPassManager &pm) {
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   GpuToLLVMConversionPassOptions toLLVM;
-  toLLVM.kernelBarePtrCallConv = true;
+  toLLVM.kernelBarePtrCallConv = kernelBarePtrCallConv;
   pm.addPass(createGpuToLLVMConversionPass(toLLVM));
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
@@ -263,4 +264,5 @@ void mlir::xpu::registerXPUPipelines() {
       "dialect with bare-pointer kernel arguments (runnable by xpu-run "
       "--target=opencl, which loads libxpu_opencl_runtime.so)",
       buildXPUSPIRVPipeline);
+  registerXPUXePipeline();
 }

@@ -11,6 +11,7 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -23,6 +24,8 @@ int main(int argc, char **argv) {
   mlir::xpu::registerAllXPU(registry);
   // Like mlir-opt, every upstream pass is available too.
   mlir::registerAllPasses();
+  // gpu-module-to-binary translates XeVM kernels to LLVM IR.
+  mlir::registerAllGPUToLLVMIRTranslations(registry);
 
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
     os << "xpu-opt " << XPU_VERSION_STRING << " (built against LLVM/MLIR "

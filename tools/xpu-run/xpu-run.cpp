@@ -56,6 +56,13 @@ static llvm::cl::opt<bool> listDevices(
     llvm::cl::desc("List the devices of the --target runtime and exit"),
     llvm::cl::init(false), llvm::cl::cat(xpuCategory));
 
+static llvm::cl::opt<std::string> xpuChip(
+    "xpu-chip",
+    llvm::cl::desc("With --target=levelzero: compile with xpu-xe-pipeline "
+                   "(XeGPU, DPAS) for this Intel chip, pvc or bmg, instead "
+                   "of xpu-spirv-pipeline"),
+    llvm::cl::init(""), llvm::cl::cat(xpuCategory));
+
 static llvm::cl::opt<std::string> pipelineOptions(
     "xpu-pipeline-options",
     llvm::cl::desc("Options of the target pipeline, e.g. "
@@ -187,12 +194,24 @@ static LogicalResult compileForTarget(Operation *module, JitRunnerOptions &) {
 
   std::unique_ptr<xpu::XPUCPUPipelineOptions> options;
   std::unique_ptr<xpu::XPUSPIRVPipelineOptions> spirvOptions;
-  if (spirv)
+  std::unique_ptr<xpu::XPUXePipelineOptions> xeOptions;
+  if (!xpuChip.empty()) {
+    if (target != "levelzero" || (xpuChip != "pvc" && xpuChip != "bmg"))
+      return module->emitError()
+             << "xpu-run: --xpu-chip must be pvc or bmg, with "
+                "--target=levelzero (got --xpu-chip="
+             << xpuChip << " --target=" << target << ")";
+    xeOptions = xpu::XPUXePipelineOptions::createFromString(pipelineOptions);
+    if (!xeOptions)
+      return module->emitError() << "xpu-run: invalid --xpu-pipeline-options '"
+                                 << pipelineOptions << "'";
+    xeOptions->chip = xpuChip;
+  } else if (spirv)
     spirvOptions =
         xpu::XPUSPIRVPipelineOptions::createFromString(pipelineOptions);
   else
     options = xpu::XPUCPUPipelineOptions::createFromString(pipelineOptions);
-  if (!options && !spirvOptions)
+  if (!options && !spirvOptions && !xeOptions)
     return module->emitError() << "xpu-run: invalid --xpu-pipeline-options '"
                                << pipelineOptions << "'";
   // In compare mode only the version under test gets --compare-pipeline;
@@ -229,7 +248,9 @@ static LogicalResult compileForTarget(Operation *module, JitRunnerOptions &) {
 
   ctx->printOpOnDiagnostic(false);
   PassManager pm(ctx);
-  if (spirv)
+  if (xeOptions)
+    xpu::buildXPUXePipeline(pm, *xeOptions);
+  else if (spirv)
     xpu::buildXPUSPIRVPipeline(pm, *spirvOptions);
   else
     xpu::buildXPUCPUPipeline(pm, *options);

@@ -178,4 +178,77 @@ def XPUDumpGPUBinariesPass : Pass<"xpu-dump-gpu-binaries", "ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def XPUConvertToXeGPUPass : Pass<"convert-xpu-to-xegpu", "ModuleOp"> {
+  let summary = "Lower each configured xpu.gemm to a workgroup-level XeGPU "
+                "kernel (2D block descriptors, prefetch, DPAS, fused epilogue)";
+  let description = [{
+    Catalog: mem_block_pointers and the descriptor patterns,
+    descriptor_no_boundary_check_arg, dtype_prepack_bf16, grf_mode. Works on
+    tensors, before bufferization. Every `xpu.gemm` must carry a
+    `#xpu.config` (run `xpu-select-strategy` first; a GEMM without one is an
+    error at its location). Each GEMM becomes:
+
+    * on the host: the operands in the layout the kernel reads, prepared
+      once per launch on tensors: f32 operands converted to bf16 (DPAS takes
+      bf16/f16 and accumulates in f32; `xpu-prepack-bf16` does this at pack
+      time instead), an `[n, k]` rhs transposed to `[k, n]`, rows padded
+      with zeros where the 2D block rules need a wider pitch (at least 64
+      bytes, a multiple of 16), and `per_col` / `per_row` / `scalar`
+      epilogue operands broadcast to a tile-high (or tile-wide) panel that
+      the kernel reads with the accumulator's layout; then
+      `bufferization.to_buffer` of each, a `memref.alloc` for the result, a
+      `gpu.launch_func` and `bufferization.to_tensor ... restrict writable`;
+    * a `gpu.module` with one `gpu.func` kernel, one workgroup per output
+      tile (program ids swizzled by `group_m`, the batch in the y
+      dimension): `xegpu.create_nd_tdesc` on the base address (batch
+      offsets computed in i64) with the logical shape, so the descriptors
+      zero-fill reads and drop writes outside the matrix (M, N and K tails,
+      both A and B, so padded products vanish); `xegpu.prefetch_nd`
+      `stages - 1` K-steps ahead; a K loop of `load_nd` A and B and
+      `xegpu.dpas`; the epilogue region applied to the accumulator vector;
+      `store_nd`. Layouts come from the config: `sg_layout` = subgroups,
+      `sg_data` = the subgroup's block, `inst_data` = the DPAS shape
+      (A 8x16, B 16x16 packed by the lowering, C 8x16). The module carries
+      `#xevm.target<chip = ...>`, with the large register file option
+      (`-ze-opt-large-register-file`) when the config's `grf_mode` is 256.
+
+    Each decision (precision, transposes, padding, panels, GRF mode) is a
+    remark under `xpu-convert-to-xegpu`.
+  }];
+  let options = [
+    Option<"defaultTarget", "default-target", "std::string", "\"pvc\"",
+           "Target preset when the module has no xpu.target (pvc or bmg)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::xegpu::XeGPUDialect",
+                           "::mlir::xevm::XeVMDialect"];
+  let statistics = [
+    Statistic<"numKernels", "num-kernels", "xpu.gemm ops lowered to XeGPU kernels">
+  ];
+}
+
+def XPUEmbedXeBuildOptionsPass : Pass<"xpu-embed-xe-build-options", "ModuleOp"> {
+  let summary = "Record each Xe kernel's compiler options inside its SPIR-V";
+  let description = [{
+    After `gpu-module-to-binary`: the options of an `#xevm.target`
+    (`flags = {"cmd-options" = [...]}`, e.g. `-ze-opt-large-register-file`
+    for a 256-GRF kernel) only reach `ocloc`; a SPIR-V object compiled at
+    load time by Level Zero would lose them. This pass writes them into the
+    SPIR-V module itself as `OpModuleProcessed "xpu.build-options: <opts>"`
+    (a debug instruction every consumer may ignore; the module stays valid),
+    and the xpu Level Zero runtime passes them to `zeModuleCreate` as build
+    flags. Objects without options, or that are not SPIR-V, are left alone;
+    a malformed SPIR-V object is an error at the binary.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // XPU_CONVERSION_PASSES_TD

@@ -110,6 +110,41 @@ struct XPUSPIRVPipelineOptions : PassPipelineOptions<XPUSPIRVPipelineOptions> {
 void buildXPUSPIRVPipeline(OpPassManager &pm,
                            const XPUSPIRVPipelineOptions &options);
 
+/// Options of `xpu-xe-pipeline`.
+struct XPUXePipelineOptions : PassPipelineOptions<XPUXePipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Intel Xe chip: pvc (default) or bmg; the #xpu.target "
+                     "preset when the module has none, and the chip the "
+                     "XeVM target compiles for"),
+      llvm::cl::init("pvc")};
+  PassOptions::Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("Precision of the model: f32 (default; DPAS operands "
+                     "are converted to bf16 once at pack time, accumulation "
+                     "in f32), bf16 or f16"),
+      llvm::cl::init("f32")};
+  PassOptions::Option<bool> optimize{
+      *this, "optimize",
+      llvm::cl::desc("Run xpu-optimize before lowering (default on)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> dumpBinaries{
+      *this, "dump-binaries",
+      llvm::cl::desc("Also write each kernel binary (SPIR-V) into this "
+                     "directory, for spirv-val, spirv-dis or ocloc"),
+      llvm::cl::init("")};
+};
+
+/// Builds `xpu-xe-pipeline`: xpu-optimize (bf16/f16 operands), strategy
+/// selection, each xpu.gemm to a workgroup-level XeGPU kernel
+/// (convert-xpu-to-xegpu), bufferization, upstream XeGPU distribution and
+/// XeVM lowering of the kernels to SPIR-V in a gpu.binary, and the host
+/// lowered to the LLVM dialect (for the xpu Level Zero runtime).
+void buildXPUXePipeline(OpPassManager &pm, const XPUXePipelineOptions &options);
+
+/// Registers `xpu-xe-pipeline` (called by registerXPUPipelines).
+void registerXPUXePipeline();
+
 /// Registers every xpu pipeline with the global pass registry.
 void registerXPUPipelines();
 

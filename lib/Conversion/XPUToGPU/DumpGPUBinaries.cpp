@@ -34,8 +34,14 @@ struct DumpGPUBinariesPass final
         auto object = dyn_cast<gpu::ObjectAttr>(attr);
         if (!object)
           continue;
+        // SPIR-V objects (the SPIR-V target, or XeVM's SPIR-V) by magic.
+        StringRef bytes = object.getObject().getValue();
+        bool spirvMagic = bytes.size() >= 4 && bytes[0] == '\x03' &&
+                          bytes[1] == '\x02' && bytes[2] == '\x23' &&
+                          bytes[3] == '\x07';
         StringRef ext =
-            isa<spirv::TargetEnvAttr>(object.getTarget()) ? "spv" : "bin";
+            isa<spirv::TargetEnvAttr>(object.getTarget()) || spirvMagic ? "spv"
+                                                                        : "bin";
         SmallString<128> path(dir);
         llvm::sys::path::append(
             path,

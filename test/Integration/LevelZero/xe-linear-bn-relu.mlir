@@ -1,0 +1,12 @@
+// xpu-xe-pipeline (XeGPU, DPAS) on a Level Zero GPU: the CPU integration
+// model linear-bn-relu.mlir, compiled for the chip of the lit parameter xe_chip
+// (default pvc), run by xpu-run and compared with a float64 NumPy reference.
+// DPAS multiplies bf16 operands (converted once at pack time) and
+// accumulates in f32: the tolerance is 2 u sqrt(K) with u = 2^-8, K = 64
+// (docs/Design.md, differential checking). Only a machine with an Intel GPU
+// and its Level Zero driver runs this; elsewhere it is unsupported.
+// REQUIRES: levelzero-driver
+// RUN: cat %S/../CPU/linear-bn-relu.mlir %S/../CPU/Inputs/gen.mlir \
+// RUN:   | xpu-run --target=levelzero --xpu-chip=%xe_chip -e main -entry-point-result=void \
+// RUN:   | %refcheck --input x=16x64@1 --input w=32x64@2 --input b=32@3 --input gamma=32@4 --input beta=32@5 --input mean=32@6 --input var=32@7:pos \
+// RUN:       --expr "np.maximum((x @ w.T + b - mean) / np.sqrt(var + 1e-5) * gamma + beta, 0)" --tol 0.063

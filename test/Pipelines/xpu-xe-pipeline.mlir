@@ -1,0 +1,46 @@
+// xpu-xe-pipeline on every GEMM + epilogue workload of the CPU integration
+// tests (Linear + bias, BatchNorm folded, GELU / sigmoid / tanh / clamp /
+// leaky ReLU / min chains, residual add, batched and transposed batched,
+// odd 131x67x97, skinny M = 1, f64 demoted, 0-d scale, non-zero init), for
+// pvc and bmg: each kernel binary passes spirv-val (SPIR-V 1.4) and calls
+// the 2D block read, the packed (transform) block read for B, DPAS and the
+// 2D block write builtins (test/lib/xecheck.py). Nothing runs here: no Intel
+// GPU.
+// REQUIRES: spirv-tools
+// RUN: %python %xpu_src_root/test/lib/xecheck.py --opt xpu-opt \
+// RUN:   --inputs %S/../Integration/CPU/Inputs/gen.mlir \
+// RUN:   %S/../Integration/CPU/*.mlir | FileCheck %s --check-prefix=MODELS
+// MODELS-COUNT-38: {{^[a-z0-9-]+ (pvc|bmg) forward.packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write}}
+// MODELS-NOT: {{.}}
+
+// Full-size shapes from real models compile to valid binaries with the
+// strategy's 256x256 tiles (256-GRF mode, so the binaries carry
+// -ze-opt-large-register-file) and prefetches.
+// RUN: %python %xpu_src_root/test/lib/xecheck.py --opt xpu-opt --prefetch \
+// RUN:   %S/Inputs/xe-linear-bn-16384x4096x4096.mlir \
+// RUN:   %S/Inputs/xe-linear-gelu-1024x8192x8192.mlir \
+// RUN:   %S/Inputs/xe-matmul-8205x5921x2949.mlir | FileCheck %s --check-prefix=FULL
+// FULL: xe-linear-bn-16384x4096x4096 pvc forward.packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
+// FULL: xe-linear-bn-16384x4096x4096 bmg forward.packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
+// FULL: xe-linear-gelu-1024x8192x8192 pvc forward.packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
+// FULL: xe-linear-gelu-1024x8192x8192 bmg forward.packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
+// FULL: xe-matmul-8205x5921x2949 pvc forward.packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
+// FULL: xe-matmul-8205x5921x2949 bmg forward.packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
+
+// The lowered module: the host calls the kernel through gpu.launch_func and the kernel
+// is a gpu.binary of SPIR-V for the chip; an f32 model gets bf16 operands
+// once at pack time (the remark of xpu-prepack-bf16) and DPAS takes them.
+// RUN: cat %S/../Integration/CPU/linear-bias-gelu.mlir %S/../Integration/CPU/Inputs/gen.mlir \
+// RUN:   | xpu-opt --xpu-xe-pipeline="chip=pvc" --xpu-remarks --mlir-disable-threading 2>%t.remarks | FileCheck %s --check-prefix=IR
+// RUN: FileCheck %s --check-prefix=REMARKS < %t.remarks
+// IR: llvm.func @forward.packed(
+// IR: gpu.launch_func @forward.packed_xe_gemm0::@forward.packed_xe_gemm0
+// IR: gpu.binary @forward.packed_xe_gemm0 [#gpu.object<#xevm.target<chip = "pvc">, bin = "\03\02#\07
+// REMARKS-DAG: Category:xpu-prepack-bf16 | Reason="GEMM 32x48x16 (m x n x k) takes bf16 operands (converted once before it), accumulates in f32
+// REMARKS-DAG: Category:xpu-convert-to-xegpu | Reason="bf16 operands go to DPAS directly (f32 accumulation)"
+// REMARKS-DAG: Category:xpu-select-strategy | Reason="selected for 32x48x16 (m x n x k) on pvc
+
+// A chip that is not an Xe preset is a located error.
+// RUN: cat %S/../Integration/CPU/linear-bias.mlir %S/../Integration/CPU/Inputs/gen.mlir \
+// RUN:   | not xpu-opt --xpu-xe-pipeline="chip=sm_90" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ERR
+// ERR: error: convert-xpu-to-xegpu: the target 'sm_90' is not an Intel Xe target (pvc, bmg)
