@@ -12,8 +12,10 @@
 // 20x10x12, 16 threads each.
 // CHECK-LABEL: llvm.func @forward(
 // CHECK: llvm.call @mgpuMemAlloc
-// CHECK: gpu.launch_func @forward_kernel::@forward_kernel blocks in (%[[T:.*]], %[[ONE:.*]], %[[ONE]]) threads in (%[[L:.*]], %[[ONE]], %[[ONE]]) : i64 args({{.*}}!llvm.ptr
+// CHECK: %[[S:.*]] = llvm.call @mgpuStreamCreate()
+// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @forward_kernel::@forward_kernel blocks in (%[[T:.*]], %[[ONE:.*]], %[[ONE]]) threads in (%[[L:.*]], %[[ONE]], %[[ONE]]) : i64 args({{.*}}!llvm.ptr
 // CHECK-NOT: gpu.launch_func
+// CHECK: llvm.call @mgpuStreamSynchronize(%[[S]])
 // CHECK: gpu.binary @forward_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Addresses, Float64, Int64, Kernel], []>
 // CHECK-NOT: gpu.binary
 // The generator has a dynamic shape: a host loop on shared memory.
@@ -25,7 +27,15 @@
 
 // Without it, the GEMM kernel and an elementwise kernel for bias + ReLU.
 // NOOPT-LABEL: llvm.func @forward(
-// NOOPT-COUNT-2: gpu.launch_func @forward_kernel{{.*}} threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 args({{.*}}!llvm.ptr
+// The two launches go to one stream (xpu-async-launches) and the host
+// waits once, after both, before it frees the GEMM's buffer.
+// NOOPT: %[[S:.*]] = llvm.call @mgpuStreamCreate()
+// NOOPT-NOT: mgpuStreamSynchronize
+// NOOPT: gpu.launch_func <%[[S]] : !llvm.ptr> @forward_kernel::@forward_kernel
+// NOOPT-NOT: mgpuStreamSynchronize
+// NOOPT: gpu.launch_func <%[[S]] : !llvm.ptr> @forward_kernel_0::@forward_kernel
+// NOOPT-NEXT: llvm.call @mgpuStreamSynchronize(%[[S]])
+// NOOPT: llvm.call @mgpuMemFree
 // NOOPT-NOT: gpu.launch_func
 // NOOPT-COUNT-2: gpu.binary @forward_kernel{{[_0-9]*}} [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Addresses, Float64, Int64, Kernel], []>
 // NOOPT-NOT: gpu.binary
