@@ -253,16 +253,16 @@ void mlir::xpu::registerXPUPipelines() {
       buildXPUCPUPipeline);
   PassPipelineRegistration<XPUSPIRVPipelineOptions>(
       "xpu-spirv-pipeline",
-      "Raise to xpu, optimize, lower to linalg and bufferize; turn every "
-      "statically shaped linalg op on identity-layout buffers whose payload "
-      "calls nothing into a gpu.launch (16x16 workgroups, one thread per "
-      "output element), outline it and compile it to OpenCL-flavour SPIR-V "
-      "(v1.0, Addresses/Int64/Kernel) in a gpu.binary; the host keeps the "
-      "other linalg ops as loops, allocates every buffer as shared virtual "
-      "memory (gpu.alloc host_shared, freed with async gpu.dealloc) so that "
-      "kernels and host share it without copies, and is lowered to the LLVM "
+      "Raise to xpu, optimize, choose a strategy for every GEMM and lower it "
+      "to a tiled kernel (convert-xpu-to-gpu: SLM slices, register "
+      "micro-tiles, swizzled program ids, masked tails, fused epilogue); "
+      "lower the rest to linalg, bufferize, map the other statically shaped "
+      "linalg ops to one-thread-per-element kernels, outline, chain the "
+      "launches on one stream, compile the kernels to OpenCL-flavour SPIR-V "
+      "(v1.0, Addresses/Float64/Int64/Kernel) in gpu.binary ops, allocate "
+      "host buffers as shared virtual memory and lower the host to the LLVM "
       "dialect with bare-pointer kernel arguments (runnable by xpu-run "
-      "--target=opencl, which loads libxpu_opencl_runtime.so)",
+      "--target=opencl|levelzero)",
       buildXPUSPIRVPipeline);
   registerXPUXePipeline();
 }
