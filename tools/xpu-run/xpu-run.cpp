@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DifferentialCheck.h"
+#include "xpu/Config/BuildPaths.h"
 #include "xpu/Config/Version.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 #include "xpu/InitAll.h"
@@ -25,6 +26,8 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -227,6 +230,19 @@ static LogicalResult compileForTarget(Operation *module, JitRunnerOptions &) {
   return success();
 }
 
+/// A GPU runtime library: from ../lib next to this executable (an installed
+/// xpu-run, or the build tree), else from the build tree it was built in.
+static std::string runtimeLibrary(const char *argv0, llvm::StringRef name) {
+  std::string exe = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&runtimeLibrary));
+  llvm::SmallString<256> path(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(path, "lib", name);
+  if (!exe.empty() && llvm::sys::fs::exists(path))
+    return std::string(path);
+  return (llvm::Twine(XPU_RUNTIME_LIBRARY_DIR) + "/" + name).str();
+}
+
 int main(int argc, char **argv) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
@@ -266,11 +282,11 @@ int main(int argc, char **argv) {
     else
       continue;
     if (value == "opencl")
-      runtimeLib = std::string("--shared-libs=") + XPU_RUNTIME_LIBRARY_DIR
-                   "/libxpu_opencl_runtime.so";
+      runtimeLib = "--shared-libs=" +
+                   runtimeLibrary(argv[0], "libxpu_opencl_runtime.so");
     else if (value == "levelzero")
-      runtimeLib = std::string("--shared-libs=") + XPU_RUNTIME_LIBRARY_DIR
-                   "/libxpu_levelzero_runtime.so";
+      runtimeLib = "--shared-libs=" +
+                   runtimeLibrary(argv[0], "libxpu_levelzero_runtime.so");
     else
       runtimeLib.clear();
   }
