@@ -49,6 +49,17 @@
 // RUN: test -f %t/prefix/lib/cmake/xpu/XPUConfigVersion.cmake
 // RUN: not test -e %t/prefix/include/xpu/Dialect/XPU/Utils
 // RUN: not test -e %t/prefix/include/xpu/Config/BuildPaths.h
+// Every installed header compiles with only the prefix and MLIR on the
+// include path: none of them reaches into a header that is not installed.
+// RUN: find %t/prefix/include -name '*.h' | sort \
+// RUN:   | sed 's|^%t/prefix/include/\(.*\)$|#include "\1"|' > %t/all-headers.cpp
+// RUN: FileCheck %s --check-prefix=HEADERS < %t/all-headers.cpp
+// HEADERS-DAG: #include "xpu/InitAll.h"
+// HEADERS-DAG: #include "xpu/Pipelines/Pipelines.h"
+// HEADERS-DAG: #include "xpu/Dialect/XPU/Transforms/Transforms.h"
+// HEADERS-DAG: #include "xpu/Conversion/XPUToLinalg/XPUToLinalg.h"
+// RUN: %cmake_cxx_compiler -std=c++17 -fsyntax-only -I%t/prefix/include \
+// RUN:   -I%mlir_include_dir %t/all-headers.cpp
 
 func.func @forward(%x: tensor<8x16xf32>, %w: tensor<32x16xf32>, %b: tensor<32xf32>) -> tensor<8x32xf32> {
   %cst = arith.constant 0.000000e+00 : f32
