@@ -1,5 +1,4 @@
-//===- HostCompatibility.h - can the xpu plugin run in this process? -*- C++
-//-*-===//
+//===- HostCompatibility.h - may the xpu plugin run here? ------*- C++ -*-===//
 //
 // Private to lib/Plugin. The plugin is C++ code compiled against one
 // particular LLVM/MLIR; loaded into a program that runs another one it would
