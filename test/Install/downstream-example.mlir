@@ -15,6 +15,17 @@
 // CONFIGURE: xpu {{[0-9.]+}} (LLVM/MLIR {{[0-9.]+}}) from {{.*}}/prefix/lib/cmake/xpu
 // RUN: %cmake --build %t/build > %t/build.log
 
+// Against an MLIR of another release, find_package(XPU) fails at configure
+// time with the reason (Inputs/mlir-21 stands in for that MLIR).
+// RUN: not %cmake -G Ninja -S %xpu_src_root/examples/downstream -B %t/build-21 \
+// RUN:   -DCMAKE_MAKE_PROGRAM=%cmake_make_program \
+// RUN:   -DCMAKE_CXX_COMPILER=%cmake_cxx_compiler \
+// RUN:   -DCMAKE_PREFIX_PATH=%t/prefix -DMLIR_DIR=%S/Inputs/mlir-21 > %t/configure-21.log 2>&1
+// RUN: FileCheck %s --check-prefix=MLIR21 < %t/configure-21.log
+// MLIR21: Reason given by package:
+// MLIR21: xpu {{[0-9.]+}} was built against LLVM/MLIR {{[0-9.]+}}
+// MLIR21: 21.1.0
+
 // RUN: %t/build/downstream-opt %s > %t/downstream.mlir
 // RUN: xpu-opt %s --xpu-optimize > %t/xpu-opt.mlir
 // RUN: diff %t/xpu-opt.mlir %t/downstream.mlir
