@@ -52,6 +52,22 @@ import shutil
 if shutil.which("spirv-val") and shutil.which("spirv-dis"):
     config.available_features.add("spirv-tools")
 
+# The plugin for stock mlir-opt (test/Plugin), a copy stamped with another
+# LLVM release, and what test/Install needs to install xpu and build
+# examples/downstream against it. The longer name is substituted first.
+xpu_lib_dir = os.path.join(config.xpu_obj_root, "lib")
+xpu_plugin = os.path.join(xpu_lib_dir, "XPUPlugin.so")
+if os.path.exists(xpu_plugin):
+    config.available_features.add("xpu-plugin")
+config.substitutions.append(
+    ("%xpu_plugin_wrong_llvm",
+     os.path.join(xpu_lib_dir, "XPUPluginWrongLLVMForTest.so")))
+config.substitutions.append(("%xpu_plugin", xpu_plugin))
+config.substitutions.append(("%xpu_obj_root", config.xpu_obj_root))
+config.substitutions.append(("%cmake_make_program", config.cmake_make_program))
+config.substitutions.append(("%cmake_cxx_compiler", config.cmake_cxx_compiler))
+config.substitutions.append(("%cmake", config.cmake_command))
+
 tool_dirs = [config.xpu_tools_dir, config.llvm_tools_dir]
 tools = [
     "xpu-opt",

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DifferentialCheck.h"
+#include "xpu/Config/BuildPaths.h"
 #include "xpu/Config/Version.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 #include "xpu/InitAll.h"
@@ -26,6 +27,8 @@
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -261,6 +264,19 @@ static LogicalResult compileForTarget(Operation *module, JitRunnerOptions &) {
   return success();
 }
 
+/// A GPU runtime library: from ../lib next to this executable (an installed
+/// xpu-run, or the build tree), else from the build tree it was built in.
+static std::string runtimeLibrary(const char *argv0, llvm::StringRef name) {
+  std::string exe = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&runtimeLibrary));
+  llvm::SmallString<256> path(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(path, "lib", name);
+  if (!exe.empty() && llvm::sys::fs::exists(path))
+    return std::string(path);
+  return (llvm::Twine(XPU_RUNTIME_LIBRARY_DIR) + "/" + name).str();
+}
+
 /// Handles --xpu-list-devices and --xpu-device=N for the GPU targets (their
 /// value is needed before JitRunnerMain parses the command line). Returns
 /// the exit status when xpu-run must stop here.
@@ -365,11 +381,11 @@ int main(int argc, char **argv) {
     else
       continue;
     if (value == "opencl")
-      runtimeLib = std::string("--shared-libs=") + XPU_RUNTIME_LIBRARY_DIR
-                   "/libxpu_opencl_runtime.so";
+      runtimeLib = "--shared-libs=" +
+                   runtimeLibrary(argv[0], "libxpu_opencl_runtime.so");
     else if (value == "levelzero")
-      runtimeLib = std::string("--shared-libs=") + XPU_RUNTIME_LIBRARY_DIR
-                   "/libxpu_levelzero_runtime.so";
+      runtimeLib = "--shared-libs=" +
+                   runtimeLibrary(argv[0], "libxpu_levelzero_runtime.so");
     else
       runtimeLib.clear();
   }
