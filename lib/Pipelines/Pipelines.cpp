@@ -91,6 +91,18 @@ void mlir::xpu::detail::addBufferization(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
+/// Loops to branches, memrefs and math to the LLVM dialect: the part of the
+/// host lowering that the CPU and GPU pipelines share.
+static void addLoopsAndMemRefsToLLVM(OpPassManager &pm) {
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+}
+
 void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
                                     const XPUCPUPipelineOptions &options) {
   // The CPU strategy applies the epilogue per vector tile.
@@ -130,16 +142,10 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
   pm.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll(true)));
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  // Math first: math-to-libm unrolls vector math without an LLVM intrinsic
-  // (math.erf, ...) into vector.extract / vector.insert and scalar calls,
-  // which convert-vector-to-llvm then lowers.
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
+  // Math is lowered inside: math-to-libm unrolls vector math without an
+  // LLVM intrinsic (math.erf, ...) into vector.extract / vector.insert and
+  // scalar calls, which convert-vector-to-llvm then lowers.
+  addLoopsAndMemRefsToLLVM(pm);
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.vectorContractLowering =
       vector::VectorContractLowering::OuterProduct;
@@ -157,13 +163,7 @@ void mlir::xpu::detail::addGPUHostToLLVM(OpPassManager &pm,
                                          bool kernelBarePtrCallConv) {
   pm.addPass(createXPUHostBuffersToGPUPass());
   pm.addPass(createConvertLinalgToLoopsPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
+  addLoopsAndMemRefsToLLVM(pm);
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());

@@ -151,6 +151,19 @@ private:
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
   }
   Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  /// `for i in [0, count)` carrying `init`; `body` builds through `b` and
+  /// ends with the scf.yield.
+  scf::ForOp buildLoop(Value count, ValueRange init,
+                       function_ref<void(Value, ValueRange)> body) {
+    return scf::ForOp::create(
+        b, loc, cIdx(0), count, cIdx(1), init,
+        [&](OpBuilder &nested, Location, Value iv, ValueRange iter) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+          body(iv, iter);
+        });
+  }
 
   /// Swizzled tile coordinates (m0, n0) of this workgroup, in `it`.
   std::pair<Value, Value> getTileOrigin(Value pid);
@@ -285,37 +298,32 @@ void KernelBuilder::loadSlice(Value k0, Value buf) {
 SmallVector<Value> KernelBuilder::computeSlice(Value buf, ValueRange acc) {
   Value aSliceBase = mul(buf, cIdx(l.tm * l.tk));
   Value bSliceBase = mul(buf, cIdx(l.tk * l.tn));
-  auto loop = scf::ForOp::create(
-      b, loc, cIdx(0), cIdx(l.tk), cIdx(1), acc,
-      [&](OpBuilder &nested, Location nestedLoc, Value kk, ValueRange iter) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(nested.getInsertionBlock(),
-                            nested.getInsertionPoint());
-        auto extend = [&](Value v) -> Value {
-          if (v.getType() == accType)
-            return v;
-          return arith::ExtFOp::create(b, loc, accType, v);
-        };
-        SmallVector<Value> as, bs;
-        for (int64_t i = 0; i < l.rm; ++i) {
-          Value row = add(rowBase, cIdx(i));
-          as.push_back(extend(memref::LoadOp::create(
-              b, loc, aSlm,
-              ValueRange{add(aSliceBase, add(mul(row, cIdx(l.tk)), kk))})));
-        }
-        for (int64_t j = 0; j < l.rn; ++j) {
-          Value col = add(colBase, cIdx(j * l.lanesN));
-          bs.push_back(extend(memref::LoadOp::create(
-              b, loc, bSlm,
-              ValueRange{add(bSliceBase, add(mul(kk, cIdx(l.tn)), col))})));
-        }
-        SmallVector<Value> next;
-        for (int64_t i = 0; i < l.rm; ++i)
-          for (int64_t j = 0; j < l.rn; ++j)
-            next.push_back(
-                math::FmaOp::create(b, loc, as[i], bs[j], iter[i * l.rn + j]));
-        scf::YieldOp::create(b, loc, next);
-      });
+  scf::ForOp loop = buildLoop(cIdx(l.tk), acc, [&](Value kk, ValueRange iter) {
+    auto extend = [&](Value v) -> Value {
+      if (v.getType() == accType)
+        return v;
+      return arith::ExtFOp::create(b, loc, accType, v);
+    };
+    SmallVector<Value> as, bs;
+    for (int64_t i = 0; i < l.rm; ++i) {
+      Value row = add(rowBase, cIdx(i));
+      as.push_back(extend(memref::LoadOp::create(
+          b, loc, aSlm,
+          ValueRange{add(aSliceBase, add(mul(row, cIdx(l.tk)), kk))})));
+    }
+    for (int64_t j = 0; j < l.rn; ++j) {
+      Value col = add(colBase, cIdx(j * l.lanesN));
+      bs.push_back(extend(memref::LoadOp::create(
+          b, loc, bSlm,
+          ValueRange{add(bSliceBase, add(mul(kk, cIdx(l.tn)), col))})));
+    }
+    SmallVector<Value> next;
+    for (int64_t i = 0; i < l.rm; ++i)
+      for (int64_t j = 0; j < l.rn; ++j)
+        next.push_back(
+            math::FmaOp::create(b, loc, as[i], bs[j], iter[i * l.rn + j]));
+    scf::YieldOp::create(b, loc, next);
+  });
   return SmallVector<Value>(loop.getResults());
 }
 
@@ -425,43 +433,33 @@ void KernelBuilder::build(gpu::LaunchOp launch, Value a, Value bm, Value c,
   scf::ForOp kLoop;
   if (l.buffers == 1) {
     // Load, barrier, compute, barrier.
-    kLoop = scf::ForOp::create(
-        b, loc, cIdx(0), steps, cIdx(1), init,
-        [&](OpBuilder &nested, Location, Value step, ValueRange acc) {
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPoint(nested.getInsertionBlock(),
-                              nested.getInsertionPoint());
-          Value buf = cIdx(0);
-          loadSlice(k0Of(step), buf);
-          gpu::BarrierOp::create(b, loc);
-          SmallVector<Value> next = computeSlice(buf, acc);
-          gpu::BarrierOp::create(b, loc);
-          scf::YieldOp::create(b, loc, next);
-        });
+    kLoop = buildLoop(steps, init, [&](Value step, ValueRange acc) {
+      Value buf = cIdx(0);
+      loadSlice(k0Of(step), buf);
+      gpu::BarrierOp::create(b, loc);
+      SmallVector<Value> next = computeSlice(buf, acc);
+      gpu::BarrierOp::create(b, loc);
+      scf::YieldOp::create(b, loc, next);
+    });
   } else {
     // Double buffering: slice s+1 is copied into the other buffer before
     // slice s is consumed; the barrier that ends step s-1 separates the
     // reads of that buffer from these writes.
     loadSlice(cInt(0), cIdx(0));
     gpu::BarrierOp::create(b, loc);
-    kLoop = scf::ForOp::create(
-        b, loc, cIdx(0), steps, cIdx(1), init,
-        [&](OpBuilder &nested, Location, Value step, ValueRange acc) {
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPoint(nested.getInsertionBlock(),
-                              nested.getInsertionPoint());
-          Value nextStep = add(step, cIdx(1));
-          auto ifOp = scf::IfOp::create(b, loc, ult(nextStep, steps),
-                                        /*withElseRegion=*/false);
-          {
-            OpBuilder::InsertionGuard inner(b);
-            b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-            loadSlice(k0Of(nextStep), rem(nextStep, cIdx(2)));
-          }
-          SmallVector<Value> next = computeSlice(rem(step, cIdx(2)), acc);
-          gpu::BarrierOp::create(b, loc);
-          scf::YieldOp::create(b, loc, next);
-        });
+    kLoop = buildLoop(steps, init, [&](Value step, ValueRange acc) {
+      Value nextStep = add(step, cIdx(1));
+      auto ifOp = scf::IfOp::create(b, loc, ult(nextStep, steps),
+                                    /*withElseRegion=*/false);
+      {
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        loadSlice(k0Of(nextStep), rem(nextStep, cIdx(2)));
+      }
+      SmallVector<Value> next = computeSlice(rem(step, cIdx(2)), acc);
+      gpu::BarrierOp::create(b, loc);
+      scf::YieldOp::create(b, loc, next);
+    });
   }
   storeTile(kLoop.getResults());
   gpu::TerminatorOp::create(b, loc);
