@@ -188,6 +188,9 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createXPUSelectStrategyPass(strategy));
     XPUConvertXPUToGPUPassOptions toGPU;
     toGPU.defaultTarget = options.target;
+    // OpenCL SPIR-V has no bf16 type (upstream stores it in 32-bit words,
+    // past the end of 16-bit buffers): no bf16 in kernels.
+    toGPU.allowBF16 = false;
     pm.addNestedPass<func::FuncOp>(createXPUConvertXPUToGPUPass(toGPU));
   }
   detail::addLowerXPUToLinalg(pm);
@@ -197,7 +200,9 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
 
   // Statically shaped linalg ops become kernels: one thread per output
   // element, in 16x16 workgroups.
-  pm.addPass(createXPULinalgToGPULoopsPass());
+  XPULinalgToGPULoopsPassOptions loops;
+  loops.allowBF16 = false;
+  pm.addPass(createXPULinalgToGPULoopsPass(loops));
   pm.addNestedPass<func::FuncOp>(createParallelLoopTilingPass({16, 16}));
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
@@ -210,7 +215,9 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
   // The kernels, to OpenCL-flavour SPIR-V.
   GpuSPIRVAttachTargetOptions attach;
   attach.spirvVersion = "v1.0";
-  attach.spirvCapabilities = {"Addresses", "Float64", "Int64", "Kernel"};
+  attach.spirvCapabilities = {"Addresses", "Float16", "Float16Buffer",
+                              "Float64",   "Int16",   "Int64",
+                              "Kernel"};
   pm.addPass(createGpuSPIRVAttachTarget(attach));
   pm.addNestedPass<gpu::GPUModuleOp>(createXPUSetSPIRVEntryPointABIPass());
   // convert-gpu-to-spirv has no math patterns: math ops become OpenCL
@@ -259,7 +266,8 @@ void mlir::xpu::registerXPUPipelines() {
       "lower the rest to linalg, bufferize, map the other statically shaped "
       "linalg ops to one-thread-per-element kernels, outline, chain the "
       "launches on one stream, compile the kernels to OpenCL-flavour SPIR-V "
-      "(v1.0, Addresses/Float64/Int64/Kernel) in gpu.binary ops, allocate "
+      "(v1.0, Kernel with 64-bit addresses and 16/64-bit types) in gpu.binary "
+      "ops, allocate "
       "host buffers as shared virtual memory and lower the host to the LLVM "
       "dialect with bare-pointer kernel arguments (runnable by xpu-run "
       "--target=opencl|levelzero)",

@@ -76,7 +76,10 @@ def XPUConvertXPUToGPUPass : Pass<"convert-xpu-to-gpu",
   }];
   let options = [
     Option<"defaultTarget", "default-target", "std::string", /*default=*/"\"pvc\"",
-           "Target preset when the module has no xpu.target">
+           "Target preset when the module has no xpu.target">,
+    Option<"allowBF16", "allow-bf16", "bool", /*default=*/"true",
+           "Kernels may use bf16 (false for OpenCL SPIR-V, which has no bf16 "
+           "type: a bf16 GEMM is then an error)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",
@@ -99,8 +102,13 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
     statically shaped memref with the identity layout (bare-pointer kernel
     arguments carry no sizes or strides) and its payload calls no function.
     Other linalg ops are left alone for `convert-linalg-to-loops` on the
-    host.
+    host. With `allow-bf16=false` (OpenCL SPIR-V has no bf16 type) ops that
+    touch bf16 stay on the host too.
   }];
+  let options = [
+    Option<"allowBF16", "allow-bf16", "bool", /*default=*/"true",
+           "Map ops that read or write bf16">
+  ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect"];
   let statistics = [

@@ -509,6 +509,13 @@ LogicalResult ConvertXPUToGPUPass::convert(GemmOp gemm) {
     return gemm.emitError() << kPassArg << ": schedule "
                             << stringifySchedule(config.getSchedule())
                             << " has no SIMT kernel yet (data_parallel only)";
+  if (!allowBF16 && (gemm.getLhsType().getElementType().isBF16() ||
+                     gemm.getResultType().getElementType().isBF16()))
+    return gemm.emitError()
+           << kPassArg
+           << ": bf16 operands, but the kernels of this target cannot use "
+              "bf16 (OpenCL SPIR-V has no bf16 type); use precision f16 or "
+              "f32 here, or xpu-xe-pipeline for DPAS on Intel GPUs";
   FailureOr<TargetAttr> target = resolveTarget(gemm, defaultTarget, kPassArg);
   if (failed(target))
     return failure();

@@ -19,10 +19,12 @@ using namespace mlir::xpu;
 namespace {
 /// True if a SPIR-V kernel can run `op`: static identity-layout memrefs only
 /// (kernels get bare pointers) and no calls in the payload.
-bool isGPUMappable(linalg::LinalgOp op) {
+bool isGPUMappable(linalg::LinalgOp op, bool allowBF16) {
   if (!op.hasPureBufferSemantics())
     return false;
   for (Value operand : op->getOperands()) {
+    if (!allowBF16 && getElementTypeOrSelf(operand.getType()).isBF16())
+      return false;
     auto type = dyn_cast<MemRefType>(operand.getType());
     if (!type) {
       if (isa<ShapedType>(operand.getType()))
@@ -41,10 +43,12 @@ bool isGPUMappable(linalg::LinalgOp op) {
 
 struct XPULinalgToGPULoopsPass
     : xpu::impl::XPULinalgToGPULoopsPassBase<XPULinalgToGPULoopsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (isGPUMappable(op))
+      if (isGPUMappable(op, allowBF16))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
