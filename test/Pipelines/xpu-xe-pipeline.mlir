@@ -37,7 +37,7 @@
 // IR: gpu.launch_func @forward.packed_xe_gemm0::@forward.packed_xe_gemm0
 // IR: gpu.binary @forward.packed_xe_gemm0 [#gpu.object<#xevm.target<chip = "pvc">, bin = "\03\02#\07
 // REMARKS-DAG: Category:xpu-prepack-bf16 | Reason="GEMM 32x48x16 (m x n x k) takes bf16 operands (converted once before it), accumulates in f32
-// REMARKS-DAG: Category:xpu-convert-to-xegpu | Reason="bf16 operands go to DPAS directly (f32 accumulation)"
+// REMARKS-DAG: Category:convert-xpu-to-xegpu | Reason="bf16 operands go to DPAS directly (f32 accumulation)"
 // REMARKS-DAG: Category:xpu-select-strategy | Reason="selected for 32x48x16 (m x n x k) on pvc
 
 // A chip that is not an Xe preset is a located error.

@@ -221,7 +221,7 @@ def XPUConvertToXeGPUPass : Pass<"convert-xpu-to-xegpu", "ModuleOp"> {
       (`-ze-opt-large-register-file`) when the config's `grf_mode` is 256.
 
     Each decision (precision, transposes, padding, panels, GRF mode) is a
-    remark under `xpu-convert-to-xegpu`.
+    remark under `convert-xpu-to-xegpu`.
   }];
   let options = [
     Option<"defaultTarget", "default-target", "std::string", "\"pvc\"",

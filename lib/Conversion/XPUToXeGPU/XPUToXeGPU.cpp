@@ -39,7 +39,7 @@ namespace mlir::xpu {
 using namespace mlir;
 using namespace mlir::xpu;
 
-static constexpr StringLiteral kPassArg = "xpu-convert-to-xegpu";
+static constexpr StringLiteral kPassArg = "convert-xpu-to-xegpu";
 /// Lanes of a subgroup: DPAS runs on SIMD16 on pvc and bmg.
 static constexpr int64_t kLanes = 16;
 /// DPAS shape for 16-bit operands: A 8x16, B 16x16, C 8x16.
