@@ -30,6 +30,11 @@ PIPELINES = [
      "xpu-fold-affine-into-weights,xpu-simplify-epilogue,xpu-demote-f64,"
      "xpu-prepack-bf16,xpu-split-gemm-reduction,xpu-analyze),"
      "xpu-outline-weight-pack)"],
+    # The GPU paths: strategy + tiled SIMT kernels to SPIR-V, and XeGPU.
+    ["--pass-pipeline=builtin.module(func.func(xpu-raise,xpu-select-strategy,"
+     "convert-xpu-to-gpu))"],
+    ["--xpu-spirv-pipeline"],
+    ["--xpu-xe-pipeline=chip=bmg"],
 ]
 
 TOKEN_SWAPS = [
