@@ -247,7 +247,7 @@ func.func @no_yield(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 // -----
 
 func.func @yield_outside_gemm(%x: f32) {
-  // expected-error @+1 {{'xpu.yield' op expects parent op 'xpu.gemm'}}
+  // expected-error @+1 {{'xpu.yield' op expects parent op to be one of 'xpu.gemm, xpu.gemm_tile, xpu.gemm_fixup'}}
   xpu.yield %x : f32
 }
 
@@ -297,7 +297,7 @@ func.func @broadcast_count(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 
 func.func @config_tile_rank(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
   // expected-error @+1 {{config tile must have 3 sizes [m, n, k], got 2}}
-  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4], group_m = 1, subgroups = [1, 1], stages = 1, grf_mode = 0, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
 
@@ -305,7 +305,7 @@ func.func @config_tile_rank(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 
 func.func @config_tile_positive(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
   // expected-error @+1 {{config tile sizes must be positive}}
-  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 0, 8], group_m = 1, subgroups = [1, 1], stages = 1, grf_mode = 0, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 0, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
 
@@ -313,7 +313,7 @@ func.func @config_tile_positive(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 
 func.func @config_group_m(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
   // expected-error @+1 {{config group_m must be at least 1, got 0}}
-  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 0, subgroups = [1, 1], stages = 1, grf_mode = 0, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 0, subgroups = [1, 1], stages = 1, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
 
@@ -321,7 +321,7 @@ func.func @config_group_m(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 
 func.func @config_subgroups_rank(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
   // expected-error @+1 {{config subgroups must be [rows, cols], got 3 sizes}}
-  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1, 1], stages = 1, grf_mode = 0, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1, 1], stages = 1, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
 
@@ -329,7 +329,7 @@ func.func @config_subgroups_rank(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 
 func.func @config_subgroups_positive(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
   // expected-error @+1 {{config subgroup counts must be positive}}
-  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [0, 1], stages = 1, grf_mode = 0, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [0, 1], stages = 1, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
 
@@ -337,7 +337,7 @@ func.func @config_subgroups_positive(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 
 func.func @config_subgroups_divide(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
   // expected-error @+1 {{config subgroups [3, 1] do not divide the tile [128, 64]}}
-  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 64, 32], group_m = 8, subgroups = [3, 1], stages = 2, grf_mode = 128, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 64, 32], group_m = 8, subgroups = [3, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
 
@@ -345,15 +345,16 @@ func.func @config_subgroups_divide(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 
 func.func @config_stages(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
   // expected-error @+1 {{config stages must be at least 1, got 0}}
-  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 0, grf_mode = 0, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 0, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
 
 // -----
 
-func.func @config_grf_mode(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
-  // expected-error @+1 {{config grf_mode must be 128, 256 or 0, got 192}}
-  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, grf_mode = 192, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+func.func @xe_grf_mode(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+2 {{xe grf_mode must be 128 or 256, got 192}}
+  // expected-error @+1 {{failed to parse XPU_ConfigAttr parameter 'backend'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel, backend = #xpu.xe<grf_mode = 192>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
 
@@ -494,3 +495,127 @@ func.func @reduction_consumer_not_unit(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>)
 
 // expected-error @+1 {{'xpu.reduction_consumer' marks an xpu.gemm, not 'builtin.module'}}
 module attributes {xpu.reduction_consumer} {}
+
+// -----
+
+func.func @schedule_unknown(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{unknown schedule 'round_robin' (data_parallel, persistent, stream_k)}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = round_robin>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @schedule_negative_programs(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{schedule programs must not be negative, got -4}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = persistent<programs = -4>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @schedule_programs_overflow(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{schedule programs must be below 2^31, got 4294967296}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = stream_k<programs = 4294967296>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @schedule_data_parallel_programs(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{a data_parallel schedule has one program per tile (no program count)}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel<programs = 8>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @schedule_persistent_fixup(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{unknown field 'fixup' of schedule persistent (programs)}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = persistent<fixup = atomic>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @schedule_unknown_fixup(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{unknown fixup 'eventually' (deterministic or atomic)}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = stream_k<fixup = eventually>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @schedule_field_twice(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{field 'programs' given twice}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = stream_k<programs = 4, programs = 8>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @tile_partial_without_slot(%a: memref<16x32xf32>, %b: memref<32x16xf32>, %ws: memref<2x16x16xf32>, %i: index) {
+  // expected-error @+1 {{a partial tile needs a workspace slot}}
+  xpu.gemm_tile partial %a, %b into %ws at [%i, %i, %i] k [%i, %i] {acc_type = f32, broadcasts = [], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 1, 16, 16, 32>, rhs_layout = #xpu<rhs_layout kn>} : memref<16x32xf32>, memref<32x16xf32>, memref<2x16x16xf32> {
+  ^bb0(%acc: f32):
+    xpu.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @tile_partial_with_epilogue(%a: memref<16x32xf32>, %b: memref<32x16xf32>, %ws: memref<2x16x16xf32>, %i: index) {
+  // expected-error @+1 {{partial sums have the identity epilogue (the epilogue runs once, on the complete sum, in xpu.gemm_fixup)}}
+  xpu.gemm_tile partial %a, %b into %ws[%i] at [%i, %i, %i] k [%i, %i] {acc_type = f32, broadcasts = [], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 1, 16, 16, 32>, rhs_layout = #xpu<rhs_layout kn>} : memref<16x32xf32>, memref<32x16xf32>, memref<2x16x16xf32> {
+  ^bb0(%acc: f32):
+    %e = math.exp %acc : f32
+    xpu.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+func.func @tile_workspace_shape(%a: memref<16x32xf32>, %b: memref<32x16xf32>, %ws: memref<2x16x8xf32>, %i: index) {
+  // expected-error @+1 {{the workspace must be memref<S x 16 x 16 x f32>, got 'memref<2x16x8xf32>'}}
+  xpu.gemm_tile partial %a, %b into %ws[%i] at [%i, %i, %i] k [%i, %i] {acc_type = f32, broadcasts = [], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 1, 16, 16, 32>, rhs_layout = #xpu<rhs_layout kn>} : memref<16x32xf32>, memref<32x16xf32>, memref<2x16x8xf32> {
+  ^bb0(%acc: f32):
+    xpu.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @tile_lhs_too_small(%a: memref<16x24xf32>, %b: memref<32x16xf32>, %c: memref<16x16xf32>, %i: index) {
+  // expected-error @+1 {{lhs 'memref<16x24xf32>' does not hold the logical shape [16, 32] (only the last dimension may be wider: the row pitch)}}
+  xpu.gemm_tile output %a, %b into %c at [%i, %i, %i] k [%i, %i] {acc_type = f32, broadcasts = [], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 1, 16, 16, 32>, rhs_layout = #xpu<rhs_layout kn>} : memref<16x24xf32>, memref<32x16xf32>, memref<16x16xf32> {
+  ^bb0(%acc: f32):
+    xpu.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @tile_per_col_shape(%a: memref<16x32xf32>, %b: memref<32x16xf32>, %c: memref<16x16xf32>, %v: memref<8xf32>, %i: index) {
+  // expected-error @+1 {{epilogue operand #0 is per_col and must have shape [16] (or be a rank-2 panel), got 'memref<8xf32>'}}
+  xpu.gemm_tile output %a, %b into %c epilogue(%v : memref<8xf32>) at [%i, %i, %i] k [%i, %i] {acc_type = f32, broadcasts = [#xpu<broadcast per_col>], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 1, 16, 16, 32>, rhs_layout = #xpu<rhs_layout kn>} : memref<16x32xf32>, memref<32x16xf32>, memref<16x16xf32> {
+  ^bb0(%acc: f32, %x: f32):
+    %s = arith.addf %acc, %x : f32
+    xpu.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+func.func @fixup_dims(%ws: memref<2x16x16xf32>, %c: memref<16x16xf32>, %i: index) {
+  // expected-error @+1 {{dims must be four positive sizes [batch, m, n, k]}}
+  xpu.gemm_fixup %ws[%i, %i] into %c at [%i, %i, %i] {acc_type = f32, broadcasts = [], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 1, 16, 16>} : memref<2x16x16xf32>, memref<16x16xf32> {
+  ^bb0(%acc: f32):
+    xpu.yield %acc : f32
+  }
+  return
+}

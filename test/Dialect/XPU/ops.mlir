@@ -37,7 +37,7 @@ func.func @linear_bias_tanh(%x: tensor<64x128xf32>, %w: tensor<256x128xf32>, %b:
 // and an f16 result, and a config.
 // CHECK-LABEL: func.func @batched_all_kinds
 //       CHECK:   xpu.gemm %{{.+}}, %{{.+}} rhs_layout(kn) acc(f32) epilogue(%{{.+}} scalar : tensor<f32>, %{{.+}} per_row : tensor<32xf32>, %{{.+}} per_col : tensor<16xf32>, %{{.+}} full : tensor<4x32x16xf16>)
-//       CHECK:   } {config = #xpu.config<tile = [32, 16, 16], group_m = 4, subgroups = [2, 1], stages = 2, grf_mode = 256, schedule = data_parallel>} : (tensor<4x32x8xf16>, tensor<4x8x16xf16>) -> tensor<4x32x16xf16>
+//       CHECK:   } {config = #xpu.config<tile = [32, 16, 16], group_m = 4, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 256>>} : (tensor<4x32x8xf16>, tensor<4x8x16xf16>) -> tensor<4x32x16xf16>
 func.func @batched_all_kinds(%a: tensor<4x32x8xf16>, %b: tensor<4x8x16xf16>, %s: tensor<f32>,
                              %r: tensor<32xf32>, %c: tensor<16xf32>, %res: tensor<4x32x16xf16>) -> tensor<4x32x16xf16> {
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32)
@@ -49,7 +49,7 @@ func.func @batched_all_kinds(%a: tensor<4x32x8xf16>, %b: tensor<4x8x16xf16>, %s:
     %3 = arith.truncf %2 : f32 to f16
     %4 = arith.addf %3, %vres : f16
     xpu.yield %4 : f16
-  } {config = #xpu.config<tile = [32, 16, 16], group_m = 4, subgroups = [2, 1], stages = 2, grf_mode = 256, schedule = data_parallel>}
+  } {config = #xpu.config<tile = [32, 16, 16], group_m = 4, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 256>>}
     : (tensor<4x32x8xf16>, tensor<4x8x16xf16>) -> tensor<4x32x16xf16>
   return %0 : tensor<4x32x16xf16>
 }
@@ -115,4 +115,20 @@ func.func @gemm_marks(%a: tensor<4x8xf64>, %b: tensor<8x2xf64>, %c: tensor<4x8xf
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f64) {xpu.keep_f64} : (tensor<4x8xf64>, tensor<8x2xf64>) -> tensor<4x2xf64>
   %1 = xpu.gemm %c, %d rhs_layout(nk) acc(f32) {xpu.reduction_consumer} : (tensor<4x8xf32>, tensor<2x8xf32>) -> tensor<4x2xf32>
   return %0, %1 : tensor<4x2xf64>, tensor<4x2xf32>
+}
+
+// -----
+
+// Schedules with their parameters round-trip; a config without a backend
+// sub-attribute is for the SIMT kernels.
+// CHECK-LABEL: func.func @schedules
+//  CHECK-SAME:   attributes {sched = #xpu.schedule<stream_k<programs = 4>>}
+//       CHECK:   schedule = persistent<programs = 256>>}
+//       CHECK:   schedule = stream_k<programs = 128>, backend = #xpu.xe<grf_mode = 128>>}
+//       CHECK:   schedule = stream_k<fixup = atomic>>}
+func.func @schedules(%a: tensor<64x32xf32>, %b: tensor<32x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) attributes {sched = #xpu.schedule<stream_k<programs = 4>>} {
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [32, 32, 16], group_m = 8, subgroups = [2, 2], stages = 2, schedule = persistent<programs = 256>>} : (tensor<64x32xf32>, tensor<32x64xf32>) -> tensor<64x64xf32>
+  %1 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [32, 32, 16], group_m = 8, subgroups = [2, 2], stages = 2, schedule = stream_k<programs = 128, fixup = deterministic>, backend = #xpu.xe<grf_mode = 128>>} : (tensor<64x32xf32>, tensor<32x64xf32>) -> tensor<64x64xf32>
+  %2 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [32, 32, 16], group_m = 8, subgroups = [2, 2], stages = 2, schedule = stream_k<fixup = atomic>>} : (tensor<64x32xf32>, tensor<32x64xf32>) -> tensor<64x64xf32>
+  return %0, %1, %2 : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
 }

@@ -7,15 +7,21 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::xpu;
 
 #include "xpu/Dialect/XPU/IR/XPUEnums.cpp.inc"
+
+static ParseResult parseScheduleBody(AsmParser &parser, ScheduleAttr &schedule);
+static void printScheduleBody(AsmPrinter &printer, ScheduleAttr schedule);
 
 #define GET_ATTRDEF_CLASSES
 #include "xpu/Dialect/XPU/IR/XPUAttrs.cpp.inc"
@@ -264,13 +270,138 @@ void TargetAttr::print(AsmPrinter &printer) const {
 }
 
 //===----------------------------------------------------------------------===//
+// ScheduleAttr
+//===----------------------------------------------------------------------===//
+
+void ScheduleAttr::printBody(AsmPrinter &printer) const {
+  printer << stringifySchedule(getKind());
+  // Default parameters (no program count, the deterministic fix-up) are
+  // left out.
+  SmallVector<std::string> fields;
+  if (getPrograms() != 0)
+    fields.push_back("programs = " + std::to_string(getPrograms()));
+  if (getFixup() != Fixup::deterministic)
+    fields.push_back(("fixup = " + stringifyFixup(getFixup())).str());
+  if (fields.empty())
+    return;
+  printer << "<" << llvm::join(fields, ", ") << ">";
+}
+
+ScheduleAttr ScheduleAttr::parseBody(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef kindName;
+  if (parser.parseKeyword(&kindName))
+    return {};
+  std::optional<Schedule> kind = symbolizeSchedule(kindName);
+  if (!kind) {
+    parser.emitError(loc) << "unknown schedule '" << kindName
+                          << "' (data_parallel, persistent, stream_k)";
+    return {};
+  }
+  int64_t programs = 0;
+  Fixup fixup = Fixup::deterministic;
+  if (succeeded(parser.parseOptionalLess())) {
+    llvm::StringSet<> seen;
+    auto parseField = [&]() -> ParseResult {
+      SMLoc keyLoc = parser.getCurrentLocation();
+      StringRef key;
+      if (parser.parseKeyword(&key) || parser.parseEqual())
+        return failure();
+      if (!seen.insert(key).second)
+        return parser.emitError(keyLoc) << "field '" << key << "' given twice";
+      if (key == "programs")
+        return parser.parseInteger(programs);
+      if (key == "fixup" && *kind == Schedule::stream_k) {
+        StringRef name;
+        SMLoc nameLoc = parser.getCurrentLocation();
+        if (parser.parseKeyword(&name))
+          return failure();
+        std::optional<Fixup> f = symbolizeFixup(name);
+        if (!f)
+          return parser.emitError(nameLoc)
+                 << "unknown fixup '" << name << "' (deterministic or atomic)";
+        fixup = *f;
+        return success();
+      }
+      return parser.emitError(keyLoc)
+             << "unknown field '" << key << "' of schedule "
+             << stringifySchedule(*kind)
+             << (*kind == Schedule::stream_k ? " (programs, fixup)"
+                                             : " (programs)");
+    };
+    if (parser.parseCommaSeparatedList(parseField) || parser.parseGreater())
+      return {};
+  }
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    *kind, programs, fixup);
+}
+
+Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
+  if (parser.parseLess())
+    return {};
+  ScheduleAttr schedule = parseBody(parser);
+  if (!schedule || parser.parseGreater())
+    return {};
+  return schedule;
+}
+
+void ScheduleAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  printBody(printer);
+  printer << ">";
+}
+
+LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   Schedule kind, int64_t programs,
+                                   Fixup fixup) {
+  if (programs < 0)
+    return emitError() << "schedule programs must not be negative, got "
+                       << programs;
+  // A program count is a launch grid dimension (at most 2^31 - 1 on every
+  // GPU runtime).
+  if (programs > std::numeric_limits<int32_t>::max())
+    return emitError() << "schedule programs must be below 2^31, got "
+                       << programs;
+  if (kind == Schedule::data_parallel && programs != 0)
+    return emitError() << "a data_parallel schedule has one program per tile "
+                          "(no program count)";
+  if (kind != Schedule::stream_k && fixup != Fixup::deterministic)
+    return emitError() << "only stream_k schedules have a fixup";
+  return success();
+}
+
+static ParseResult parseScheduleBody(AsmParser &parser,
+                                     ScheduleAttr &schedule) {
+  ScheduleAttr parsed = ScheduleAttr::parseBody(parser);
+  if (!parsed)
+    return failure();
+  schedule = parsed;
+  return success();
+}
+
+static void printScheduleBody(AsmPrinter &printer, ScheduleAttr schedule) {
+  schedule.printBody(printer);
+}
+
+//===----------------------------------------------------------------------===//
+// XeConfigAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult XeConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t grfMode) {
+  if (grfMode != 128 && grfMode != 256)
+    return emitError() << "xe grf_mode must be 128 or 256, got " << grfMode;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ConfigAttr
 //===----------------------------------------------------------------------===//
 
 LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> tile, int64_t groupM,
                                  ArrayRef<int64_t> subgroups, int64_t stages,
-                                 int64_t grfMode, Schedule schedule) {
+                                 ScheduleAttr schedule, Attribute backend) {
   if (tile.size() != 3)
     return emitError() << "config tile must have 3 sizes [m, n, k], got "
                        << tile.size();
@@ -289,8 +420,7 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << tile[0] << ", " << tile[1] << "]";
   if (stages < 1)
     return emitError() << "config stages must be at least 1, got " << stages;
-  if (grfMode != 0 && grfMode != 128 && grfMode != 256)
-    return emitError() << "config grf_mode must be 128, 256 or 0, got "
-                       << grfMode;
+  if (!schedule)
+    return emitError() << "config needs a schedule";
   return success();
 }

@@ -45,6 +45,21 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
              << "' is a unit attribute, got " << attr.getValue();
     return success();
   }
+  if (attr.getName() == getPackPartAttrName()) {
+    auto part = dyn_cast<StringAttr>(attr.getValue());
+    if (!part || (part.getValue() != "pack" && part.getValue() != "packed"))
+      return op->emitError()
+             << "'" << getPackPartAttrName()
+             << "' must be \"pack\" or \"packed\", got " << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == getPanelAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << getPanelAttrName() << "' is a unit attribute, got "
+             << attr.getValue();
+    return success();
+  }
   return op->emitError() << "unknown xpu attribute '"
                          << attr.getName().getValue() << "'";
 }

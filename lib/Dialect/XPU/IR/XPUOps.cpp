@@ -440,5 +440,30 @@ void GemmOp::getCanonicalizationPatterns(RewritePatternSet &results,
       context);
 }
 
+//===----------------------------------------------------------------------===//
+// GemmTileOp: custom syntax (XPUScheduleOps.cpp has its verifier)
+//===----------------------------------------------------------------------===//
+
+/// `output`, `partial` or `atomic_add`, as a bare keyword.
+static ParseResult parseTileResultKeyword(OpAsmParser &parser,
+                                          TileResultAttr &result) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<TileResult> value = symbolizeTileResult(keyword);
+  if (!value)
+    return parser.emitError(loc) << "expected output, partial or atomic_add, "
+                                    "got '"
+                                 << keyword << "'";
+  result = TileResultAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+static void printTileResultKeyword(OpAsmPrinter &printer, Operation *,
+                                   TileResultAttr result) {
+  printer << stringifyTileResult(result.getValue());
+}
+
 #define GET_OP_CLASSES
 #include "xpu/Dialect/XPU/IR/XPUOps.cpp.inc"

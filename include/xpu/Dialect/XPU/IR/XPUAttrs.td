@@ -54,6 +54,31 @@ def XPU_Schedule : I32EnumAttr<"Schedule", "GEMM work schedule", [
   let cppNamespace = "::mlir::xpu";
 }
 
+def XPU_Fixup : I32EnumAttr<"Fixup",
+    "how Stream-K combines the partial sums of a split tile", [
+      I32EnumAttrCase<"deterministic", 0>,
+      I32EnumAttrCase<"atomic", 1>
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::xpu";
+}
+
+def XPU_TileResult : I32EnumAttr<"TileResult",
+    "what xpu.gemm_tile does with the accumulators of its K range", [
+      I32EnumAttrCase<"output", 0>,
+      I32EnumAttrCase<"partial", 1>,
+      I32EnumAttrCase<"atomic_add", 2>
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::xpu";
+}
+def XPU_TileResultAttr : EnumAttr<XPU_Dialect, XPU_TileResult, "tile_result"> {
+  let summary = "What a GEMM tile does with its accumulators: `output` (the "
+                "epilogue, then the output tile), `partial` (f32 partial sums "
+                "into a workspace slot) or `atomic_add` (masked atomic adds "
+                "into a workspace slot)";
+}
+
 //===----------------------------------------------------------------------===//
 // #xpu.target
 //===----------------------------------------------------------------------===//
@@ -123,6 +148,77 @@ def XPU_TargetAttr : XPU_Attr<"Target", "target"> {
 }
 
 //===----------------------------------------------------------------------===//
+// #xpu.schedule and backend sub-attributes
+//===----------------------------------------------------------------------===//
+
+def XPU_ScheduleAttr : XPU_Attr<"Schedule", "schedule"> {
+  let summary = "How the tiles of one GEMM are assigned to programs";
+  let description = [{
+    The work schedule of a configured `xpu.gemm`, with its parameters.
+    `xpu-schedule-gemm` turns it into programs (workgroups), the tiles each
+    program computes and, for Stream-K, the K range of each piece.
+
+    * `data_parallel`: one program per output tile, tiles visited in the
+      GROUP_SIZE_M order of the config's `group_m`.
+    * `persistent<programs = P>`: `P` programs loop over the tiles with
+      stride `P` (tile `t` on program `t mod P`). `P` is a tuned count
+      (catalog: persistent_kernel_autotuned_num_progs), never assumed equal
+      to the number of cores.
+    * `stream_k<programs = P, fixup = deterministic | atomic>`: the
+      two-wave hybrid of the catalog (streamk_two_wave_decomposition): the
+      full waves of tiles are data-parallel, and the tiles of the last,
+      partial wave are split along K evenly across the `P` programs
+      (streamk_iteration_distribution). Partial sums are f32 in a
+      workspace; the epilogue runs once, on the complete sum, in a fix-up
+      program per split tile. `deterministic` (the default) gives every
+      piece its own workspace slot and sums the slots in a fixed order
+      (bitwise-identical results run to run); `atomic` adds the pieces with
+      masked float atomics into a zeroed workspace tile.
+
+    In `#xpu.config` the mnemonic is left out: `schedule = data_parallel`,
+    `schedule = persistent<programs = 256>`, `schedule = stream_k<programs =
+    128>`. `programs = 0` means "let `xpu-schedule-gemm` use the count of
+    workgroups the target runs at once" and is what a config written without
+    a count gets.
+  }];
+  let parameters = (ins
+    EnumParameter<XPU_Schedule>:$kind,
+    DefaultValuedParameter<"int64_t", "0">:$programs,
+    DefaultValuedParameter<"Fixup", "Fixup::deterministic">:$fixup
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// `data_parallel`, `persistent<programs = 8>`, ...: the config's form.
+    void printBody(::mlir::AsmPrinter &printer) const;
+    static ScheduleAttr parseBody(::mlir::AsmParser &parser);
+    static ScheduleAttr getDataParallel(::mlir::MLIRContext *ctx) {
+      return get(ctx, Schedule::data_parallel, 0, Fixup::deterministic);
+    }
+  }];
+}
+
+def XPU_XeConfigAttr : XPU_Attr<"XeConfig", "xe"> {
+  let summary = "Intel Xe (DPAS) backend knobs of one GEMM's config";
+  let description = [{
+    Decisions that only the Intel Xe backends read, kept out of the common
+    `#xpu.config`:
+
+    * `grf_mode`: 128 or 256 registers per hardware thread (256 is IGC's
+      large register file, `-ze-opt-large-register-file`).
+
+    ```mlir
+    #xpu.config<tile = [256, 256, 32], group_m = 8, subgroups = [8, 4],
+                stages = 4, schedule = data_parallel,
+                backend = #xpu.xe<grf_mode = 256>>
+    ```
+  }];
+  let parameters = (ins "int64_t":$grfMode);
+  let assemblyFormat = "`<` `grf_mode` `=` $grfMode `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // #xpu.config
 //===----------------------------------------------------------------------===//
 
@@ -135,7 +231,8 @@ def XPU_ConfigAttr : XPU_Attr<"Config", "config"> {
 
     ```mlir
     #xpu.config<tile = [256, 256, 32], group_m = 8, subgroups = [8, 4],
-                stages = 3, grf_mode = 256, schedule = data_parallel>
+                stages = 3, schedule = stream_k<programs = 128>,
+                backend = #xpu.xe<grf_mode = 256>>
     ```
 
     * `tile`: workgroup tile `[m, n, k]`;
@@ -144,24 +241,43 @@ def XPU_ConfigAttr : XPU_Attr<"Config", "config"> {
     * `subgroups`: subgroup layout `[rows, cols]` inside the workgroup tile;
       each subgroup owns a `tile[0]/rows x tile[1]/cols` block;
     * `stages`: K-steps prefetched ahead (1 means no prefetch);
-    * `grf_mode`: 128 or 256 registers per thread on Xe, 0 where the target
-      has no such mode;
-    * `schedule`: `data_parallel`, `stream_k` or `persistent`.
+    * `schedule`: `data_parallel`, `persistent<programs = P>` or
+      `stream_k<programs = P, fixup = ...>` (`#xpu.schedule`);
+    * `backend` (optional): the knobs of one backend, e.g.
+      `#xpu.xe<grf_mode = 256>` for the Intel Xe DPAS kernels. A config
+      without it is for the portable SIMT kernels.
   }];
   let parameters = (ins
     ArrayRefParameter<"int64_t", "workgroup tile [m, n, k]">:$tile,
     "int64_t":$groupM,
     ArrayRefParameter<"int64_t", "subgroup layout [rows, cols]">:$subgroups,
     "int64_t":$stages,
-    "int64_t":$grfMode,
-    EnumParameter<XPU_Schedule>:$schedule
+    "ScheduleAttr":$schedule,
+    OptionalParameter<"::mlir::Attribute">:$backend
   );
   let assemblyFormat = [{
     `<` `tile` `=` `[` $tile `]` `,` `group_m` `=` $groupM `,`
         `subgroups` `=` `[` $subgroups `]` `,` `stages` `=` $stages `,`
-        `grf_mode` `=` $grfMode `,` `schedule` `=` $schedule `>`
+        `schedule` `=` custom<ScheduleBody>($schedule)
+        (`,` `backend` `=` $backend^)? `>`
   }];
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The Xe backend knobs, or null.
+    XeConfigAttr getXe() const {
+      return ::llvm::dyn_cast_if_present<XeConfigAttr>(getBackend());
+    }
+    /// The Xe GRF mode (128 or 256), or 0 when the config has no Xe knobs.
+    int64_t getGrfMode() const {
+      XeConfigAttr xe = getXe();
+      return xe ? xe.getGrfMode() : 0;
+    }
+    /// The same config with another schedule.
+    ConfigAttr withSchedule(ScheduleAttr schedule) const {
+      return get(getContext(), getTile(), getGroupM(), getSubgroups(),
+                 getStages(), schedule, getBackend());
+    }
+  }];
 }
 
 #endif // XPU_DIALECT_XPU_IR_XPUATTRS_TD

@@ -44,6 +44,19 @@ def XPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getReductionConsumerAttrName() {
       return ::llvm::StringLiteral("xpu.reduction_consumer");
     }
+    /// Name of the unit attribute that xpu-materialize-layouts puts on a
+    /// rank-reducing tensor.extract_slice that reads row 0 (or column 0, or
+    /// element (0, 0)) of an epilogue panel whose rows (columns) are all
+    /// equal: the backend reads the panel itself.
+    static constexpr ::llvm::StringLiteral getPanelAttrName() {
+      return ::llvm::StringLiteral("xpu.panel");
+    }
+    /// Name of the string attribute that xpu-outline-weight-pack puts on the
+    /// functions it creates: "pack" on `<fn>.pack`, "packed" on
+    /// `<fn>.packed` (they are public, and are not outlined again).
+    static constexpr ::llvm::StringLiteral getPackPartAttrName() {
+      return ::llvm::StringLiteral("xpu.pack_part");
+    }
   }];
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

@@ -107,11 +107,13 @@ def XPU_GemmOp : XPU_Op<"gemm", [
 }
 
 def XPU_YieldOp : XPU_Op<"yield", [
-    Pure, Terminator, ReturnLike, HasParent<"GemmOp">]> {
+    Pure, Terminator, ReturnLike,
+    ParentOneOf<["GemmOp", "GemmTileOp", "GemmFixupOp"]>]> {
   let summary = "Yields the output element of an xpu.gemm epilogue";
   let description = [{
-    Terminates the epilogue region of `xpu.gemm` with the value stored to the
-    output element; its type is the result's element type.
+    Terminates the epilogue region of `xpu.gemm` (and of the tile ops that
+    `xpu-schedule-gemm` makes of it) with the value stored to the output
+    element; its type is the result's element type.
 
     ```mlir
     xpu.yield %r : f32
@@ -120,5 +122,7 @@ def XPU_YieldOp : XPU_Op<"yield", [
   let arguments = (ins AnyType:$value);
   let assemblyFormat = "$value attr-dict `:` type($value)";
 }
+
+include "xpu/Dialect/XPU/IR/XPUScheduleOps.td"
 
 #endif // XPU_DIALECT_XPU_IR_XPUOPS_TD
