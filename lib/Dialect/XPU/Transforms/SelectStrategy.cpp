@@ -1,19 +1,20 @@
 //===- SelectStrategy.cpp - #xpu.config for every xpu.gemm ----------------===//
 //
-// Catalog: level_1_baseline_xpu (tiles, GROUP_SIZE_M swizzle), grf_mode and
-// fusion_register_pressure_guard. The cost model is described, with its
-// formulas and the sources of its numbers, in docs/Strategy.md.
+// Catalog: level_1_baseline_xpu (tiles, GROUP_SIZE_M swizzle), grf_mode,
+// fusion_register_pressure_guard and level_4 (the Stream-K and persistent
+// schedules). The model (candidates, validity per backend, scoring) is in
+// StrategyModel.h so that a tuner can call it; docs/Strategy.md gives its
+// formulas and the sources of its numbers.
 //
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
-#include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
+#include "xpu/Dialect/XPU/Utils/StrategyModel.h"
 
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 
@@ -27,177 +28,9 @@ using namespace mlir::xpu;
 
 static constexpr StringLiteral kPassArg = "xpu-select-strategy";
 
-/// Candidate workgroup tile sizes; a candidate is every (m, n) pair whose
-/// sizes are multiples of the target's mma shape.
-static constexpr int64_t kTileM[] = {256, 128, 64, 32, 16, 8};
-static constexpr int64_t kTileN[] = {256, 128, 64, 32, 16};
-/// Work-items per workgroup on Xe (max_work_group_size) and threads per
-/// block on sm_90.
-static constexpr int64_t kMaxWorkItems = 1024;
-/// Hardware threads of one Xe-core (8 vector engines x 8 threads; 4 threads
-/// per engine in 256-GRF mode): a workgroup runs on one Xe-core.
-static constexpr int64_t kXeThreads128 = 64;
-static constexpr int64_t kXeThreads256 = 32;
-/// Triton's GROUP_SIZE_M.
-static constexpr int64_t kGroupM = 8;
-
 namespace {
 
-/// How a vendor splits a workgroup tile into subgroups (warps).
-struct LayoutRules {
-  /// Smallest block a subgroup owns before the count is capped.
-  int64_t blockM, blockN;
-  /// Subgroups per workgroup the strategy uses at most.
-  int64_t maxSubgroups;
-};
-
-LayoutRules getLayoutRules(TargetAttr target) {
-  // Xe: 32x32 blocks, at most 32 subgroups (256x256 -> [8, 4], the
-  // playbook's 256x256 tiles with num_warps=32). NVIDIA: 64x64 warp blocks
-  // on at most 8 warps, the mma.sync kernels of CUTLASS and Triton.
-  if (target.isNvidia())
-    return {64, 64, 8};
-  return {32, 32, 32};
-}
-
-/// The mma shape, [1, 1, 1] when the target has no matrix engine.
-SmallVector<int64_t, 3> getMmaShape(TargetAttr target) {
-  ArrayRef<int64_t> mma = target.getMma();
-  if (llvm::all_of(mma, [](int64_t v) { return v > 0; }))
-    return SmallVector<int64_t, 3>(mma);
-  return {1, 1, 1};
-}
-
-/// Problem and target numbers shared by all candidates of one GEMM.
-struct Problem {
-  int64_t batch, m, n, k;
-  int64_t operandBytes, resultBytes;
-  /// Peak rate (GFLOP/s = FLOP/ns) and bandwidth (GB/s = B/ns) of one
-  /// compute unit.
-  double flopsPerNs, bytesPerNs;
-  int64_t computeUnits;
-  int64_t slmBytes;
-  /// Peak accumulator-dependent values live in the epilogue.
-  int64_t liveFragments;
-};
-
-/// One scored configuration.
-struct Candidate {
-  SmallVector<int64_t, 3> tile;
-  SmallVector<int64_t, 2> subgroups;
-  int64_t stages = 1;
-  int64_t groupM = 1;
-  int64_t grfMode = 0;
-  // Registers.
-  int64_t registers = 0, budget = 0, fragmentRegisters = 0, reserved = 0;
-  // SLM.
-  int64_t slm = 0;
-  // Occupancy and time.
-  int64_t tiles = 0, waves = 0;
-  double waveFraction = 0, efficiency = 0, useful = 0, time = 0;
-  bool computeBound = false;
-
-  ConfigAttr toAttr(MLIRContext *ctx) const {
-    return ConfigAttr::get(ctx, tile, groupM, subgroups, stages, grfMode,
-                           Schedule::data_parallel);
-  }
-};
-
-Problem getProblem(GemmOp gemm, TargetAttr target) {
-  Problem p;
-  p.batch = gemm.getBatchSize();
-  p.m = gemm.getM();
-  p.n = gemm.getN();
-  p.k = gemm.getK();
-  p.operandBytes = llvm::divideCeil(
-      gemm.getLhsType().getElementType().getIntOrFloatBitWidth(), 8);
-  p.resultBytes = llvm::divideCeil(
-      gemm.getResultType().getElementType().getIntOrFloatBitWidth(), 8);
-  // 16-bit operands run on the matrix engine at the bf16/f16 peak; anything
-  // else at the f32 peak (f64 too: an upper bound).
-  bool matrixEngine =
-      llvm::all_of(target.getMma(), [](int64_t v) { return v > 0; }) &&
-      p.operandBytes == 2;
-  p.computeUnits = target.getComputeUnits();
-  p.flopsPerNs = double(matrixEngine ? target.getPeakBf16Gflops()
-                                     : target.getPeakF32Gflops()) /
-                 p.computeUnits;
-  p.bytesPerNs = double(target.getMemGbps()) / p.computeUnits;
-  p.slmBytes = target.getSlmBytes();
-
-  Block &block = gemm.getEpilogueBlock();
-  SmallVector<Operation *> ops;
-  for (Operation &op : block.without_terminator())
-    ops.push_back(&op);
-  Value yielded = block.getTerminator()->getOperand(0);
-  p.liveFragments = peakLiveFragments(ops, {gemm.getAccArgument()}, yielded);
-  return p;
-}
-
-/// tile_k: one 64-byte row of each K slice for 16-bit operands (32, the DPAS
-/// and mma.sync friendly size, two mma k-steps), 16 for wider ones.
-int64_t getTileK(const Problem &p) { return p.operandBytes <= 2 ? 32 : 16; }
-
-/// K-steps prefetched: nothing to prefetch for one step, then 2, 3, 4 as the
-/// K loop gets long enough to hide the latency of more slices.
-int64_t getStages(int64_t kIters) {
-  if (kIters <= 1)
-    return 1;
-  if (kIters < 4)
-    return 2;
-  if (kIters < 16)
-    return 3;
-  return 4;
-}
-
-int64_t slmBytes(const Problem &p, ArrayRef<int64_t> tile, int64_t stages) {
-  return stages * (tile[0] + tile[1]) * tile[2] * p.operandBytes;
-}
-
-/// Fills the occupancy, padding and time numbers of `c`.
-void scoreTime(const Problem &p, Candidate &c) {
-  int64_t tm = c.tile[0], tn = c.tile[1], tk = c.tile[2];
-  int64_t tilesM = llvm::divideCeil(p.m, tm);
-  int64_t tilesN = llvm::divideCeil(p.n, tn);
-  c.tiles = tilesM * tilesN * p.batch;
-  c.waves = llvm::divideCeil(c.tiles, p.computeUnits);
-  c.waveFraction = double(c.tiles) / p.computeUnits;
-  c.efficiency = double(c.tiles) / double(c.waves * p.computeUnits);
-  c.useful = double(p.m * p.n) / double(tilesM * tm * tilesN * tn);
-  // One tile on one compute unit: its share of the peak rate and of the
-  // memory bandwidth; the A and B slices and the C tile cross memory once.
-  int64_t kPadded = llvm::alignTo(p.k, tk);
-  double compute = 2.0 * tm * tn * kPadded / p.flopsPerNs;
-  double memory =
-      double((tm + tn) * kPadded * p.operandBytes + tm * tn * p.resultBytes) /
-      p.bytesPerNs;
-  c.computeBound = compute >= memory;
-  c.time = c.waves * std::max(compute, memory);
-  c.groupM = tilesM == 1 ? 1 : kGroupM;
-}
-
-std::string formatTile(ArrayRef<int64_t> v) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << "[";
-  llvm::interleaveComma(v, os);
-  os << "]";
-  return s;
-}
-
-/// The numbers of a decision, shared by chosen and hand-written configs.
-std::string describe(const Candidate &c, const Problem &p) {
-  return llvm::formatv(
-      "tile {0}, subgroups {1}, group_m {2}, stages {3}, grf_mode {4}: "
-      "{5} tiles on {6} compute units = {7:f2} waves, wave efficiency "
-      "{8:f2}, useful work {9:f2}, model time {10} ns ({11} bound); "
-      "{12} registers per thread (budget {13}); SLM {14} of {15} bytes",
-      formatTile(c.tile), formatTile(c.subgroups), c.groupM, c.stages,
-      c.grfMode, c.tiles, p.computeUnits, c.waveFraction, c.efficiency,
-      c.useful, static_cast<int64_t>(std::llround(c.time)),
-      c.computeBound ? "compute" : "memory", c.registers, c.budget, c.slm,
-      p.slmBytes);
-}
+int64_t rounded(double v) { return static_cast<int64_t>(std::llround(v)); }
 
 struct SelectStrategyPass final
     : xpu::impl::XPUSelectStrategyPassBase<SelectStrategyPass> {
@@ -206,82 +39,109 @@ struct SelectStrategyPass final
   void runOnOperation() override;
 
 private:
-  /// Chooses and attaches a config; false when no candidate fits.
-  bool select(GemmOp gemm, TargetAttr target);
+  /// Chooses and attaches a config: true when it did, false when no
+  /// candidate fits, failure after an error.
+  FailureOr<bool> select(GemmOp gemm, TargetAttr target, GemmBackend backend);
   /// Verifies a hand-written config; false after an error.
   bool verifyHandConfig(GemmOp gemm, TargetAttr target);
+  /// The schedule of `c` (forced or chosen), with its remark.
+  ScheduleAttr decideSchedule(GemmOp gemm, TargetAttr target,
+                              const GemmProblem &p, const TileCandidate &c);
+
+  std::optional<Schedule> forced;
+  Fixup fixupKind = Fixup::deterministic;
+  CostParams params;
 };
 
-bool SelectStrategyPass::select(GemmOp gemm, TargetAttr target) {
+ScheduleAttr SelectStrategyPass::decideSchedule(GemmOp gemm, TargetAttr target,
+                                                const GemmProblem &p,
+                                                const TileCandidate &c) {
   MLIRContext *ctx = gemm.getContext();
-  Problem p = getProblem(gemm, target);
-  SmallVector<int64_t, 3> mma = getMmaShape(target);
-  LayoutRules rules = getLayoutRules(target);
-  int64_t tk = getTileK(p);
-  int64_t kStages = getStages(llvm::divideCeil(p.k, tk));
-
-  std::optional<Candidate> best;
-  int64_t considered = 0, overRegisters = 0, overSlm = 0;
-  for (int64_t tm : kTileM) {
-    for (int64_t tn : kTileN) {
-      if (tm % mma[0] != 0 || tn % mma[1] != 0)
-        continue;
-      Candidate c;
-      c.tile = {tm, tn, tk};
-      // Subgroup layout: blocks of at least blockM x blockN, halved (columns
-      // first) down to the subgroup cap.
-      int64_t rows = std::clamp<int64_t>(tm / rules.blockM, 1, 8);
-      int64_t cols = std::clamp<int64_t>(tn / rules.blockN, 1, 8);
-      while (rows * cols > rules.maxSubgroups) {
-        if (cols >= rows)
-          cols /= 2;
-        else
-          rows /= 2;
-      }
-      if ((tm / rows) % mma[0] != 0 || (tn / cols) % mma[1] != 0)
-        continue;
-      ++considered;
-      c.subgroups = {rows, cols};
-
-      // SLM: lower the prefetch depth until the slices fit.
-      c.stages = kStages;
-      while (c.stages > 1 && slmBytes(p, c.tile, c.stages) > p.slmBytes)
-        --c.stages;
-      c.slm = slmBytes(p, c.tile, c.stages);
-      if (c.slm > p.slmBytes) {
-        ++overSlm;
-        continue;
-      }
-
-      // Registers: 128-GRF mode if it fits, else 256 on Xe; the per-thread
-      // limit elsewhere.
-      c.grfMode = target.isIntel() ? 128 : 0;
-      RegisterModel model = RegisterModel::get(target, c.toAttr(ctx));
-      c.registers = model.estimate(p.liveFragments);
-      c.fragmentRegisters = model.fragmentRegisters;
-      c.reserved = model.reserved;
-      c.budget = model.budget;
-      if (c.registers > c.budget && target.isIntel()) {
-        c.grfMode = 256;
-        c.budget = 256;
-      }
-      if (c.registers > c.budget) {
-        ++overRegisters;
-        continue;
-      }
-
-      scoreTime(p, c);
-      // Fastest wins; candidates come largest-area first, so a tie keeps the
-      // larger tile (more reuse per byte, fewer tiles); the grid order
-      // then keeps the wider tile for equal areas.
-      auto area = [](const Candidate &x) { return x.tile[0] * x.tile[1]; };
-      bool better = !best || c.time < best->time * (1 - 1e-9) ||
-                    (c.time <= best->time * (1 + 1e-9) &&
-                     (area(c) > area(*best) ||
-                      (area(c) == area(*best) && c.tile[1] > best->tile[1])));
-      if (better)
-        best = c;
+  ScheduleChoice choice =
+      chooseSchedule(p, target, c, programs, fixupKind, params);
+  if (forced) {
+    auto schedule = ScheduleAttr::get(
+        ctx, *forced, *forced == Schedule::data_parallel ? 0 : programs,
+        *forced == Schedule::stream_k ? fixupKind : Fixup::deterministic);
+    std::string why;
+    FailureOr<ScheduleScore> score =
+        scoreScheduleWithBestPrograms(p, target, c, schedule, params, why);
+    if (failed(score)) {
+      gemm.emitError() << kPassArg << ": cannot plan the schedule "
+                       << formatSchedule(schedule) << ": " << why;
+      return {};
     }
+    choice.chosen = *score;
+    choice.schedule =
+        *forced == Schedule::data_parallel
+            ? schedule
+            : ScheduleAttr::get(ctx, *forced, score->plan.programs,
+                                schedule.getFixup());
+    choice.reason = "the schedule option asks for it";
+  }
+  const ScheduleScore &dp = choice.dataParallel, &chosen = choice.chosen;
+  std::string numbers = llvm::formatv(
+      "{0} tiles, {1} workgroups at once; data_parallel: {2:f2} waves, "
+      "efficiency {3:f2}, {4} ns",
+      dp.plan.tiles, dp.resident, c.waveFraction, dp.efficiency,
+      rounded(dp.time));
+  if (choice.schedule.getKind() == Schedule::data_parallel) {
+    remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "Schedule"))
+        << remark::reason("schedule data_parallel ({0}): {1}", choice.reason,
+                          numbers);
+    return choice.schedule;
+  }
+  remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "Schedule"))
+      << remark::reason("schedule {0}{1}: {2}; {3}: efficiency {4:f2}, {5} "
+                        "ns",
+                        formatSchedule(choice.schedule),
+                        forced ? " (" + choice.reason + ")" : std::string(),
+                        numbers, describeSchedulePlan(chosen.plan),
+                        chosen.efficiency, rounded(chosen.time));
+  return choice.schedule;
+}
+
+FailureOr<bool> SelectStrategyPass::select(GemmOp gemm, TargetAttr target,
+                                           GemmBackend backend) {
+  MLIRContext *ctx = gemm.getContext();
+  std::string why;
+  Operation *where = gemm;
+  if (failed(checkBackendGemm(backend, gemm, target, why, where))) {
+    where->emitError() << kPassArg << ": the " << stringifyGemmBackend(backend)
+                       << " backend cannot compute this GEMM: " << why;
+    return failure();
+  }
+  GemmProblem p = GemmProblem::get(gemm, target, backend);
+  std::optional<TileCandidate> best;
+  int64_t considered = 0, overRegisters = 0, overSlm = 0, refused = 0;
+  for (TileCandidate &c : enumerateTileCandidates(p, target, backend)) {
+    ++considered;
+    std::string reason;
+    switch (
+        checkTileCandidate(p, target, c, /*keepStagesAndGrf=*/false, reason)) {
+    case Rejection::slm:
+      ++overSlm;
+      continue;
+    case Rejection::registers:
+      ++overRegisters;
+      continue;
+    case Rejection::backend:
+      ++refused;
+      continue;
+    case Rejection::none:
+      break;
+    }
+    scoreDataParallel(p, c);
+    // Fastest wins; candidates come largest-area first, so a tie keeps the
+    // larger tile (more reuse per byte, fewer tiles); the grid order then
+    // keeps the wider tile for equal areas.
+    auto area = [](const TileCandidate &x) { return x.tile[0] * x.tile[1]; };
+    bool better = !best || c.time < best->time * (1 - 1e-9) ||
+                  (c.time <= best->time * (1 + 1e-9) &&
+                   (area(c) > area(*best) ||
+                    (area(c) == area(*best) && c.tile[1] > best->tile[1])));
+    if (better)
+      best = c;
   }
 
   if (!best) {
@@ -289,13 +149,12 @@ bool SelectStrategyPass::select(GemmOp gemm, TargetAttr target) {
         << remark::reason(
                "no config fits {0}: {1} candidates, {2} over the register "
                "budget ({3} live accumulator fragments in the epilogue), {4} "
-               "over {5} bytes of SLM",
+               "over {5} bytes of SLM, {6} refused by the {7} backend",
                target.getChip(), considered, overRegisters, p.liveFragments,
-               overSlm, p.slmBytes);
+               overSlm, p.slmBytes, refused, stringifyGemmBackend(backend));
     return false;
   }
 
-  gemm.setConfigAttr(best->toAttr(ctx));
   remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "Selected"))
       << remark::reason("selected for {0}x{1}x{2}{3} (m x n x k) on {4}: {5}; "
                         "{6} of {7} candidates rejected ({8} registers, {9} "
@@ -303,9 +162,9 @@ bool SelectStrategyPass::select(GemmOp gemm, TargetAttr target) {
                         p.m, p.n, p.k,
                         p.batch > 1 ? llvm::formatv(" x {0}", p.batch).str()
                                     : std::string(),
-                        target.getChip(), describe(*best, p),
-                        overRegisters + overSlm, considered, overRegisters,
-                        overSlm);
+                        target.getChip(), describeCandidate(*best, p),
+                        overRegisters + overSlm + refused, considered,
+                        overRegisters, overSlm);
   if (best->grfMode == 256)
     remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "GRFMode"))
         << remark::reason(
@@ -313,95 +172,90 @@ bool SelectStrategyPass::select(GemmOp gemm, TargetAttr target) {
                "per accumulator fragment x {2} live + {3} reserved)",
                best->registers, best->fragmentRegisters, p.liveFragments,
                best->reserved);
+  best->schedule = decideSchedule(gemm, target, p, *best);
+  if (!best->schedule)
+    return failure();
+  gemm.setConfigAttr(best->toAttr(ctx));
   return true;
 }
 
 bool SelectStrategyPass::verifyHandConfig(GemmOp gemm, TargetAttr target) {
   ConfigAttr config = gemm.getConfigAttr();
-  Problem p = getProblem(gemm, target);
-  SmallVector<int64_t, 3> mma = getMmaShape(target);
-  ArrayRef<int64_t> tile = config.getTile();
-  ArrayRef<int64_t> sg = config.getSubgroups();
-  int64_t lanes = target.getSubgroupSizes().front();
-
+  TileCandidate c = TileCandidate::fromAttr(config);
   auto fail = [&](const Twine &why) {
     gemm.emitError() << kPassArg << ": the config written by hand is invalid "
                      << "on " << target.getChip() << ": " << why;
     return false;
   };
-  int64_t grfMode = config.getGrfMode();
-  if (target.isIntel() && grfMode != 128 && grfMode != 256)
-    return fail(llvm::formatv("grf_mode {0} is not a GRF mode of Xe (128 or "
-                              "256)",
-                              grfMode));
-  if (!target.isIntel() && grfMode != 0)
-    return fail(llvm::formatv("grf_mode {0}: the target has no GRF modes "
-                              "(grf_mode must be 0)",
-                              grfMode));
-  int64_t blockM = tile[0] / sg[0], blockN = tile[1] / sg[1];
-  if (blockM % mma[0] != 0 || blockN % mma[1] != 0 || tile[2] % mma[2] != 0)
-    return fail(llvm::formatv(
-        "subgroup block [{0}, {1}] and tile_k {2} are not multiples of the "
-        "mma shape {3}",
-        blockM, blockN, tile[2], formatTile(target.getMma())));
-  int64_t subgroups = sg[0] * sg[1];
-  if (subgroups * lanes > kMaxWorkItems)
-    return fail(llvm::formatv("{0} subgroups of {1} lanes = {2} work-items > "
-                              "{3} per workgroup",
-                              subgroups, lanes, subgroups * lanes,
-                              kMaxWorkItems));
-  if (target.isIntel()) {
-    int64_t threads = grfMode == 256 ? kXeThreads256 : kXeThreads128;
-    if (subgroups > threads)
-      return fail(llvm::formatv("{0} subgroups > {1} hardware threads of an "
-                                "Xe-core in {2}-GRF mode",
-                                subgroups, threads, grfMode));
-  }
-  Candidate c;
-  c.tile.assign(tile.begin(), tile.end());
-  c.subgroups.assign(sg.begin(), sg.end());
-  c.stages = config.getStages();
-  c.grfMode = grfMode;
-  c.slm = slmBytes(p, tile, c.stages);
-  if (c.slm > p.slmBytes)
-    return fail(llvm::formatv("{0} stages x ({1} + {2}) x {3} x {4} bytes = "
-                              "{5} bytes of SLM > {6}",
-                              c.stages, tile[0], tile[1], tile[2],
-                              p.operandBytes, c.slm, p.slmBytes));
-
-  RegisterModel model = RegisterModel::get(gemm, target);
-  c.registers = model.estimate(p.liveFragments);
-  c.budget = model.budget;
-  scoreTime(p, c);
+  std::string why;
+  Operation *where = gemm;
+  if (failed(checkBackendGemm(c.backend, gemm, target, why, where)))
+    return fail(llvm::formatv("the {0} backend cannot compute this GEMM: {1}",
+                              stringifyGemmBackend(c.backend), why));
+  GemmProblem p = GemmProblem::get(gemm, target, c.backend);
+  if (checkTileCandidate(p, target, c, /*keepStagesAndGrf=*/true, why) !=
+      Rejection::none)
+    return fail(why);
+  scoreDataParallel(p, c);
   c.groupM = config.getGroupM();
-
+  FailureOr<ScheduleScore> score =
+      scoreSchedule(p, target, c, config.getSchedule(), params, why);
+  if (failed(score))
+    return fail(why);
   std::string schedule;
-  if (config.getSchedule() != Schedule::data_parallel)
-    schedule = llvm::formatv("; schedule {0} (the time is the data-parallel "
-                             "model's)",
-                             stringifySchedule(config.getSchedule()));
+  if (config.getSchedule().getKind() != Schedule::data_parallel)
+    schedule = llvm::formatv("; {0}: efficiency {1:f2}, {2} ns",
+                             describeSchedulePlan(score->plan),
+                             score->efficiency, rounded(score->time));
   remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "Kept"))
       << remark::reason("kept the config written by hand on {0}: {1}{2}",
-                        target.getChip(), describe(c, p), schedule);
+                        target.getChip(), describeCandidate(c, p), schedule);
   if (c.registers > c.budget)
     remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "Spills"))
         << remark::reason(
                "the config written by hand needs an estimated {0} registers "
                "per thread > {1} ({2} per accumulator fragment x {3} live + "
                "{4} reserved): expect spills",
-               c.registers, c.budget, model.fragmentRegisters, p.liveFragments,
-               model.reserved);
+               c.registers, c.budget, c.fragmentRegisters, p.liveFragments,
+               c.reserved);
   return true;
 }
 
 void SelectStrategyPass::runOnOperation() {
   func::FuncOp func = getOperation();
-  FailureOr<TargetAttr> resolved = resolveTarget(func, defaultTarget, kPassArg);
-  if (failed(resolved))
-    return signalPassFailure();
-  TargetAttr target = *resolved;
+  TargetAttr target = resolveTarget(func);
+  auto fail = [&](const Twine &why) {
+    func.emitError() << kPassArg << ": " << why;
+    signalPassFailure();
+  };
+  std::optional<GemmBackend> chosenBackend;
+  if (backend == "auto")
+    chosenBackend = target.isIntel() ? GemmBackend::xe : GemmBackend::simt;
+  else
+    chosenBackend = symbolizeGemmBackend(backend);
+  if (!chosenBackend)
+    return fail("unknown backend '" + backend + "' (auto, simt, xe)");
+  if (schedule != "auto") {
+    forced = symbolizeSchedule(schedule);
+    if (!forced)
+      return fail("unknown schedule '" + schedule +
+                  "' (auto, data_parallel, persistent, stream_k)");
+  }
+  std::optional<Fixup> f = symbolizeFixup(fixup);
+  if (!f)
+    return fail("unknown fixup '" + fixup + "' (deterministic, atomic)");
+  fixupKind = *f;
+  if (programs < 0 || programs > std::numeric_limits<int32_t>::max())
+    return fail(llvm::formatv("programs must be in [0, 2^31), got {0}",
+                              programs.getValue()));
+  if (streamKThreshold < 0 || streamKThreshold > 1)
+    return fail("stream-k-threshold must be in [0, 1]");
+  params.streamKThreshold = streamKThreshold;
+  if (persistentGain < 0 || persistentGain > 1)
+    return fail("persistent-gain must be in [0, 1]");
+  params.persistentGain = persistentGain;
 
-  bool failed = false;
+  bool hadError = false;
   func.walk([&](GemmOp gemm) {
     if (target.isCpu()) {
       ++numSkipped;
@@ -420,15 +274,18 @@ void SelectStrategyPass::runOnOperation() {
       if (verifyHandConfig(gemm, target))
         ++numKept;
       else
-        failed = true;
+        hadError = true;
       return;
     }
-    if (select(gemm, target))
+    FailureOr<bool> selected = select(gemm, target, *chosenBackend);
+    if (mlir::failed(selected))
+      hadError = true;
+    else if (*selected)
       ++numSelected;
     else
       ++numSkipped;
   });
-  if (failed)
+  if (hadError)
     signalPassFailure();
 }
 

@@ -5,24 +5,17 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::xpu;
 
-FailureOr<TargetAttr> mlir::xpu::resolveTarget(Operation *op,
-                                               StringRef defaultTarget,
-                                               StringRef pass) {
+TargetAttr mlir::xpu::resolveTarget(Operation *op) {
   if (TargetAttr target = TargetAttr::lookup(op))
     return target;
-  if (TargetAttr preset =
-          TargetAttr::getPreset(op->getContext(), defaultTarget))
-    return preset;
-  return op->emitError() << pass << ": unknown default-target '"
-                         << defaultTarget << "' (presets: "
-                         << llvm::join(TargetAttr::getPresetNames(), ", ")
-                         << ")";
+  return TargetAttr::getPreset(op->getContext(), kDefaultTargetChip);
 }
 
 std::string mlir::xpu::describeGemmShape(GemmOp gemm) {
@@ -31,6 +24,85 @@ std::string mlir::xpu::describeGemmShape(GemmOp gemm) {
   if (!gemm.isBatched())
     return mnk;
   return llvm::formatv("{0}x({1})", gemm.getBatchSize(), mnk).str();
+}
+
+AffineMap mlir::xpu::getEpilogueBroadcastMap(BroadcastKind kind, unsigned rank,
+                                             MLIRContext *ctx) {
+  switch (kind) {
+  case BroadcastKind::scalar:
+    return AffineMap::get(rank, 0, {}, ctx);
+  case BroadcastKind::per_row:
+    return AffineMap::get(rank, 0, getAffineDimExpr(rank - 2, ctx));
+  case BroadcastKind::per_col:
+    return AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx));
+  case BroadcastKind::full:
+    return AffineMap::getMultiDimIdentityMap(rank, ctx);
+  }
+  llvm_unreachable("unknown broadcast kind");
+}
+
+Value mlir::xpu::cloneEpilogue(OpBuilder &builder, Block &epilogue, Value acc,
+                               ValueRange operands) {
+  IRMapping map;
+  map.map(epilogue.getArgument(0), acc);
+  for (auto [arg, v] :
+       llvm::zip(epilogue.getArguments().drop_front(), operands))
+    map.map(arg, v);
+  for (Operation &op : epilogue.without_terminator())
+    builder.clone(op, map);
+  return map.lookupOrDefault(epilogue.getTerminator()->getOperand(0));
+}
+
+Value mlir::xpu::buildEpilogueGeneric(OpBuilder &builder, GemmOp gemm,
+                                      Value acc) {
+  Location loc = gemm.getLoc();
+  RankedTensorType resultType = gemm.getResultType();
+  unsigned rank = resultType.getRank();
+  MLIRContext *ctx = gemm.getContext();
+  AffineMap identity = builder.getMultiDimIdentityMap(rank);
+  SmallVector<AffineMap> maps = {identity};
+  SmallVector<Value> inputs = {acc};
+  for (auto [i, operand] : llvm::enumerate(gemm.getEpilogueOperands())) {
+    inputs.push_back(operand);
+    maps.push_back(
+        getEpilogueBroadcastMap(gemm.getBroadcastKind(i), rank, ctx));
+  }
+  maps.push_back(identity);
+  Value init = tensor::EmptyOp::create(builder, loc, resultType.getShape(),
+                                       resultType.getElementType());
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  Block &block = gemm.getEpilogueBlock();
+  auto generic = linalg::GenericOp::create(
+      builder, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
+      iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+        Value r =
+            cloneEpilogue(b, block, args[0], args.drop_front().drop_back());
+        linalg::YieldOp::create(b, l, r);
+      });
+  return generic.getResult(0);
+}
+
+Value mlir::xpu::getPackedOperand(Value value) {
+  auto slice = value.getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || !slice.hasZeroOffset() || !slice.hasUnitStride() ||
+      !slice.getSourceType().hasStaticShape() ||
+      !slice.getResultType().hasStaticShape())
+    return value;
+  ArrayRef<int64_t> src = slice.getSourceType().getShape();
+  ArrayRef<int64_t> dst = slice.getResultType().getShape();
+  if (src.size() == dst.size()) {
+    // A row pitch: only the last dimension is narrowed.
+    if (src.empty() || src.drop_back() != dst.drop_back())
+      return value;
+    return slice.getSource();
+  }
+  // Row 0 ([n] of [r, p]), column 0 ([m] of [m, p]) or element (0, 0) of a
+  // rank-2 panel whose rows (columns) xpu-materialize-layouts made equal.
+  if (src.size() == 2 && dst.size() <= 1 &&
+      slice->hasAttr(XPUDialect::getPanelAttrName()))
+    return slice.getSource();
+  return value;
 }
 
 Value TensorElementTypeConverter::convert(Value value, FloatType eltType) {

@@ -6,6 +6,7 @@
 
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -13,14 +14,44 @@
 
 namespace mlir::xpu {
 
-/// The #xpu.target of the module enclosing `op`, else the preset named
-/// `defaultTarget`; an unknown preset is an error on `op` that names `pass`.
-FailureOr<TargetAttr> resolveTarget(Operation *op, StringRef defaultTarget,
-                                    StringRef pass);
+/// The preset of the target passes use when the module has no #xpu.target
+/// (`xpu-attach-target{chip=...}` attaches one).
+inline constexpr llvm::StringLiteral kDefaultTargetChip = "pvc";
+
+/// The #xpu.target of the module enclosing `op` (written by hand or attached
+/// by xpu-attach-target), else the `pvc` preset.
+TargetAttr resolveTarget(Operation *op);
 
 /// "64x32x128" (m x n x k), "4x(64x32x128)" when batched: how remarks name a
 /// GEMM.
 std::string describeGemmShape(GemmOp gemm);
+
+/// The indexing map that reads an epilogue operand of `kind` from the
+/// GEMM result's iteration space (b?, m, n) of `rank` dimensions.
+AffineMap getEpilogueBroadcastMap(BroadcastKind kind, unsigned rank,
+                                  MLIRContext *ctx);
+
+/// Clones the ops of an epilogue block (`xpu.gemm`, `xpu.gemm_tile` or
+/// `xpu.gemm_fixup`) at the builder's insertion point with the accumulator
+/// argument mapped to `acc` and the operand arguments to `operands`;
+/// returns the value the block yields. Values the block captures from
+/// above are used as they are.
+Value cloneEpilogue(OpBuilder &builder, Block &epilogue, Value acc,
+                    ValueRange operands);
+
+/// Applies the epilogue of `gemm` to the accumulator tensor `acc` (the
+/// result's shape, any element type the block accepts) as one elementwise
+/// linalg.generic that reads each epilogue operand through its broadcast
+/// map; the result has the GEMM's result type.
+Value buildEpilogueGeneric(OpBuilder &builder, GemmOp gemm, Value acc);
+
+/// The tensor that holds a GEMM operand in a backend's layout, looking
+/// through the views that xpu-materialize-layouts leaves: a zero-offset,
+/// unit-stride tensor.extract_slice that narrows the last dimension (a row
+/// pitch), or one marked `xpu.panel` that takes row 0 / column 0 / element
+/// (0, 0) of a rank-2 panel of equal rows (columns).
+/// Returns `value` itself when it is no such view.
+Value getPackedOperand(Value value);
 
 /// Converts float tensors to another element type (arith.truncf or
 /// arith.extf in an elementwise linalg.generic) placed right after the

@@ -1,0 +1,141 @@
+//===- GemmBackends.h - what each GPU GEMM backend can run ------*- C++ -*-===//
+//
+// One place for the rules of every GPU backend that lowers a workgroup's
+// GEMM tile: which GEMMs (types, epilogues) and which configs (tiles,
+// subgroups, registers) it runs, and the memory layouts it reads (row
+// pitches). xpu-select-strategy asks these rules when it enumerates
+// candidates, verifies a hand-written config with them, and the layout and
+// schedule passes and the backends themselves report their messages; so a
+// config the strategy accepts is one the backend lowers.
+//
+// A third backend (NVIDIA tensor cores) adds its enumerator value, its
+// sub-attribute of #xpu.config and its cases here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPU_DIALECT_XPU_UTILS_GEMMBACKENDS_H
+#define XPU_DIALECT_XPU_UTILS_GEMMBACKENDS_H
+
+#include "xpu/Dialect/XPU/IR/XPUOps.h"
+
+#include <string>
+
+namespace mlir::xpu {
+
+/// The GPU code generators of one workgroup's GEMM tile.
+enum class GemmBackend {
+  /// convert-xpu-to-gpu: portable SIMT kernels (SLM slices, register
+  /// micro-tiles), any target of the gpu dialect.
+  simt,
+  /// convert-xpu-to-xegpu: Intel Xe DPAS kernels with 2D block I/O.
+  xe,
+};
+
+/// The backend a config is for: `backend = #xpu.xe<...>` is xe, no backend
+/// sub-attribute is simt.
+GemmBackend getGemmBackend(ConfigAttr config);
+llvm::StringRef stringifyGemmBackend(GemmBackend backend);
+std::optional<GemmBackend> symbolizeGemmBackend(llvm::StringRef name);
+
+//===----------------------------------------------------------------------===//
+// SIMT
+//===----------------------------------------------------------------------===//
+
+/// How a SIMT workgroup is laid out: the config's subgroups split the tile
+/// into blocks, the lanes of a subgroup split a block (along n first, so
+/// that neighbouring lanes touch neighbouring columns), and each thread
+/// keeps an `rm x rn` register micro-tile.
+struct SimtLayout {
+  int64_t tm, tn, tk;
+  int64_t sgRows, sgCols, lanes;
+  int64_t lanesM, lanesN;
+  int64_t rm, rn;
+  /// Shared-memory slice buffers: 2 (double buffering) when stages >= 2.
+  int64_t buffers;
+  int64_t threads() const { return sgRows * sgCols * lanes; }
+};
+
+/// Accumulators one SIMT thread may hold: beyond this the kernel would spill
+/// on every target we know.
+inline constexpr int64_t kSimtMaxAccumulators = 256;
+/// Work-items per workgroup on every target (Xe max_work_group_size, CUDA
+/// threads per block).
+inline constexpr int64_t kMaxWorkgroupSize = 1024;
+
+/// The SIMT layout of `config` with `lanes` lanes per subgroup, or failure
+/// with the reason in `why`.
+FailureOr<SimtLayout> getSimtLayout(ConfigAttr config, int64_t lanes,
+                                    std::string &why);
+
+//===----------------------------------------------------------------------===//
+// Intel Xe (DPAS)
+//===----------------------------------------------------------------------===//
+
+namespace xe {
+/// Lanes of a subgroup: DPAS runs on SIMD16 on pvc and bmg.
+inline constexpr int64_t kLanes = 16;
+/// DPAS shape for 16-bit operands: A 8x16, B 16x16, C 8x16.
+inline constexpr int64_t kDpasM = 8, kDpasN = 16, kDpasK = 16;
+/// 2D block surfaces: the row pitch is at least 64 bytes and a multiple of
+/// 16 bytes (cl_intel_subgroup_2d_block_io; pvc and Xe2).
+inline constexpr int64_t kMinPitchBytes = 64, kPitchAlignBytes = 16;
+/// Buffers the lowering allocates are 64-byte aligned (block base address).
+inline constexpr int64_t kBaseAlignment = 64;
+/// Hardware threads of one Xe-core: 8 vector engines x 8 threads, 4 per
+/// engine in 256-GRF mode; a workgroup runs on one Xe-core.
+inline constexpr int64_t kThreads128 = 64, kThreads256 = 32;
+
+/// f16 and bf16: the operand types of DPAS.
+bool isDpasOperandType(Type t);
+/// Bytes of one element of `t`.
+int64_t getElementBytes(Type t);
+/// The smallest row pitch >= `cols` elements that 2D block I/O accepts.
+int64_t getLegalPitch(int64_t cols, Type elt);
+/// Types the Xe kernel loads, stores and computes its epilogue in (f32,
+/// f16, bf16, integers up to 32 bits).
+bool isKernelType(Type t);
+/// True when the epilogue of `gemm` can run in the kernel (every value is a
+/// kernel type); else the kernel stores the f32 accumulator and the
+/// epilogue runs on the host.
+bool hasDeviceEpilogue(GemmOp gemm);
+/// The operand element type the kernel reads: the lhs type if DPAS takes
+/// it, else bf16.
+Type getDpasOperandType(GemmOp gemm);
+} // namespace xe
+
+//===----------------------------------------------------------------------===//
+// Rules of every backend
+//===----------------------------------------------------------------------===//
+
+/// Whether `backend` can compute `gemm` (its types and epilogue) on
+/// `target`. On failure `why` says why and `where` is the op to blame (the
+/// GEMM or one of its epilogue ops).
+LogicalResult checkBackendGemm(GemmBackend backend, GemmOp gemm,
+                               TargetAttr target, std::string &why,
+                               Operation *&where);
+
+/// Whether `backend` can run `config` on `target` for operands of
+/// `operandBytes` bytes: tile and subgroup shapes, work-items, hardware
+/// threads, shared memory. `why` says why not.
+LogicalResult checkBackendConfig(GemmBackend backend, TargetAttr target,
+                                 ConfigAttr config, int64_t operandBytes,
+                                 std::string &why);
+
+/// The row pitch (elements) the backend needs for a 2D buffer of `cols`
+/// elements of `elt`: `cols` for SIMT, the 2D block rule for xe.
+int64_t getBackendRowPitch(GemmBackend backend, int64_t cols, Type elt);
+
+/// Shared local memory one workgroup of `config` uses (bytes).
+int64_t getWorkgroupSlmBytes(GemmBackend backend, ConfigAttr config,
+                             int64_t operandBytes);
+
+/// Workgroups of `config` that `target` runs at once: compute units times
+/// the workgroups one compute unit holds (limited by shared memory and, on
+/// Xe, hardware threads). The default program count of persistent and
+/// Stream-K schedules.
+int64_t getResidentWorkgroups(GemmBackend backend, TargetAttr target,
+                              ConfigAttr config, int64_t operandBytes);
+
+} // namespace mlir::xpu
+
+#endif // XPU_DIALECT_XPU_UTILS_GEMMBACKENDS_H

@@ -1,0 +1,152 @@
+//===- StrategyModel.h - candidates, validity and cost of configs -*- C++ -*-=//
+//
+// The cost model of xpu-select-strategy as three steps a tuner can call on
+// its own (docs/Strategy.md gives every formula and constant):
+//
+//   1. enumerateTileCandidates: the workgroup tiles, subgroup layouts,
+//      tile_k and prefetch depth the strategy considers for a GEMM;
+//   2. checkTileCandidate: whether a backend can run one (shared memory,
+//      the register estimate and GRF mode, then the backend's own rules in
+//      GemmBackends.h);
+//   3. scoreDataParallel / scoreSchedule: the modeled time of a candidate
+//      under the data-parallel, persistent or Stream-K schedule
+//      (SchedulePlan.h), and chooseSchedule, the schedule the model
+//      prefers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPU_DIALECT_XPU_UTILS_STRATEGYMODEL_H
+#define XPU_DIALECT_XPU_UTILS_STRATEGYMODEL_H
+
+#include "xpu/Dialect/XPU/IR/XPUOps.h"
+#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
+#include "xpu/Dialect/XPU/Utils/SchedulePlan.h"
+
+#include <string>
+
+namespace mlir::xpu {
+
+/// Problem and target numbers shared by every candidate of one GEMM.
+struct GemmProblem {
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+  /// Bytes of the operands as the backend reads them, and of the result.
+  int64_t operandBytes = 4, resultBytes = 4;
+  /// Peak rate (GFLOP/s = FLOP/ns) and bandwidth (GB/s = B/ns) of one
+  /// compute unit.
+  double flopsPerNs = 0, bytesPerNs = 0;
+  int64_t computeUnits = 1;
+  int64_t slmBytes = 0;
+  /// Peak accumulator-dependent values live in the epilogue.
+  int64_t liveFragments = 1;
+
+  static GemmProblem get(GemmOp gemm, TargetAttr target, GemmBackend backend);
+};
+
+/// Constants of the time model a tuner may change (docs/Strategy.md).
+struct CostParams {
+  /// One kernel launch, host to device (ns).
+  double launchNs = 5000;
+  /// Starting one workgroup: dispatch, prologue and the epilogue operand
+  /// loads a persistent program does once (ns). An assumption to calibrate
+  /// on the device.
+  double workgroupNs = 1000;
+  /// Stream-K is considered when the last data-parallel wave leaves more
+  /// than this fraction of the machine idle.
+  double streamKThreshold = 0.2;
+  /// Persistent is chosen when it models at least this much faster and the
+  /// grid has at least `persistentMinWaves` waves.
+  double persistentGain = 0.1;
+  int64_t persistentMinWaves = 4;
+};
+
+/// One configuration with its numbers.
+struct TileCandidate {
+  SmallVector<int64_t, 3> tile;
+  SmallVector<int64_t, 2> subgroups;
+  int64_t stages = 1;
+  int64_t groupM = 1;
+  /// Xe only: 128 or 256 (0 for other backends).
+  int64_t grfMode = 0;
+  GemmBackend backend = GemmBackend::simt;
+  ScheduleAttr schedule;
+  // Registers.
+  int64_t registers = 0, budget = 0, fragmentRegisters = 0, reserved = 0;
+  // Shared memory (the model's: stages slices).
+  int64_t slm = 0;
+  // Data-parallel occupancy and time.
+  int64_t tiles = 0, waves = 0;
+  double waveFraction = 0, efficiency = 0, useful = 0, time = 0;
+  /// Time of one whole tile on one compute unit (ns).
+  double tileTime = 0;
+  bool computeBound = false;
+
+  /// The config this candidate stands for.
+  ConfigAttr toAttr(MLIRContext *ctx) const;
+  /// The candidate of a config (tile, subgroups, stages, GRF mode,
+  /// schedule, backend).
+  static TileCandidate fromAttr(ConfigAttr config);
+};
+
+/// Step 1: the candidates of the tile grid `{256, ..., 8} x {256, ..., 16}`
+/// whose sizes and subgroup blocks are multiples of the target's mma shape.
+SmallVector<TileCandidate> enumerateTileCandidates(const GemmProblem &problem,
+                                                   TargetAttr target,
+                                                   GemmBackend backend);
+
+/// Why a candidate was rejected.
+enum class Rejection { none, slm, registers, backend };
+
+/// Step 2: fits the candidate's stages into shared memory (lowering them),
+/// picks the GRF mode from the register estimate and applies the backend's
+/// rules. `why` says why not. With `keepStagesAndGrf` (a config written by
+/// hand) nothing is changed, the register estimate is only reported.
+Rejection checkTileCandidate(const GemmProblem &problem, TargetAttr target,
+                             TileCandidate &c, bool keepStagesAndGrf,
+                             std::string &why);
+
+/// Step 3: occupancy, padding and the data-parallel time of `c`.
+void scoreDataParallel(const GemmProblem &problem, TileCandidate &c);
+
+/// The modeled time of `c` under a schedule.
+struct ScheduleScore {
+  SchedulePlan plan;
+  /// Workgroups the target runs at once (the default program count).
+  int64_t resident = 0;
+  double time = 0, efficiency = 0;
+};
+FailureOr<ScheduleScore>
+scoreSchedule(const GemmProblem &problem, TargetAttr target,
+              const TileCandidate &c, ScheduleAttr schedule,
+              const CostParams &params, std::string &why);
+
+/// scoreSchedule, and when `schedule` has no program count (0), the count
+/// the model finds fastest among 1, 2, 4 and 8 workgroups per compute unit
+/// and all the workgroups the target runs at once (a tuned count,
+/// persistent_kernel_autotuned_num_progs; never simply the core count).
+FailureOr<ScheduleScore>
+scoreScheduleWithBestPrograms(const GemmProblem &problem, TargetAttr target,
+                              const TileCandidate &c, ScheduleAttr schedule,
+                              const CostParams &params, std::string &why);
+
+/// The schedule the model prefers for `c` (data-parallel unless Stream-K or
+/// persistent pass the thresholds of `params` and model faster), with the
+/// score of the data-parallel schedule and of the chosen one. `programs`
+/// (0: resident workgroups) and `fixup` parameterize the others.
+struct ScheduleChoice {
+  ScheduleAttr schedule;
+  ScheduleScore dataParallel, chosen;
+  /// Why the data-parallel schedule was kept, when it was.
+  std::string reason;
+};
+ScheduleChoice chooseSchedule(const GemmProblem &problem, TargetAttr target,
+                              const TileCandidate &c, int64_t programs,
+                              Fixup fixup, const CostParams &params);
+
+/// "tile [..], subgroups [..], group_m G, stages S[, grf_mode R]: T tiles on
+/// C compute units = W waves, ...": the numbers of a decision.
+std::string describeCandidate(const TileCandidate &c,
+                              const GemmProblem &problem);
+
+} // namespace mlir::xpu
+
+#endif // XPU_DIALECT_XPU_UTILS_STRATEGYMODEL_H
