@@ -12,6 +12,9 @@ Intel builtins the kernel must call:
   block-write    intel_sub_group_2d_block_write_*       (C)
   prefetch       intel_sub_group_2d_block_prefetch_*    (only with --prefetch)
 
+A Stream-K fix-up kernel (named *_fixup) sums workspace slots and stores
+the tile: it must call the block read and block write builtins only.
+
 Prints one line per model, chip and kernel, and exits 1 if any check fails
 (the failing tool's output goes to stderr).
 """
@@ -85,7 +88,10 @@ def main():
                         status.append("spirv-val ok")
                     dis = run(["spirv-dis", path]).stdout.decode()
                     checks = dict(BUILTINS)
-                    if args.prefetch:
+                    if "_fixup." in spv:
+                        checks = {key: BUILTINS[key]
+                                  for key in ("block-read", "block-write")}
+                    elif args.prefetch:
                         checks["prefetch"] = PREFETCH
                     for key, pattern in checks.items():
                         if pattern.search(dis):

@@ -35,84 +35,160 @@ def XPULowerToLinalgPass : Pass<"xpu-lower-to-linalg"> {
   ];
 }
 
+def XPUScheduleGemmPass : Pass<"xpu-schedule-gemm", "::mlir::func::FuncOp"> {
+  let summary = "Turn each configured xpu.gemm into programs, tiles and K "
+                "ranges (the schedule layer shared by every GPU backend)";
+  let description = [{
+    Catalog: persistent_kernel_patterns (persistent_kernel_basic_tile_loop,
+    persistent_kernel_autotuned_num_progs, streamk_two_wave_decomposition,
+    streamk_mac_loop_partial_tile, streamk_iteration_distribution),
+    streamk_output_must_be_prezeroed, streamk_atomic_add_needs_mask and the
+    GROUP_SIZE_M swizzle. Works on tensors, before bufferization; every
+    `xpu.gemm` must carry a `#xpu.config` (`xpu-select-strategy`).
+
+    The host side, written once for every backend: the operands as buffers
+    (`bufferization.to_buffer`; a view that `xpu-materialize-layouts` left,
+    a row pitch or an epilogue panel, is read through to the packed tensor),
+    the result buffer (64-byte aligned, with the row pitch the config's
+    backend needs), for Stream-K the f32 workspace (zeroed for the atomic
+    fix-up), and `bufferization.to_tensor` of the result (sliced back to the
+    logical width).
+
+    The device side, as programs: an `scf.forall` over the program ids with
+    the `#gpu.block<x>` mapping, whose body computes each tile's origin
+    (batch, GROUP_SIZE_M-swizzled tile row and column) and K range and calls
+    `xpu.gemm_tile` (one workgroup, one tile) or `xpu.gemm_fixup`:
+
+    * `data_parallel`: one program per tile, K range `[0, k)`;
+    * `persistent<programs = P>`: `min(P, tiles)` programs, each looping
+      over tiles with stride P;
+    * `stream_k<programs = P>`: the data-parallel waves as in the persistent
+      schedule, then each program's even share of the split tiles' K-steps,
+      one `xpu.gemm_tile partial` (or `atomic_add`) per piece; a second
+      `scf.forall` has one program per split tile that sums its pieces in a
+      fixed order and applies the epilogue once (`xpu.gemm_fixup`).
+      Nothing waits on another program, so no schedule can deadlock,
+      whatever the number of workgroups the device runs at once.
+
+    A program count of 0 means the workgroups the target (`#xpu.target`)
+    runs at once. Each GEMM gets a remark with the plan's numbers. A GEMM
+    without a config is an error.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::xpu::XPUDialect"];
+  let statistics = [
+    Statistic<"numScheduled", "num-scheduled", "xpu.gemm ops scheduled">
+  ];
+}
+
 def XPUConvertXPUToGPUPass : Pass<"convert-xpu-to-gpu",
                                   "::mlir::func::FuncOp"> {
-  let summary = "Lower each configured xpu.gemm to a tiled SIMT kernel";
+  let summary = "Lower the GEMM programs of xpu-schedule-gemm to SIMT "
+                "kernels (the portable tile emitter)";
   let description = [{
-    Replaces every `xpu.gemm` that carries a `#xpu.config` (run
-    `xpu-select-strategy` first) by a `gpu.launch` computing it, for the
-    generic SPIR-V path (and any target of the gpu dialect):
+    The SIMT backend of the schedule layer: every `scf.forall` of GEMM
+    programs (`xpu-schedule-gemm`) becomes a `gpu.launch` with one workgroup
+    per program, and every `xpu.gemm_tile` / `xpu.gemm_fixup` in it becomes
+    the code one workgroup runs on one tile, for the generic SPIR-V path
+    (and any target of the gpu dialect):
 
-    * one workgroup per `tile[0] x tile[1]` tile of C (times the batch on the
-      second grid dimension); the program id is swizzled in groups of
-      `group_m` tile rows, so that workgroups running together share slices
-      of A and B;
     * `subgroups[0] * subgroups[1] * lanes` threads per workgroup, `lanes`
       being the target's first subgroup size; each subgroup owns a block of
       the tile and its lanes split the block along n first (neighbouring
       lanes, neighbouring columns): every thread keeps an `rm x rn` register
       micro-tile of accumulators across the K loop;
-    * every K-step stages a `tile[0] x tile[2]` slice of A and a
-      `tile[2] x tile[1]` slice of B (transposed on the way in for
-      `rhs_layout(nk)`) in shared local memory, copied by all threads with
-      coalesced reads; with `stages >= 2` two buffers let the copy of the
-      next slice precede the products of the current one, with one barrier
-      per step;
-    * the epilogue region is applied to every accumulator before the store,
-      with per-row, per-column, full and scalar operands read at the
-      element's coordinates;
+    * every K-step of the tile's K range stages a `tile[0] x tile[2]` slice
+      of A and a `tile[2] x tile[1]` slice of B (transposed on the way in
+      for `rhs_layout(nk)`) in shared local memory, copied by all threads
+      with coalesced reads; with `stages >= 2` two buffers let the copy of
+      the next slice precede the products of the current one, with one
+      barrier per step;
+    * `output` tiles and fix-ups apply the epilogue region to every
+      accumulator before the store, with per-row, per-column, full and
+      scalar operands read at the element's coordinates; `partial` tiles
+      store their f32 accumulators to their workspace slot; `atomic_add`
+      tiles add them with float atomics, masked at the edges of `m x n`;
+      fix-ups sum their slots in slot order;
     * loads and stores are masked only along the dimensions that the tile
       does not divide (out-of-range A and B elements read as zero);
-    * element offsets are computed in i64 whenever an index into some
+    * buffers are read flat (collapsed on the host before the launch) and
+      element offsets are computed in i64 whenever an index into some
       buffer (padded to whole tiles) can pass 2^31, in i32 otherwise.
 
-    The rewrite works on tensors: operands are read through
-    `bufferization.to_buffer`, flattened to 1-D, and the result is a new
-    buffer returned through `bufferization.to_tensor restrict writable`, so
-    the function then bufferizes as usual. Every kernel is described in a
-    remark. A GEMM without a config, with a schedule other than
-    `data_parallel`, or whose config does not split into whole micro-tiles
-    (or needs more than 256 accumulators or 1024 threads) is an error.
+    Every kernel is described in a remark. An `xpu.gemm` left unscheduled, a
+    config for another backend, or one that does not split into whole
+    micro-tiles (or needs more than 256 accumulators or 1024 threads) is an
+    error.
   }];
   let options = [
-    Option<"defaultTarget", "default-target", "std::string", /*default=*/"\"pvc\"",
-           "Target preset when the module has no xpu.target">,
     Option<"allowBF16", "allow-bf16", "bool", /*default=*/"true",
            "Kernels may use bf16 (false for OpenCL SPIR-V, which has no bf16 "
-           "type: a bf16 GEMM is then an error)">
+           "type: a bf16 GEMM is then an error)">,
+    Option<"floatAtomics", "float-atomics", "bool", /*default=*/"true",
+           "Kernels may use float atomic adds (false for OpenCL 1.2 SPIR-V, "
+           "which has none: an atomic Stream-K fix-up is then an error)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::bufferization::BufferizationDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
   let statistics = [
-    Statistic<"numKernels", "num-kernels", "xpu.gemm ops lowered to kernels">
+    Statistic<"numKernels", "num-kernels", "GEMM kernels generated">
   ];
 }
 
 def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
-  let summary = "Lower the GPU-mappable linalg ops on buffers to scf.parallel";
+  let summary = "Lower the GPU-mappable linalg ops on buffers to kernels "
+                "with full workgroups";
   let description = [{
-    Rewrites every linalg op on buffers that a SPIR-V kernel can run to an
-    `scf.parallel` nest (reductions stay sequential `scf.for` loops inside),
-    ready for `scf-parallel-loop-tiling`, `gpu-map-parallel-loops` and
-    `convert-parallel-loops-to-gpu`. An op qualifies when every operand is a
-    statically shaped memref with the identity layout (bare-pointer kernel
-    arguments carry no sizes or strides) and its payload calls no function.
-    Other linalg ops are left alone for `convert-linalg-to-loops` on the
-    host. With `allow-bf16=false` (OpenCL SPIR-V has no bf16 type) ops that
-    touch bf16 stay on the host too.
+    Rewrites every linalg op on buffers that a SPIR-V kernel can run into a
+    `gpu.launch` whose workgroups have 32 to 256 work-items (never one):
+
+    * no reduction loop (elementwise ops, transposes, broadcasts, fills,
+      copies: the pack kernels): one work-item per iteration of the
+      flattened iteration space, innermost loop fastest, so neighbouring
+      work-items touch neighbouring elements (coalesced);
+    * a reduction over at least 32 elements per output whose body ends in
+      an associative combiner (`addf`, `mulf`, `maximumf`, `minimumf`,
+      `maxnumf`, `minnumf` and the integer ones) of the output: softmax's
+      max and sum, logsumexp, row sums, normalization statistics. One
+      workgroup per output element: its work-items stride over the reduced
+      elements from the combiner's identity, combine their partial results
+      in shared local memory (a tree of halvings, one barrier per level),
+      and the first work-item combines the total with the output's
+      initial value;
+    * other reductions (contractions such as the baseline GEMMs of
+      `gemm-kernels=false`, short or unrecognized ones): one work-item per
+      output element with the reduction loops inside.
+
+    An op qualifies when every operand is a statically shaped memref with
+    the identity layout (bare-pointer kernel arguments carry no sizes or
+    strides) and its payload calls no function and has no side effects
+    (torch-mlir's `cf.assert` guards). Other linalg ops are left alone for
+    `convert-linalg-to-loops` on the host. With `allow-bf16=false`
+    (OpenCL SPIR-V has no bf16 type) ops that touch bf16 stay on the host
+    too.
   }];
   let options = [
     Option<"allowBF16", "allow-bf16", "bool", /*default=*/"true",
            "Map ops that read or write bf16">
   ];
-  let dependentDialects = ["::mlir::scf::SCFDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect"];
   let statistics = [
-    Statistic<"numMapped", "num-mapped", "linalg ops lowered to scf.parallel">
+    Statistic<"numMapped", "num-mapped", "linalg ops lowered to kernels">,
+    Statistic<"numRowReductions", "num-row-reductions",
+              "reductions given one workgroup per output element">
   ];
 }
 
@@ -170,6 +246,28 @@ def XPUSetSPIRVEntryPointABIPass : Pass<"xpu-set-spirv-entry-point-abi",
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
 }
 
+def XPUGuardZeroTripLoopsPass : Pass<"xpu-guard-zero-trip-loops"> {
+  let summary = "Give loops with results a guard, so that a loop that runs "
+                "zero times returns its init values after SPIR-V conversion";
+  let description = [{
+    Upstream's `scf.for` to SPIR-V lowering (MLIR 22.1.8) returns a loop's
+    results through a function-storage variable that only the loop body
+    writes, so a loop that runs zero times returns an uninitialized value
+    (a Stream-K fix-up of a tile with one piece sums zero more slots: its
+    result came back as garbage on PoCL). This pass rewrites every `scf.for`
+    with results whose trip count is not provably positive into `scf.if (lb
+    < ub)` around the loop, yielding the init values otherwise; the loop
+    inside then always runs. Loops without results and loops with constant
+    bounds that run are left alone. `xpu-spirv-pipeline` runs it on the
+    kernels before `convert-gpu-to-spirv`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numGuarded", "num-guarded", "scf.for ops put under a guard">
+  ];
+}
+
 def XPUDumpGPUBinariesPass : Pass<"xpu-dump-gpu-binaries", "ModuleOp"> {
   let summary = "Write every gpu.binary object to a file";
   let description = [{
@@ -187,59 +285,51 @@ def XPUDumpGPUBinariesPass : Pass<"xpu-dump-gpu-binaries", "ModuleOp"> {
 }
 
 def XPUConvertToXeGPUPass : Pass<"convert-xpu-to-xegpu", "ModuleOp"> {
-  let summary = "Lower each configured xpu.gemm to a workgroup-level XeGPU "
-                "kernel (2D block descriptors, prefetch, DPAS, fused epilogue)";
+  let summary = "Lower the GEMM programs of xpu-schedule-gemm to "
+                "workgroup-level XeGPU kernels (2D block descriptors, "
+                "prefetch, DPAS, fused epilogue)";
   let description = [{
     Catalog: mem_block_pointers and the descriptor patterns,
-    descriptor_no_boundary_check_arg, dtype_prepack_bf16, grf_mode. Works on
-    tensors, before bufferization. Every `xpu.gemm` must carry a
-    `#xpu.config` (run `xpu-select-strategy` first; a GEMM without one is an
-    error at its location). Each GEMM becomes:
+    descriptor_no_boundary_check_arg, grf_mode. The Intel Xe backend of the
+    schedule layer: every `scf.forall` of GEMM programs (`xpu-schedule-gemm`,
+    configs with `#xpu.xe` knobs) becomes a `gpu.func` kernel in its own
+    `gpu.module` (one workgroup per program, launched by `gpu.launch_func`),
+    and every `xpu.gemm_tile` / `xpu.gemm_fixup` in it becomes
+    workgroup-level XeGPU. The operands must be in the layout
+    `xpu-materialize-layouts` gives them (f16/bf16 operands, a `[k, n]` rhs,
+    2D block pitches, epilogue panels); otherwise it is an error naming that
+    pass. Per tile:
 
-    * on the host: the operands in the layout the kernel reads, prepared
-      once per launch on tensors: f32 operands converted to bf16 (DPAS takes
-      bf16/f16 and accumulates in f32; `xpu-prepack-bf16` does this at pack
-      time instead), an `[n, k]` rhs transposed to `[k, n]`, rows padded
-      with zeros where the 2D block rules need a wider pitch (at least 64
-      bytes, a multiple of 16), and `per_col` / `per_row` / `scalar`
-      epilogue operands broadcast to a tile-high (or tile-wide) panel that
-      the kernel reads with the accumulator's layout; then
-      `bufferization.to_buffer` of each, a `memref.alloc` for the result, a
-      `gpu.launch_func` and `bufferization.to_tensor ... restrict writable`;
-    * a `gpu.module` with one `gpu.func` kernel, one workgroup per output
-      tile (program ids swizzled by `group_m`, the batch in the y
-      dimension): `xegpu.create_nd_tdesc` on the base address (batch
-      offsets computed in i64) with the logical shape, so the descriptors
-      zero-fill reads and drop writes outside the matrix (M, N and K tails,
-      both A and B, so padded products vanish); `xegpu.prefetch_nd`
-      `stages - 1` K-steps ahead; a K loop of `load_nd` A and B and
-      `xegpu.dpas`; the epilogue region applied to the accumulator vector;
-      `store_nd`. Layouts come from the config: `sg_layout` = subgroups,
-      `sg_data` = the subgroup's block, `inst_data` = the DPAS shape
-      (A 8x16, B 16x16 packed by the lowering, C 8x16). The module carries
-      `#xevm.target<chip = ...>`, with the large register file option
-      (`-ze-opt-large-register-file`) when the config's `grf_mode` is 256.
+    * `xegpu.create_nd_tdesc` on the base address (batch offsets computed in
+      i64) with the logical shape, so the descriptors zero-fill reads and
+      drop writes outside the matrix (M, N and K tails, both A and B, so
+      padded products vanish);
+    * `xegpu.prefetch_nd` `stages - 1` K-steps ahead of the tile's K range;
+      a K loop over the range of `load_nd` A and B and `xegpu.dpas`;
+    * `output`: the epilogue region applied to the accumulator vector (panel
+      operands read with its layout), `store_nd` of the tile; `partial`:
+      `store_nd` of the f32 accumulators to the workspace slot; fix-ups load
+      the slots in slot order, add, apply the epilogue and store. The
+      atomic Stream-K fix-up is not available (block stores are not
+      atomic).
 
-    Each decision (precision, transposes, padding, panels, GRF mode) is a
-    remark under `convert-xpu-to-xegpu`.
+    Layouts come from the config: `sg_layout` = subgroups, `sg_data` = the
+    subgroup's block, `inst_data` = the DPAS shape (A 8x16, B 16x16 packed
+    by the lowering, C 8x16). The module carries `#xevm.target<chip =
+    ...>`, with the large register file option
+    (`-ze-opt-large-register-file`) when the config's `#xpu.xe` grf_mode is
+    256. Every kernel is a remark under `convert-xpu-to-xegpu`.
   }];
-  let options = [
-    Option<"defaultTarget", "default-target", "std::string", "\"pvc\"",
-           "Target preset when the module has no xpu.target (pvc or bmg)">
-  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::bufferization::BufferizationDialect",
                            "::mlir::gpu::GPUDialect",
-                           "::mlir::linalg::LinalgDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::xegpu::XeGPUDialect",
                            "::mlir::xevm::XeVMDialect"];
   let statistics = [
-    Statistic<"numKernels", "num-kernels", "xpu.gemm ops lowered to XeGPU kernels">
+    Statistic<"numKernels", "num-kernels", "GEMM kernels generated">
   ];
 }
 

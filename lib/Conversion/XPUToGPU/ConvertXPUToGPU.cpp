@@ -1,11 +1,10 @@
-//===- ConvertXPUToGPU.cpp - xpu.gemm -> tiled SIMT kernels ---------------===//
+//===- ConvertXPUToGPU.cpp - GEMM tiles -> SIMT kernels -------------------===//
 //
-// Catalog: level_1_baseline_xpu (workgroup tiles, GROUP_SIZE_M swizzle),
-// int64_cast_for_large_batch_offsets and no_device_to_host_scalar_sync on
-// the generic SPIR-V path. Each xpu.gemm with a #xpu.config becomes one
-// gpu.launch whose workgroups compute one tile[0] x tile[1] tile of C each:
+// The SIMT backend of the schedule layer (GemmPrograms.h): every scf.forall
+// of GEMM programs that xpu-schedule-gemm made becomes a gpu.launch, and
+// every xpu.gemm_tile / xpu.gemm_fixup in it becomes one workgroup's SIMT
+// code:
 //
-//   * program ids are swizzled in groups of group_m tile rows;
 //   * every K-step, the workgroup stages a tile[0] x tile[2] slice of A and a
 //     tile[2] x tile[1] slice of B in shared local memory (two buffers, one
 //     barrier per step, when the config asks for stages >= 2);
@@ -13,30 +12,33 @@
 //     the config splits the tile, and the lanes of a subgroup split their
 //     block, along n first so that neighbouring lanes touch neighbouring
 //     columns;
-//   * the epilogue region is applied to each accumulator before the store;
+//   * `output` tiles and fix-ups apply the epilogue to each accumulator
+//     before the store; `partial` tiles store the f32 accumulators to their
+//     workspace slot; `atomic_add` tiles add them with masked float atomics;
+//     fix-ups sum the slots in slot order;
 //   * boundaries are masked only where the shape is not a multiple of the
 //     tile, and offsets are computed in i64 whenever an element index of a
-//     buffer can pass 2^31 (i32 otherwise).
+//     buffer can pass 2^31 (i32 otherwise; catalog:
+//     int64_cast_for_large_batch_offsets).
 //
-// The rewrite happens on tensors: the operands go through
-// bufferization.to_buffer, the result is a fresh buffer returned through
-// bufferization.to_tensor, so the rest of the function bufferizes around it.
+// Buffers are read flat: the pass collapses each one on the host, before the
+// launch, so the kernel computes its own (i32 or i64) offsets.
 //
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Conversion/Passes.h"
+#include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
 #include "xpu/Conversion/XPUToGPU/XPUToGPU.h"
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
+#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/IRMapping.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -52,87 +54,61 @@ using namespace mlir::xpu;
 
 static constexpr StringLiteral kPassArg = "convert-xpu-to-gpu";
 
-/// Accumulators one thread may hold: beyond this the kernel would spill on
-/// every target we know (256 GRFs of 64 bytes hold 4096 f32, but the
-/// operands and the epilogue need registers too).
-static constexpr int64_t kMaxAccumulators = 256;
-
 namespace {
-/// How one workgroup is laid out, derived from the config and the target.
-struct KernelLayout {
-  int64_t tm, tn, tk;
-  /// Subgroup layout and lanes per subgroup.
-  int64_t sgRows, sgCols, lanes;
-  /// Lanes of a subgroup along m and n.
-  int64_t lanesM, lanesN;
-  /// Micro-tile of one thread.
-  int64_t rm, rn;
-  int64_t threads() const { return sgRows * sgCols * lanes; }
-  /// SLM slices (one or two buffers).
-  int64_t buffers;
-};
 
-/// The problem, with the static facts that decide masks and offset widths.
-struct GemmShape {
-  int64_t batch, m, n, k;
-  bool batched, nk;
-  bool maskM, maskN, maskK;
-  int64_t tilesM, tilesN, kSteps;
-};
-
-FailureOr<KernelLayout> getKernelLayout(GemmOp gemm, ConfigAttr config,
-                                        TargetAttr target) {
-  KernelLayout l;
-  ArrayRef<int64_t> tile = config.getTile();
-  ArrayRef<int64_t> sg = config.getSubgroups();
-  l.tm = tile[0];
-  l.tn = tile[1];
-  l.tk = tile[2];
-  l.sgRows = sg[0];
-  l.sgCols = sg[1];
-  l.lanes = target.getSubgroupSizes().front();
-  l.buffers = config.getStages() >= 2 ? 2 : 1;
-  auto fail = [&](const Twine &why) -> FailureOr<KernelLayout> {
-    return gemm.emitError() << kPassArg << ": cannot generate a kernel for "
-                            << config << ": " << why;
-  };
-  if (l.tm % l.sgRows != 0 || l.tn % l.sgCols != 0)
-    return fail("the subgroup layout does not divide the tile");
-  int64_t blockM = l.tm / l.sgRows, blockN = l.tn / l.sgCols;
-  l.lanesN = std::min(l.lanes, blockN);
-  if (l.lanes % l.lanesN != 0 || blockN % l.lanesN != 0)
-    return fail(llvm::formatv("{0} lanes do not split a {1}x{2} subgroup block",
-                              l.lanes, blockM, blockN));
-  l.lanesM = l.lanes / l.lanesN;
-  if (blockM % l.lanesM != 0)
-    return fail(llvm::formatv("{0} lanes do not split a {1}x{2} subgroup block",
-                              l.lanes, blockM, blockN));
-  l.rm = blockM / l.lanesM;
-  l.rn = blockN / l.lanesN;
-  if (l.rm * l.rn > kMaxAccumulators)
-    return fail(llvm::formatv("{0}x{1} accumulators per thread (at most {2})",
-                              l.rm, l.rn, kMaxAccumulators));
-  if (l.threads() > 1024)
-    return fail(
-        llvm::formatv("{0} threads per workgroup (at most 1024)", l.threads()));
-  return l;
-}
-
-/// Builds the kernel body inside a gpu.launch. Index arithmetic that can
-/// reach a buffer element goes through `offset*` in `intType`.
-class KernelBuilder {
+/// Flat views of the kernel's buffers, made on the host before the launch.
+class FlatBuffers {
 public:
-  KernelBuilder(OpBuilder &b, Location loc, GemmOp gemm,
-                const KernelLayout &layout, const GemmShape &shape,
-                IntegerType intType)
-      : b(b), loc(loc), gemm(gemm), l(layout), s(shape), it(intType) {}
-
-  /// `a`, `bm`, `c` and `epilogue` are the buffers as the kernel sees them
-  /// (flat, except rank-0 scalars).
-  void build(gpu::LaunchOp launch, Value a, Value bm, Value c,
-             ArrayRef<Value> epilogue);
+  /// `memref` (read by `user`, inside a gpu.launch) as a 1-D buffer; rank-0
+  /// and rank-1 buffers are used as they are.
+  Value get(RewriterBase &rewriter, Value memref, Operation *user) {
+    if (Value flat = cache.lookup(memref))
+      return flat;
+    auto type = cast<MemRefType>(memref.getType());
+    if (type.getRank() <= 1)
+      return memref;
+    OpBuilder::InsertionGuard guard(rewriter);
+    auto launch = user->getParentOfType<gpu::LaunchOp>();
+    if (launch && memref.getParentRegion()->isProperAncestor(&launch.getBody()))
+      rewriter.setInsertionPoint(launch);
+    else
+      rewriter.setInsertionPointAfterValue(memref);
+    ReassociationIndices all(type.getRank());
+    std::iota(all.begin(), all.end(), 0);
+    Value flat = memref::CollapseShapeOp::create(
+        rewriter, memref.getLoc(), memref, ArrayRef<ReassociationIndices>{all});
+    cache[memref] = flat;
+    return flat;
+  }
 
 private:
+  DenseMap<Value, Value> cache;
+};
+
+/// The values every tile of one kernel shares.
+struct KernelValues {
+  /// Thread id, and the tile-local row of the thread's first row and column
+  /// of its first column (index).
+  Value tid, rowBase, colBase;
+  /// Shared-memory slices of A and B (null in fix-up kernels).
+  Value aSlm, bSlm;
+};
+
+/// One buffer as the kernel reads it: logical rows x cols, a row pitch and
+/// a batch stride (0 when shared by the batch).
+struct Surface {
+  Value flat;
+  int64_t rows, cols, pitch, batchStride;
+};
+
+/// Builds the code of one tile op. Index arithmetic that can reach a buffer
+/// element goes through `it`.
+class TileBuilder {
+public:
+  TileBuilder(OpBuilder &b, Location loc, const SimtLayout &l,
+              const KernelValues &k, IntegerType it)
+      : b(b), loc(loc), l(l), k(k), it(it) {}
+
   Value cInt(int64_t v) {
     return arith::ConstantOp::create(b, loc, it, b.getIntegerAttr(it, v));
   }
@@ -144,6 +120,7 @@ private:
     return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
   }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
   Value div(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
   Value rem(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
@@ -151,12 +128,13 @@ private:
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
   }
   Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
-  /// `for i in [0, count)` carrying `init`; `body` builds through `b` and
-  /// ends with the scf.yield.
-  scf::ForOp buildLoop(Value count, ValueRange init,
+
+  /// `for i in [lb, ub)` carrying `init`; `body` builds through `b` and ends
+  /// with the scf.yield.
+  scf::ForOp buildLoop(Value lb, Value ub, ValueRange init,
                        function_ref<void(Value, ValueRange)> body) {
     return scf::ForOp::create(
-        b, loc, cIdx(0), count, cIdx(1), init,
+        b, loc, lb, ub, cIdx(1), init,
         [&](OpBuilder &nested, Location, Value iv, ValueRange iter) {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nested.getInsertionBlock(),
@@ -164,78 +142,89 @@ private:
           body(iv, iter);
         });
   }
+  /// Runs `body` under `cond` (when there is one).
+  void buildIf(Value cond, function_ref<void()> body) {
+    if (!cond) {
+      body();
+      return;
+    }
+    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    body();
+  }
 
-  /// Swizzled tile coordinates (m0, n0) of this workgroup, in `it`.
-  std::pair<Value, Value> getTileOrigin(Value pid);
-  /// Copies the K-slice starting at `k0` of A and B into SLM buffer `buf`.
-  void loadSlice(Value k0, Value buf);
-  /// One element of a global operand, zero outside [rows) x [cols).
-  Value loadMasked(Value buffer, Value row, Value col, int64_t rows,
-                   int64_t cols, int64_t ld, Value batchOffset, bool maskRow,
-                   bool maskCol);
-  /// Accumulates one K-slice from SLM buffer `buf` into `acc`.
-  SmallVector<Value> computeSlice(Value buf, ValueRange acc);
-  /// Applies the epilogue to `acc` and stores C.
-  void storeTile(ValueRange acc);
+  /// Global row and column of accumulator (i, j) of this thread.
+  Value rowOf(Value m0, int64_t i) {
+    return add(m0, toInt(add(k.rowBase, cIdx(i))));
+  }
+  Value colOf(Value n0, int64_t j) {
+    return add(n0, toInt(add(k.colBase, cIdx(j * l.lanesN))));
+  }
+  /// Tile-local flat offset of accumulator (i, j) in a tm x tn slot.
+  Value slotOffset(int64_t i, int64_t j) {
+    Value row = add(k.rowBase, cIdx(i));
+    Value col = add(k.colBase, cIdx(j * l.lanesN));
+    return toInt(add(mul(row, cIdx(l.tn)), col));
+  }
+  /// rows < m and cols < n when the tile overruns them.
+  Value inBounds(Value row, Value col, int64_t m, int64_t n, bool maskM,
+                 bool maskN) {
+    Value ok;
+    if (maskM)
+      ok = ult(row, cInt(m));
+    if (maskN) {
+      Value colOk = ult(col, cInt(n));
+      ok = ok ? andI(ok, colOk) : colOk;
+    }
+    return ok;
+  }
+
+  /// The tile's accumulators over `[k0, k1)` (elements, in `it`).
+  SmallVector<Value> accumulate(GemmTileOp op, const Surface &a,
+                                const Surface &bs, Value batch, Value m0,
+                                Value n0, Value k0, Value k1);
+  /// Applies `epilogue` to `acc` and stores the tile at (batch, m0, n0).
+  void storeOutput(Block &epilogue, ArrayRef<Surface> operands,
+                   ArrayRef<BroadcastKind> kinds, const Surface &c, Value batch,
+                   Value m0, Value n0, ValueRange acc);
 
   OpBuilder &b;
   Location loc;
-  GemmOp gemm;
-  const KernelLayout &l;
-  const GemmShape &s;
+  const SimtLayout &l;
+  const KernelValues &k;
   IntegerType it;
-
-  // Kernel-wide values.
-  Value tid, batchIdx, m0, n0;
-  Value aBuf, bBuf, cBuf;
-  SmallVector<Value> epilogueBufs;
-  Value aSlm, bSlm;
-  /// Batch offsets of A, B and C in `it`.
-  Value aBatch, bBatch, cBatch;
-  /// Tile-local row of the thread's first row and column of its first
-  /// column (index).
-  Value rowBase, colBase;
   Type operandType, accType;
+
+private:
+  /// One element of a global operand, zero outside [rows) x [cols).
+  Value loadMasked(const Surface &s, Value row, Value col, Value batch,
+                   bool maskRow, bool maskCol);
+  /// Copies the K-slice starting at `k0` of A and B into SLM buffer `buf`.
+  void loadSlice(const Surface &a, const Surface &bs, bool nk, Value batch,
+                 Value m0, Value n0, Value k0, Value buf, bool maskM,
+                 bool maskN, bool maskK);
+  /// Accumulates one K-slice from SLM buffer `buf` into `acc`.
+  SmallVector<Value> computeSlice(Value buf, ValueRange acc);
 };
 
-std::pair<Value, Value> KernelBuilder::getTileOrigin(Value pid) {
-  // GROUP_SIZE_M swizzle: group_m tile rows are walked column by column, so
-  // that the workgroups running together share slices of A and of B.
-  int64_t groupM = gemm.getConfigAttr().getGroupM();
-  Value tilesM = cInt(s.tilesM);
-  Value inGroup = cInt(groupM * s.tilesN);
-  Value group = div(pid, inGroup);
-  Value firstM = mul(group, cInt(groupM));
-  Value groupSize = arith::MinUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, tilesM, firstM), cInt(groupM));
-  Value local = rem(pid, inGroup);
-  Value pidM = add(firstM, rem(local, groupSize));
-  Value pidN = div(local, groupSize);
-  return {mul(pidM, cInt(l.tm)), mul(pidN, cInt(l.tn))};
-}
-
-Value KernelBuilder::loadMasked(Value buffer, Value row, Value col,
-                                int64_t rows, int64_t cols, int64_t ld,
-                                Value batchOffset, bool maskRow, bool maskCol) {
+Value TileBuilder::loadMasked(const Surface &s, Value row, Value col,
+                              Value batch, bool maskRow, bool maskCol) {
   auto load = [&](OpBuilder &nested, Location nestedLoc) -> Value {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
-    Value offset = add(add(batchOffset, mul(row, cInt(ld))), col);
-    return memref::LoadOp::create(b, nestedLoc, buffer, toIndex(offset));
+    Value offset = add(mul(row, cInt(s.pitch)), col);
+    if (s.batchStride)
+      offset = add(mul(batch, cInt(s.batchStride)), offset);
+    return memref::LoadOp::create(b, nestedLoc, s.flat, toIndex(offset));
   };
-  Value inBounds;
-  if (maskRow)
-    inBounds = ult(row, cInt(rows));
-  if (maskCol) {
-    Value colOk = ult(col, cInt(cols));
-    inBounds = inBounds ? andI(inBounds, colOk) : colOk;
-  }
-  if (!inBounds)
+  Value ok = inBounds(row, col, s.rows, s.cols, maskRow, maskCol);
+  if (!ok)
     return load(b, loc);
   Value zero = arith::ConstantOp::create(b, loc, operandType,
                                          b.getZeroAttr(operandType));
   auto ifOp = scf::IfOp::create(
-      b, loc, inBounds,
+      b, loc, ok,
       [&](OpBuilder &nested, Location nestedLoc) {
         scf::YieldOp::create(nested, nestedLoc, load(nested, nestedLoc));
       },
@@ -245,7 +234,9 @@ Value KernelBuilder::loadMasked(Value buffer, Value row, Value col,
   return ifOp.getResult(0);
 }
 
-void KernelBuilder::loadSlice(Value k0, Value buf) {
+void TileBuilder::loadSlice(const Surface &a, const Surface &bs, bool nk,
+                            Value batch, Value m0, Value n0, Value k0,
+                            Value buf, bool maskM, bool maskN, bool maskK) {
   // Consecutive threads copy consecutive elements of the contiguous
   // dimension of each operand, so global reads are coalesced.
   auto copy = [&](int64_t rows, int64_t cols,
@@ -253,189 +244,100 @@ void KernelBuilder::loadSlice(Value k0, Value buf) {
     int64_t elems = rows * cols;
     int64_t rounds = llvm::divideCeil(elems, l.threads());
     for (int64_t r = 0; r < rounds; ++r) {
-      Value e = add(tid, cIdx(r * l.threads()));
+      Value e = add(k.tid, cIdx(r * l.threads()));
       auto emit = [&] { body(div(e, cIdx(cols)), rem(e, cIdx(cols))); };
       if ((r + 1) * l.threads() <= elems) {
         emit();
         continue;
       }
-      auto ifOp = scf::IfOp::create(b, loc, ult(e, cIdx(elems)),
-                                    /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      emit();
+      buildIf(ult(e, cIdx(elems)), emit);
     }
   };
   Value aSliceBase = mul(buf, cIdx(l.tm * l.tk));
   Value bSliceBase = mul(buf, cIdx(l.tk * l.tn));
-  Value k0Int = k0;
   // A[m0 + row, k0 + kk] -> aSlm[row][kk].
   copy(l.tm, l.tk, [&](Value row, Value kk) {
-    Value v = loadMasked(aBuf, add(m0, toInt(row)), add(k0Int, toInt(kk)), s.m,
-                         s.k, s.k, aBatch, s.maskM, s.maskK);
+    Value v = loadMasked(a, add(m0, toInt(row)), add(k0, toInt(kk)), batch,
+                         maskM, maskK);
     Value slm = add(aSliceBase, add(mul(row, cIdx(l.tk)), kk));
-    memref::StoreOp::create(b, loc, v, aSlm, slm);
+    memref::StoreOp::create(b, loc, v, k.aSlm, slm);
   });
-  if (!s.nk) {
+  if (!nk) {
     // B[k0 + kk, n0 + col] -> bSlm[kk][col].
     copy(l.tk, l.tn, [&](Value kk, Value col) {
-      Value v = loadMasked(bBuf, add(k0Int, toInt(kk)), add(n0, toInt(col)),
-                           s.k, s.n, s.n, bBatch, s.maskK, s.maskN);
+      Value v = loadMasked(bs, add(k0, toInt(kk)), add(n0, toInt(col)), batch,
+                           maskK, maskN);
       Value slm = add(bSliceBase, add(mul(kk, cIdx(l.tn)), col));
-      memref::StoreOp::create(b, loc, v, bSlm, slm);
+      memref::StoreOp::create(b, loc, v, k.bSlm, slm);
     });
     return;
   }
   // B[n0 + col, k0 + kk] -> bSlm[kk][col] (transposed on the way in).
   copy(l.tn, l.tk, [&](Value col, Value kk) {
-    Value v = loadMasked(bBuf, add(n0, toInt(col)), add(k0Int, toInt(kk)), s.n,
-                         s.k, s.k, bBatch, s.maskN, s.maskK);
+    Value v = loadMasked(bs, add(n0, toInt(col)), add(k0, toInt(kk)), batch,
+                         maskN, maskK);
     Value slm = add(bSliceBase, add(mul(kk, cIdx(l.tn)), col));
-    memref::StoreOp::create(b, loc, v, bSlm, slm);
+    memref::StoreOp::create(b, loc, v, k.bSlm, slm);
   });
 }
 
-SmallVector<Value> KernelBuilder::computeSlice(Value buf, ValueRange acc) {
+SmallVector<Value> TileBuilder::computeSlice(Value buf, ValueRange acc) {
   Value aSliceBase = mul(buf, cIdx(l.tm * l.tk));
   Value bSliceBase = mul(buf, cIdx(l.tk * l.tn));
-  scf::ForOp loop = buildLoop(cIdx(l.tk), acc, [&](Value kk, ValueRange iter) {
-    auto extend = [&](Value v) -> Value {
-      if (v.getType() == accType)
-        return v;
-      return arith::ExtFOp::create(b, loc, accType, v);
-    };
-    SmallVector<Value> as, bs;
-    for (int64_t i = 0; i < l.rm; ++i) {
-      Value row = add(rowBase, cIdx(i));
-      as.push_back(extend(memref::LoadOp::create(
-          b, loc, aSlm,
-          ValueRange{add(aSliceBase, add(mul(row, cIdx(l.tk)), kk))})));
-    }
-    for (int64_t j = 0; j < l.rn; ++j) {
-      Value col = add(colBase, cIdx(j * l.lanesN));
-      bs.push_back(extend(memref::LoadOp::create(
-          b, loc, bSlm,
-          ValueRange{add(bSliceBase, add(mul(kk, cIdx(l.tn)), col))})));
-    }
-    SmallVector<Value> next;
-    for (int64_t i = 0; i < l.rm; ++i)
-      for (int64_t j = 0; j < l.rn; ++j)
-        next.push_back(
-            math::FmaOp::create(b, loc, as[i], bs[j], iter[i * l.rn + j]));
-    scf::YieldOp::create(b, loc, next);
-  });
+  scf::ForOp loop =
+      buildLoop(cIdx(0), cIdx(l.tk), acc, [&](Value kk, ValueRange iter) {
+        auto extend = [&](Value v) -> Value {
+          if (v.getType() == accType)
+            return v;
+          return arith::ExtFOp::create(b, loc, accType, v);
+        };
+        SmallVector<Value> as, bv;
+        for (int64_t i = 0; i < l.rm; ++i) {
+          Value row = add(k.rowBase, cIdx(i));
+          as.push_back(extend(memref::LoadOp::create(
+              b, loc, k.aSlm,
+              ValueRange{add(aSliceBase, add(mul(row, cIdx(l.tk)), kk))})));
+        }
+        for (int64_t j = 0; j < l.rn; ++j) {
+          Value col = add(k.colBase, cIdx(j * l.lanesN));
+          bv.push_back(extend(memref::LoadOp::create(
+              b, loc, k.bSlm,
+              ValueRange{add(bSliceBase, add(mul(kk, cIdx(l.tn)), col))})));
+        }
+        SmallVector<Value> next;
+        for (int64_t i = 0; i < l.rm; ++i)
+          for (int64_t j = 0; j < l.rn; ++j)
+            next.push_back(
+                math::FmaOp::create(b, loc, as[i], bv[j], iter[i * l.rn + j]));
+        scf::YieldOp::create(b, loc, next);
+      });
   return SmallVector<Value>(loop.getResults());
 }
 
-void KernelBuilder::storeTile(ValueRange acc) {
-  Block &epilogue = gemm.getEpilogueBlock();
-  auto yield = cast<YieldOp>(epilogue.getTerminator());
-  // Scalars are read once per thread; rows and columns once per micro-tile
-  // row and column.
-  SmallVector<Value> scalars(epilogueBufs.size());
-  for (auto [i, buf] : llvm::enumerate(epilogueBufs))
-    if (gemm.getBroadcastKind(i) == BroadcastKind::scalar)
-      scalars[i] = memref::LoadOp::create(b, loc, buf, ValueRange{});
-
-  for (int64_t i = 0; i < l.rm; ++i) {
-    Value row = add(m0, toInt(add(rowBase, cIdx(i))));
-    for (int64_t j = 0; j < l.rn; ++j) {
-      Value col = add(n0, toInt(add(colBase, cIdx(j * l.lanesN))));
-      Value inBounds;
-      if (s.maskM)
-        inBounds = ult(row, cInt(s.m));
-      if (s.maskN) {
-        Value colOk = ult(col, cInt(s.n));
-        inBounds = inBounds ? andI(inBounds, colOk) : colOk;
-      }
-      OpBuilder::InsertionGuard guard(b);
-      if (inBounds) {
-        auto ifOp = scf::IfOp::create(b, loc, inBounds,
-                                      /*withElseRegion=*/false);
-        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      }
-      Value offset = add(add(cBatch, mul(row, cInt(s.n))), col);
-      IRMapping map;
-      map.map(gemm.getAccArgument(), acc[i * l.rn + j]);
-      for (auto [e, buf] : llvm::enumerate(epilogueBufs)) {
-        Value v;
-        switch (gemm.getBroadcastKind(e)) {
-        case BroadcastKind::scalar:
-          v = scalars[e];
-          break;
-        case BroadcastKind::per_row:
-          v = memref::LoadOp::create(b, loc, buf, toIndex(row));
-          break;
-        case BroadcastKind::per_col:
-          v = memref::LoadOp::create(b, loc, buf, toIndex(col));
-          break;
-        case BroadcastKind::full:
-          v = memref::LoadOp::create(b, loc, buf, toIndex(offset));
-          break;
-        }
-        map.map(gemm.getEpilogueArgument(e), v);
-      }
-      for (Operation &op : epilogue.without_terminator())
-        b.clone(op, map);
-      memref::StoreOp::create(b, loc, map.lookup(yield.getValue()), cBuf,
-                              toIndex(offset));
-    }
-  }
-}
-
-void KernelBuilder::build(gpu::LaunchOp launch, Value a, Value bm, Value c,
-                          ArrayRef<Value> epilogue) {
-  aBuf = a;
-  bBuf = bm;
-  cBuf = c;
-  epilogueBufs.assign(epilogue.begin(), epilogue.end());
-  operandType = gemm.getLhsType().getElementType();
-  accType = gemm.getAccType();
-
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&launch.getBody().front());
-  tid = launch.getThreadIds().x;
-  Value pid = toInt(launch.getBlockIds().x);
-  batchIdx = toInt(launch.getBlockIds().y);
-  std::tie(m0, n0) = getTileOrigin(pid);
-  aBatch = mul(batchIdx, cInt(s.m * s.k));
-  bBatch = mul(batchIdx, cInt(s.k * s.n));
-  cBatch = mul(batchIdx, cInt(s.m * s.n));
-
-  // This thread's micro-tile inside the workgroup tile.
-  Value lane = rem(tid, cIdx(l.lanes));
-  Value sg = div(tid, cIdx(l.lanes));
-  Value sgRow = div(sg, cIdx(l.sgCols)), sgCol = rem(sg, cIdx(l.sgCols));
-  rowBase = add(mul(sgRow, cIdx(l.tm / l.sgRows)),
-                mul(div(lane, cIdx(l.lanesN)), cIdx(l.rm)));
-  colBase = add(mul(sgCol, cIdx(l.tn / l.sgCols)), rem(lane, cIdx(l.lanesN)));
-
-  // Shared local memory: `buffers` slices of A and of B.
-  // Numeric address space 3: the OpenCL workgroup space, which both
-  // convert-gpu-to-spirv's OpenCL storage-class mapping and the NVVM
-  // lowering understand (#gpu.address_space<workgroup> fails the former).
-  Attribute workgroup = b.getI64IntegerAttr(3);
-  aSlm = memref::AllocOp::create(
-      b, loc,
-      MemRefType::get({l.buffers * l.tm * l.tk}, operandType,
-                      MemRefLayoutAttrInterface(), workgroup));
-  bSlm = memref::AllocOp::create(
-      b, loc,
-      MemRefType::get({l.buffers * l.tk * l.tn}, operandType,
-                      MemRefLayoutAttrInterface(), workgroup));
-
+SmallVector<Value> TileBuilder::accumulate(GemmTileOp op, const Surface &a,
+                                           const Surface &bs, Value batch,
+                                           Value m0, Value n0, Value k0,
+                                           Value k1) {
+  bool nk = op.getRhsLayout() == RhsLayout::nk;
+  bool maskM = op.getM() % l.tm != 0, maskN = op.getN() % l.tn != 0;
+  bool maskK = op.getK() % l.tk != 0;
   Value zeroAcc =
       arith::ConstantOp::create(b, loc, accType, b.getZeroAttr(accType));
   SmallVector<Value> init(l.rm * l.rn, zeroAcc);
-  Value steps = cIdx(s.kSteps);
-  auto k0Of = [&](Value step) { return mul(toInt(step), cInt(l.tk)); };
+  // K-steps of the range: ceil((k1 - k0) / tk), at least one (the schedule
+  // never makes an empty range).
+  Value steps = toIndex(div(add(sub(k1, k0), cInt(l.tk - 1)), cInt(l.tk)));
+  auto k0Of = [&](Value step) { return add(k0, mul(toInt(step), cInt(l.tk))); };
+  auto slice = [&](Value kStart, Value buf) {
+    loadSlice(a, bs, nk, batch, m0, n0, kStart, buf, maskM, maskN, maskK);
+  };
 
   scf::ForOp kLoop;
   if (l.buffers == 1) {
     // Load, barrier, compute, barrier.
-    kLoop = buildLoop(steps, init, [&](Value step, ValueRange acc) {
+    kLoop = buildLoop(cIdx(0), steps, init, [&](Value step, ValueRange acc) {
       Value buf = cIdx(0);
-      loadSlice(k0Of(step), buf);
+      slice(k0Of(step), buf);
       gpu::BarrierOp::create(b, loc);
       SmallVector<Value> next = computeSlice(buf, acc);
       gpu::BarrierOp::create(b, loc);
@@ -445,38 +347,329 @@ void KernelBuilder::build(gpu::LaunchOp launch, Value a, Value bm, Value c,
     // Double buffering: slice s+1 is copied into the other buffer before
     // slice s is consumed; the barrier that ends step s-1 separates the
     // reads of that buffer from these writes.
-    loadSlice(cInt(0), cIdx(0));
+    slice(k0, cIdx(0));
     gpu::BarrierOp::create(b, loc);
-    kLoop = buildLoop(steps, init, [&](Value step, ValueRange acc) {
+    kLoop = buildLoop(cIdx(0), steps, init, [&](Value step, ValueRange acc) {
       Value nextStep = add(step, cIdx(1));
-      auto ifOp = scf::IfOp::create(b, loc, ult(nextStep, steps),
-                                    /*withElseRegion=*/false);
-      {
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-        loadSlice(k0Of(nextStep), rem(nextStep, cIdx(2)));
-      }
+      buildIf(ult(nextStep, steps),
+              [&] { slice(k0Of(nextStep), rem(nextStep, cIdx(2))); });
       SmallVector<Value> next = computeSlice(rem(step, cIdx(2)), acc);
       gpu::BarrierOp::create(b, loc);
       scf::YieldOp::create(b, loc, next);
     });
   }
-  storeTile(kLoop.getResults());
-  gpu::TerminatorOp::create(b, loc);
+  return SmallVector<Value>(kLoop.getResults());
 }
 
-/// A buffer of `tensor` as a flat identity memref (rank-0 stays rank-0).
-Value getFlatBuffer(OpBuilder &b, Location loc, Value tensor) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
-  Value buffer = bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
-                                                   /*readOnly=*/true);
-  if (type.getRank() <= 1)
-    return buffer;
-  ReassociationIndices all(type.getRank());
-  std::iota(all.begin(), all.end(), 0);
-  return memref::CollapseShapeOp::create(b, loc, buffer,
-                                         ArrayRef<ReassociationIndices>{all});
+void TileBuilder::storeOutput(Block &epilogue, ArrayRef<Surface> operands,
+                              ArrayRef<BroadcastKind> kinds, const Surface &c,
+                              Value batch, Value m0, Value n0, ValueRange acc) {
+  bool maskM = c.rows % l.tm != 0, maskN = c.cols % l.tn != 0;
+  // Scalars are read once per thread; rows and columns once per element.
+  SmallVector<Value> scalars(operands.size());
+  for (auto [i, s] : llvm::enumerate(operands)) {
+    if (kinds[i] != BroadcastKind::scalar)
+      continue;
+    auto type = cast<MemRefType>(s.flat.getType());
+    scalars[i] = type.getRank() == 0
+                     ? memref::LoadOp::create(b, loc, s.flat, ValueRange{})
+                     : memref::LoadOp::create(b, loc, s.flat, cIdx(0));
+  }
+  for (int64_t i = 0; i < l.rm; ++i) {
+    Value row = rowOf(m0, i);
+    for (int64_t j = 0; j < l.rn; ++j) {
+      Value col = colOf(n0, j);
+      buildIf(inBounds(row, col, c.rows, c.cols, maskM, maskN), [&] {
+        Value offset = add(mul(row, cInt(c.pitch)), col);
+        if (c.batchStride)
+          offset = add(mul(batch, cInt(c.batchStride)), offset);
+        SmallVector<Value> values;
+        for (auto [e, s] : llvm::enumerate(operands)) {
+          Value index;
+          switch (kinds[e]) {
+          case BroadcastKind::scalar:
+            values.push_back(scalars[e]);
+            continue;
+          case BroadcastKind::per_row:
+            // [m], or column 0 of an [m, pitch] panel.
+            index = mul(row, cInt(s.pitch));
+            break;
+          case BroadcastKind::per_col:
+            // [n], or row 0 of a panel.
+            index = col;
+            break;
+          case BroadcastKind::full:
+            index = add(mul(row, cInt(s.pitch)), col);
+            if (s.batchStride)
+              index = add(mul(batch, cInt(s.batchStride)), index);
+            break;
+          }
+          values.push_back(
+              memref::LoadOp::create(b, loc, s.flat, toIndex(index)));
+        }
+        Value v = cloneEpilogue(b, epilogue, acc[i * l.rn + j], values);
+        memref::StoreOp::create(b, loc, v, c.flat, toIndex(offset));
+      });
+    }
+  }
+}
+
+/// The SIMT tile emitter of one kernel.
+class SimtTileEmitter final : public GemmTileEmitter {
+public:
+  SimtTileEmitter(const SimtLayout &l, Type operandType, bool floatAtomics)
+      : l(l), operandType(operandType), floatAtomics(floatAtomics) {}
+
+  LogicalResult beginKernel(OpBuilder &b, Location loc) override;
+  LogicalResult emitTile(RewriterBase &rewriter, GemmTileOp op) override;
+  LogicalResult emitFixup(RewriterBase &rewriter, GemmFixupOp op) override;
+
+  /// What the kernel's tiles did, for the remark: the widest offset type
+  /// and the dimensions masked somewhere.
+  unsigned offsetBits = 32;
+  bool maskedM = false, maskedN = false, maskedK = false;
+
+private:
+  /// The surface of `memref` (read by `user`) holding `rows x cols` (per
+  /// batch when `perBatch`).
+  Surface surface(RewriterBase &rewriter, Operation *user, Value memref,
+                  int64_t rows, int64_t cols, bool perBatch);
+  /// Surfaces of the epilogue operands of a tile or fix-up.
+  SmallVector<Surface> epilogueSurfaces(RewriterBase &rewriter, Operation *user,
+                                        ValueRange operands,
+                                        ArrayRef<BroadcastKind> kinds,
+                                        int64_t m, int64_t n, bool batched);
+  /// i64 when an element index of one of `buffers` (rows padded to whole
+  /// tiles) can pass 2^31, else i32.
+  IntegerType getOffsetType(OpBuilder &b, ArrayRef<Surface> buffers,
+                            int64_t batch, int64_t workspaceElems);
+
+  const SimtLayout &l;
+  FlatBuffers flat;
+  Type operandType;
+  bool floatAtomics;
+  KernelValues k;
+};
+
+LogicalResult SimtTileEmitter::beginKernel(OpBuilder &b, Location loc) {
+  auto cIdx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto div = [&](Value x, Value y) -> Value {
+    return arith::DivUIOp::create(b, loc, x, y);
+  };
+  auto rem = [&](Value x, Value y) -> Value {
+    return arith::RemUIOp::create(b, loc, x, y);
+  };
+  auto mul = [&](Value x, Value y) -> Value {
+    return arith::MulIOp::create(b, loc, x, y);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  // This thread's micro-tile inside the workgroup tile.
+  k.tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value lane = rem(k.tid, cIdx(l.lanes));
+  Value sg = div(k.tid, cIdx(l.lanes));
+  Value sgRow = div(sg, cIdx(l.sgCols)), sgCol = rem(sg, cIdx(l.sgCols));
+  k.rowBase = add(mul(sgRow, cIdx(l.tm / l.sgRows)),
+                  mul(div(lane, cIdx(l.lanesN)), cIdx(l.rm)));
+  k.colBase = add(mul(sgCol, cIdx(l.tn / l.sgCols)), rem(lane, cIdx(l.lanesN)));
+  if (!operandType)
+    return success();
+  // Shared local memory: `buffers` slices of A and of B. Numeric address
+  // space 3: the OpenCL workgroup space, which both convert-gpu-to-spirv's
+  // OpenCL storage-class mapping and the NVVM lowering understand
+  // (#gpu.address_space<workgroup> fails the former).
+  Attribute workgroup = b.getI64IntegerAttr(3);
+  k.aSlm = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get({l.buffers * l.tm * l.tk}, operandType,
+                      MemRefLayoutAttrInterface(), workgroup));
+  k.bSlm = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get({l.buffers * l.tk * l.tn}, operandType,
+                      MemRefLayoutAttrInterface(), workgroup));
+  return success();
+}
+
+Surface SimtTileEmitter::surface(RewriterBase &rewriter, Operation *user,
+                                 Value memref, int64_t rows, int64_t cols,
+                                 bool perBatch) {
+  auto type = cast<MemRefType>(memref.getType());
+  Surface s;
+  s.flat = flat.get(rewriter, memref, user);
+  s.rows = rows;
+  s.cols = cols;
+  s.pitch = type.getRank() == 0 ? 1 : type.getShape().back();
+  s.batchStride = perBatch ? rows * s.pitch : 0;
+  return s;
+}
+
+SmallVector<Surface> SimtTileEmitter::epilogueSurfaces(
+    RewriterBase &rewriter, Operation *user, ValueRange operands,
+    ArrayRef<BroadcastKind> kinds, int64_t m, int64_t n, bool batched) {
+  SmallVector<Surface> result;
+  for (auto [v, kind] : llvm::zip(operands, kinds)) {
+    if (kind == BroadcastKind::full) {
+      result.push_back(surface(rewriter, user, v, m, n, batched));
+      continue;
+    }
+    // Vectors and scalars (pitch 1), or panels: row 0 of a per_col panel,
+    // column 0 of a per_row one.
+    auto type = cast<MemRefType>(v.getType());
+    Surface s =
+        surface(rewriter, user, v, type.getRank() == 2 ? m : 1, n, false);
+    if (type.getRank() < 2)
+      s.pitch = 1;
+    result.push_back(s);
+  }
+  return result;
+}
+
+IntegerType SimtTileEmitter::getOffsetType(OpBuilder &b,
+                                           ArrayRef<Surface> buffers,
+                                           int64_t batch,
+                                           int64_t workspaceElems) {
+  int64_t widest = workspaceElems;
+  for (const Surface &s : buffers) {
+    int64_t rows = llvm::alignTo(s.rows, std::max(l.tm, l.tk));
+    int64_t pitch = llvm::alignTo(s.pitch, std::max(l.tn, l.tk));
+    widest = std::max(widest, (s.batchStride ? batch : 1) * rows * pitch);
+  }
+  return b.getIntegerType(widest > std::numeric_limits<int32_t>::max() ? 64
+                                                                       : 32);
+}
+
+static SmallVector<BroadcastKind> getKinds(ArrayAttr broadcasts) {
+  return llvm::map_to_vector(broadcasts, [](Attribute a) {
+    return cast<BroadcastKindAttr>(a).getValue();
+  });
+}
+
+LogicalResult SimtTileEmitter::emitTile(RewriterBase &rewriter, GemmTileOp op) {
+  Location loc = op.getLoc();
+  bool batched = op.isBatched(), nk = op.getRhsLayout() == RhsLayout::nk;
+  int64_t m = op.getM(), n = op.getN(), kk = op.getK();
+  SmallVector<Surface> surfaces = {
+      surface(rewriter, op, op.getLhs(), m, kk, batched),
+      surface(rewriter, op, op.getRhs(), nk ? n : kk, nk ? kk : n, batched)};
+  bool output = op.getResult() == TileResult::output;
+  Surface dest = output ? surface(rewriter, op, op.getDest(), m, n, batched)
+                        : surface(rewriter, op, op.getDest(), 1, 1, false);
+  SmallVector<BroadcastKind> kinds = getKinds(op.getBroadcasts());
+  SmallVector<Surface> epilogue = epilogueSurfaces(
+      rewriter, op, op.getEpilogueOperands(), kinds, m, n, batched);
+  if (output)
+    surfaces.push_back(dest);
+  llvm::append_range(surfaces, epilogue);
+  int64_t wsElems =
+      output ? 0 : cast<MemRefType>(op.getDest().getType()).getNumElements();
+  if (op.getResult() == TileResult::atomic_add && !floatAtomics)
+    return op.emitError()
+           << kPassArg
+           << ": the atomic Stream-K fix-up needs float atomic adds, which "
+              "this target's kernels cannot use (OpenCL SPIR-V has none); "
+              "use fixup=deterministic";
+
+  TileBuilder tb(rewriter, loc, l, k,
+                 getOffsetType(rewriter, surfaces, op.getBatchSize(), wsElems));
+  offsetBits = std::max(offsetBits, tb.it.getWidth());
+  maskedM |= m % l.tm != 0;
+  maskedN |= n % l.tn != 0;
+  maskedK |= kk % l.tk != 0;
+  tb.operandType = op.getLhsType().getElementType();
+  tb.accType = op.getAccType();
+  Value batch = tb.toInt(op.getBatch());
+  Value m0 = tb.toInt(op.getM0()), n0 = tb.toInt(op.getN0());
+  Value k0 = tb.toInt(op.getKBegin()), k1 = tb.toInt(op.getKEnd());
+  SmallVector<Value> acc =
+      tb.accumulate(op, surfaces[0], surfaces[1], batch, m0, n0, k0, k1);
+
+  switch (op.getResult()) {
+  case TileResult::output:
+    tb.storeOutput(op.getEpilogueBlock(), epilogue, kinds, dest, batch, m0, n0,
+                   acc);
+    break;
+  case TileResult::partial: {
+    // Every element of the slot, inside and outside m x n: the fix-up reads
+    // whole slots.
+    Value base = tb.mul(tb.toInt(op.getSlot()), tb.cInt(l.tm * l.tn));
+    for (int64_t i = 0; i < l.rm; ++i)
+      for (int64_t j = 0; j < l.rn; ++j)
+        memref::StoreOp::create(rewriter, loc, acc[i * l.rn + j], dest.flat,
+                                tb.toIndex(tb.add(base, tb.slotOffset(i, j))));
+    break;
+  }
+  case TileResult::atomic_add: {
+    // streamk_atomic_add_needs_mask: only elements inside m x n.
+    Value base = tb.mul(tb.toInt(op.getSlot()), tb.cInt(l.tm * l.tn));
+    for (int64_t i = 0; i < l.rm; ++i) {
+      Value row = tb.rowOf(m0, i);
+      for (int64_t j = 0; j < l.rn; ++j) {
+        Value col = tb.colOf(n0, j);
+        tb.buildIf(tb.inBounds(row, col, m, n, true, true), [&] {
+          memref::AtomicRMWOp::create(
+              rewriter, loc, arith::AtomicRMWKind::addf, acc[i * l.rn + j],
+              dest.flat,
+              ValueRange{tb.toIndex(tb.add(base, tb.slotOffset(i, j)))});
+        });
+      }
+    }
+    break;
+  }
+  }
+  rewriter.eraseOp(op);
+  return success();
+}
+
+LogicalResult SimtTileEmitter::emitFixup(RewriterBase &rewriter,
+                                         GemmFixupOp op) {
+  Location loc = op.getLoc();
+  bool batched = op.getDestType().getRank() == 3;
+  int64_t m = op.getM(), n = op.getN();
+  Surface ws = surface(rewriter, op, op.getWorkspace(), 1, 1, false);
+  Surface dest = surface(rewriter, op, op.getDest(), m, n, batched);
+  SmallVector<BroadcastKind> kinds = getKinds(op.getBroadcasts());
+  SmallVector<Surface> epilogue = epilogueSurfaces(
+      rewriter, op, op.getEpilogueOperands(), kinds, m, n, batched);
+  SmallVector<Surface> surfaces = {dest};
+  llvm::append_range(surfaces, epilogue);
+  int64_t wsElems =
+      cast<MemRefType>(op.getWorkspace().getType()).getNumElements();
+  TileBuilder tb(rewriter, loc, l, k,
+                 getOffsetType(rewriter, surfaces, op.getBatchSize(), wsElems));
+  offsetBits = std::max(offsetBits, tb.it.getWidth());
+  maskedM |= m % l.tm != 0;
+  maskedN |= n % l.tn != 0;
+  tb.accType = op.getAccType();
+  Value batch = tb.toInt(op.getBatch());
+  Value m0 = tb.toInt(op.getM0()), n0 = tb.toInt(op.getN0());
+  Value first = tb.toInt(op.getFirstSlot());
+  auto loadSlot = [&](Value slot, int64_t i, int64_t j) -> Value {
+    Value base = tb.mul(slot, tb.cInt(l.tm * l.tn));
+    return memref::LoadOp::create(
+        rewriter, loc, ws.flat, tb.toIndex(tb.add(base, tb.slotOffset(i, j))));
+  };
+  // The first slot, then the others in slot order: a fixed summation order.
+  SmallVector<Value> init;
+  for (int64_t i = 0; i < l.rm; ++i)
+    for (int64_t j = 0; j < l.rn; ++j)
+      init.push_back(loadSlot(first, i, j));
+  scf::ForOp loop = tb.buildLoop(
+      tb.cIdx(1), op.getNumSlots(), init, [&](Value s, ValueRange acc) {
+        Value slot = tb.add(first, tb.toInt(s));
+        SmallVector<Value> next;
+        for (int64_t i = 0; i < l.rm; ++i)
+          for (int64_t j = 0; j < l.rn; ++j)
+            next.push_back(arith::AddFOp::create(
+                rewriter, loc, acc[i * l.rn + j], loadSlot(slot, i, j)));
+        scf::YieldOp::create(rewriter, loc, next);
+      });
+  tb.storeOutput(op.getEpilogueBlock(), epilogue, kinds, dest, batch, m0, n0,
+                 loop.getResults());
+  rewriter.eraseOp(op);
+  return success();
 }
 
 struct ConvertXPUToGPUPass final
@@ -489,115 +682,94 @@ struct ConvertXPUToGPUPass final
   }
 
   void runOnOperation() override {
-    SmallVector<GemmOp> gemms;
-    getOperation()->walk([&](GemmOp gemm) { gemms.push_back(gemm); });
-    for (GemmOp gemm : gemms)
-      if (failed(convert(gemm)))
+    WalkResult unscheduled =
+        getOperation()->walk(
+            [&](GemmOp gemm) {
+              gemm.emitError()
+                  << kPassArg
+                  << ": xpu.gemm is not scheduled; run xpu-select-strategy "
+                     "and xpu-schedule-gemm first";
+              return WalkResult::interrupt();
+            });
+    if (unscheduled.wasInterrupted())
+      return signalPassFailure();
+    TargetAttr target = resolveTarget(getOperation());
+    IRRewriter rewriter(&getContext());
+    for (scf::ForallOp programs : collectGemmPrograms(getOperation()))
+      if (failed(convert(rewriter, programs, target)))
         return signalPassFailure();
   }
 
-  LogicalResult convert(GemmOp gemm);
+  LogicalResult convert(RewriterBase &rewriter, scf::ForallOp programs,
+                        TargetAttr target);
 };
 
-LogicalResult ConvertXPUToGPUPass::convert(GemmOp gemm) {
-  ConfigAttr config = gemm.getConfigAttr();
-  if (!config)
-    return gemm.emitError()
-           << kPassArg
-           << ": xpu.gemm has no #xpu.config; run xpu-select-strategy first";
-  if (config.getSchedule() != Schedule::data_parallel)
-    return gemm.emitError() << kPassArg << ": schedule "
-                            << stringifySchedule(config.getSchedule())
-                            << " has no SIMT kernel yet (data_parallel only)";
-  if (!allowBF16 && (gemm.getLhsType().getElementType().isBF16() ||
-                     gemm.getResultType().getElementType().isBF16()))
-    return gemm.emitError()
+LogicalResult ConvertXPUToGPUPass::convert(RewriterBase &rewriter,
+                                           scf::ForallOp programs,
+                                           TargetAttr target) {
+  FailureOr<ConfigAttr> config = getProgramsConfig(programs);
+  if (failed(config))
+    return failure();
+  Type operandType;
+  bool bf16 = false;
+  GemmTileOp firstTile;
+  int tiles = 0, fixups = 0;
+  programs.getBody()->walk([&](Operation *op) {
+    if (auto tile = dyn_cast<GemmTileOp>(op)) {
+      firstTile = firstTile ? firstTile : tile;
+      operandType = tile.getLhsType().getElementType();
+      bf16 |=
+          operandType.isBF16() || tile.getDestType().getElementType().isBF16();
+      ++tiles;
+    } else if (auto fixup = dyn_cast<GemmFixupOp>(op)) {
+      bf16 |= fixup.getDestType().getElementType().isBF16();
+      ++fixups;
+    }
+  });
+  Location loc = programs.getLoc();
+  if (!allowBF16 && bf16)
+    return emitError(loc)
            << kPassArg
            << ": bf16 operands, but the kernels of this target cannot use "
               "bf16 (OpenCL SPIR-V has no bf16 type); use precision f16 or "
               "f32 here, or xpu-xe-pipeline for DPAS on Intel GPUs";
-  FailureOr<TargetAttr> target = resolveTarget(gemm, defaultTarget, kPassArg);
-  if (failed(target))
-    return failure();
-  FailureOr<KernelLayout> layout = getKernelLayout(gemm, config, *target);
+  if (getGemmBackend(*config) != GemmBackend::simt)
+    return emitError(loc) << kPassArg << ": the config " << *config
+                          << " is for the "
+                          << stringifyGemmBackend(getGemmBackend(*config))
+                          << " backend, not the SIMT kernels";
+  std::string why;
+  FailureOr<SimtLayout> layout =
+      getSimtLayout(*config, target.getSubgroupSizes().front(), why);
   if (failed(layout))
+    return emitError(loc) << kPassArg << ": cannot generate a kernel for "
+                          << *config << ": " << why;
+  const SimtLayout &l = *layout;
+  int64_t count = getProgramCount(programs);
+
+  SimtTileEmitter emitter(l, operandType, floatAtomics);
+  FailureOr<gpu::LaunchOp> launch =
+      lowerProgramsToLaunch(rewriter, programs, l.threads(), emitter);
+  if (failed(launch))
     return failure();
-  const KernelLayout &l = *layout;
 
-  GemmShape s;
-  s.batched = gemm.isBatched();
-  s.batch = gemm.getBatchSize();
-  s.m = gemm.getM();
-  s.n = gemm.getN();
-  s.k = gemm.getK();
-  s.nk = gemm.getRhsLayout() == RhsLayout::nk;
-  s.maskM = s.m % l.tm != 0;
-  s.maskN = s.n % l.tn != 0;
-  s.maskK = s.k % l.tk != 0;
-  s.tilesM = llvm::divideCeil(s.m, l.tm);
-  s.tilesN = llvm::divideCeil(s.n, l.tn);
-  s.kSteps = llvm::divideCeil(s.k, l.tk);
-
-  // int64_cast_for_large_batch_offsets: the widest element index any buffer
-  // (or a padded tile past its end) can reach decides the offset type.
-  auto padded = [](int64_t v, int64_t t) { return llvm::alignTo(v, t); };
-  int64_t mP = padded(s.m, l.tm), nP = padded(s.n, l.tn),
-          kP = padded(s.k, l.tk);
-  int64_t widest = std::max({s.batch * mP * kP, s.batch * kP * nP,
-                             s.batch * mP * nP, s.tilesM * s.tilesN * s.batch});
-  bool wide = widest > std::numeric_limits<int32_t>::max();
-
-  OpBuilder b(gemm);
-  Location loc = gemm.getLoc();
-  IntegerType intType = b.getIntegerType(wide ? 64 : 32);
-  Value a = getFlatBuffer(b, loc, gemm.getLhs());
-  Value rhs = getFlatBuffer(b, loc, gemm.getRhs());
-  SmallVector<Value> epilogue;
-  for (Value v : gemm.getEpilogueOperands())
-    epilogue.push_back(getFlatBuffer(b, loc, v));
-  RankedTensorType resType = gemm.getResultType();
-  auto cType = MemRefType::get(resType.getShape(), resType.getElementType());
-  Value c = memref::AllocOp::create(b, loc, cType);
-  Value cFlat = c;
-  if (resType.getRank() > 1) {
-    ReassociationIndices all(resType.getRank());
-    std::iota(all.begin(), all.end(), 0);
-    cFlat = memref::CollapseShapeOp::create(
-        b, loc, c, ArrayRef<ReassociationIndices>{all});
-  }
-
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  auto launch =
-      gpu::LaunchOp::create(b, loc, idx(s.tilesM * s.tilesN), idx(s.batch),
-                            idx(1), idx(l.threads()), idx(1), idx(1));
-  KernelBuilder(b, loc, gemm, l, s, intType)
-      .build(launch, a, rhs, cFlat, epilogue);
-  b.setInsertionPointAfter(launch);
-  Value result = bufferization::ToTensorOp::create(
-      b, loc, resType, c, /*restrict=*/true, /*writable=*/true);
-
+  std::string what = tiles ? llvm::formatv("{0} tile op(s)", tiles).str()
+                           : llvm::formatv("{0} fix-up op(s)", fixups).str();
+  std::string masks;
+  for (auto [on, name] : {std::pair{emitter.maskedM, "m"},
+                          {emitter.maskedN, "n"},
+                          {emitter.maskedK, "k"}})
+    if (on)
+      masks += masks.empty() ? name : std::string(", ") + name;
   remark::passed(loc, remarkOpts(kPassArg, "Kernel")) << remark::reason(
-      "{0}: {1} workgroups{2} of {3} threads ({4}x{5} subgroups of {6} "
-      "lanes), group_m {7}; {8}x{9} accumulators per thread; {10} SLM "
-      "buffer(s) of {11}x{12} + {12}x{13}; {14} K-steps; masks on "
-      "{15}; offsets in i{16}",
-      describeGemmShape(gemm), s.tilesM * s.tilesN,
-      s.batch > 1 ? llvm::formatv(" x {0}", s.batch).str() : std::string(),
-      l.threads(), l.sgRows, l.sgCols, l.lanes, config.getGroupM(), l.rm, l.rn,
-      l.buffers, l.tm, l.tk, l.tn, s.kSteps,
-      [&] {
-        std::string dims;
-        for (auto [on, name] :
-             {std::pair{s.maskM, "m"}, {s.maskN, "n"}, {s.maskK, "k"}})
-          if (on)
-            dims += dims.empty() ? name : std::string(", ") + name;
-        return dims.empty() ? std::string("none") : dims;
-      }(),
-      intType.getWidth());
-  gemm.replaceAllUsesWith(result);
-  gemm.erase();
+      "{0} workgroups of {1} threads ({2}x{3} subgroups of {4} lanes), {5}; "
+      "{6}x{7} accumulators per thread; {8}; masks on {9}; offsets in i{10}",
+      count, l.threads(), l.sgRows, l.sgCols, l.lanes, what, l.rm, l.rn,
+      tiles ? llvm::formatv("{0} SLM buffer(s) of {1}x{2} + {2}x{3}", l.buffers,
+                            l.tm, l.tk, l.tn)
+                  .str()
+            : std::string("no SLM"),
+      masks.empty() ? std::string("none") : masks, emitter.offsetBits);
   ++numKernels;
   return success();
 }

@@ -3,6 +3,7 @@
 #include "xpu/Conversion/XPUToLinalg/XPUToLinalg.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
+#include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -18,22 +19,6 @@ using namespace mlir;
 using namespace mlir::xpu;
 
 namespace {
-/// The indexing map that reads an epilogue operand of `kind` from the
-/// iteration space (b?, m, n).
-AffineMap getBroadcastMap(BroadcastKind kind, unsigned rank, MLIRContext *ctx) {
-  switch (kind) {
-  case BroadcastKind::scalar:
-    return AffineMap::get(rank, 0, {}, ctx);
-  case BroadcastKind::per_row:
-    return AffineMap::get(rank, 0, getAffineDimExpr(rank - 2, ctx));
-  case BroadcastKind::per_col:
-    return AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx));
-  case BroadcastKind::full:
-    return AffineMap::getMultiDimIdentityMap(rank, ctx);
-  }
-  llvm_unreachable("unknown broadcast kind");
-}
-
 /// The matmul indexing maps over (b?, m, n, k) for the rhs layout.
 SmallVector<AffineMap> getContractionMaps(bool batched, RhsLayout layout,
                                           MLIRContext *ctx) {
@@ -98,7 +83,8 @@ struct GemmToLinalg final : OpConversionPattern<GemmOp> {
         AffineMap::getMultiDimIdentityMap(rank, ctx)};
     for (auto [i, v] : llvm::enumerate(adaptor.getEpilogueOperands())) {
       genericInputs.push_back(v);
-      genericMaps.push_back(getBroadcastMap(op.getBroadcastKind(i), rank, ctx));
+      genericMaps.push_back(
+          getEpilogueBroadcastMap(op.getBroadcastKind(i), rank, ctx));
     }
     genericMaps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
     Value out = tensor::EmptyOp::create(rewriter, loc, resType.getShape(),

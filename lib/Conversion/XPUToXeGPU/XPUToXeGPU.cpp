@@ -1,32 +1,39 @@
-//===- XPUToXeGPU.cpp - xpu.gemm to workgroup-level XeGPU kernels ---------===//
+//===- XPUToXeGPU.cpp - GEMM tiles -> workgroup-level XeGPU ---------------===//
 //
-// Catalog: mem_block_pointers / descriptor patterns (2D block descriptors,
-// boundaries handled by the descriptor: descriptor_no_boundary_check_arg),
-// dtype_prepack_bf16 (DPAS operands), grf_mode and
+// The Intel Xe (DPAS) backend of the schedule layer (GemmPrograms.h): every
+// scf.forall of GEMM programs that xpu-schedule-gemm made becomes a kernel in
+// its own gpu.module (so that it gets its own compiler options: the GRF
+// mode), and every xpu.gemm_tile / xpu.gemm_fixup in it becomes
+// workgroup-level XeGPU: 2D block descriptors, prefetch, DPAS, the fused
+// epilogue. The operands arrive in the layout the kernel reads
+// (xpu-materialize-layouts: bf16/f16, [k, n] rhs, legal pitches, epilogue
+// panels), so the kernel does no layout work and the host none per call
+// for weights.
+//
+// Catalog: mem_block_pointers / descriptor patterns (boundaries handled by
+// the descriptor: descriptor_no_boundary_check_arg), grf_mode and
 // int64_cast_for_large_batch_offsets. docs/Intel.md describes the kernels.
 //
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Conversion/XPUToXeGPU/XPUToXeGPU.h"
 #include "xpu/Conversion/Passes.h"
+#include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
+#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/XeVMDialect.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/XeGPU/IR/XeGPU.h"
 #include "mlir/Dialect/XeGPU/Utils/XeGPUUtils.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -38,310 +45,29 @@ namespace mlir::xpu {
 
 using namespace mlir;
 using namespace mlir::xpu;
+using namespace mlir::xpu::xe;
 
 static constexpr StringLiteral kPassArg = "convert-xpu-to-xegpu";
-/// Lanes of a subgroup: DPAS runs on SIMD16 on pvc and bmg.
-static constexpr int64_t kLanes = 16;
-/// DPAS shape for 16-bit operands: A 8x16, B 16x16, C 8x16.
-static constexpr int64_t kDpasM = 8, kDpasN = 16, kDpasK = 16;
-/// 2D block surfaces: the row pitch is at least 64 bytes and a multiple of
-/// 16 bytes (cl_intel_subgroup_2d_block_io; pvc and Xe2).
-static constexpr int64_t kMinPitchBytes = 64, kPitchAlignBytes = 16;
-/// Buffers the lowering allocates are 64-byte aligned (block base address).
-static constexpr int64_t kBaseAlignment = 64;
 /// The large register file option of IGC (ocloc -options, zeModuleCreate
 /// build flags).
 static constexpr StringLiteral kLargeGRFOption = "-ze-opt-large-register-file";
 
-//===----------------------------------------------------------------------===//
-// Checks
-//===----------------------------------------------------------------------===//
-
-static bool isDpasOperandType(Type t) { return t.isF16() || t.isBF16(); }
-
-/// Values an epilogue may capture from above: scalar constants.
-static bool isCapturable(Value v) {
-  auto cst = v.getDefiningOp<arith::ConstantOp>();
-  return cst && cst.getType().isIntOrIndexOrFloat();
-}
-
-LogicalResult mlir::xpu::checkXeGPULowerable(GemmOp gemm, TargetAttr target) {
-  auto fail = [&](const Twine &why) {
-    return gemm.emitError() << "convert-xpu-to-xegpu: " << why;
-  };
-  if (!target.isIntel())
-    return fail(llvm::formatv("the target '{0}' is not an Intel Xe target "
-                              "(pvc, bmg)",
-                              target.getChip()));
-  if (!llvm::is_contained(target.getSubgroupSizes(), kLanes) ||
-      target.getMma() != ArrayRef<int64_t>{kDpasM, kDpasN, kDpasK})
-    return fail(llvm::formatv("the target '{0}' needs 16-lane subgroups and "
-                              "an 8x16x16 DPAS",
-                              target.getChip()));
-  ConfigAttr config = gemm.getConfigAttr();
-  if (!config)
-    return fail("the GEMM has no #xpu.config; run xpu-select-strategy first");
-  if (config.getSchedule() != Schedule::data_parallel)
-    return fail(llvm::formatv("schedule {0} is not lowered to XeGPU (only "
-                              "data_parallel)",
-                              stringifySchedule(config.getSchedule())));
-  ArrayRef<int64_t> tile = config.getTile();
-  ArrayRef<int64_t> sg = config.getSubgroups();
-  if (tile[0] % sg[0] != 0 || tile[1] % sg[1] != 0 ||
-      (tile[0] / sg[0]) % kDpasM != 0 || (tile[1] / sg[1]) % kDpasN != 0 ||
-      tile[2] % kDpasK != 0)
-    return fail(llvm::formatv(
-        "tile [{0}, {1}, {2}] on subgroups [{3}, {4}]: each subgroup block "
-        "must be a multiple of 8x16 and tile_k a multiple of 16 (DPAS)",
-        tile[0], tile[1], tile[2], sg[0], sg[1]));
-  if (sg[0] * sg[1] * kLanes > 1024)
-    return fail(llvm::formatv("{0} subgroups of 16 lanes exceed 1024 "
-                              "work-items per workgroup",
-                              sg[0] * sg[1]));
-  Type lhsElt = gemm.getLhsType().getElementType();
-  if (!isDpasOperandType(lhsElt) && !lhsElt.isF32())
-    return fail(llvm::formatv("{0} operands: DPAS takes f16 or bf16 (f32 is "
-                              "converted to bf16; run xpu-demote-f64 for f64)",
-                              lhsElt));
-  if (!gemm.getAccType().isF32())
-    return fail(llvm::formatv("accumulator {0}: DPAS accumulates in f32",
-                              gemm.getAccType()));
-  if (!isa<FloatType>(gemm.getResultType().getElementType()))
-    return fail(llvm::formatv("result element type {0} is not a float",
-                              gemm.getResultType().getElementType()));
-  Block &block = gemm.getEpilogueBlock();
-  for (Operation &op : block.without_terminator()) {
-    if (op.getNumRegions() != 0 || !op.hasTrait<OpTrait::Vectorizable>() ||
-        op.getNumResults() != 1)
-      return op.emitError()
-             << "convert-xpu-to-xegpu: epilogue op '" << op.getName()
-             << "' is not an elementwise op that can run on vectors";
-    for (Value v : op.getOperands())
-      if (v.getParentRegion() != &gemm.getEpilogue() && !isCapturable(v))
-        return op.emitError() << "convert-xpu-to-xegpu: the epilogue uses a "
-                                 "value defined outside the GEMM that is not "
-                                 "a scalar constant";
-  }
-  Value yielded = block.getTerminator()->getOperand(0);
-  if (yielded.getParentRegion() != &gemm.getEpilogue() &&
-      !isCapturable(yielded))
-    return fail("the epilogue yields a value defined outside the GEMM that is "
-                "not a scalar constant");
-  return success();
-}
-
-/// Types the kernel loads, stores and computes the epilogue in.
-static bool isKernelType(Type t) {
-  return t.isF32() || isDpasOperandType(t) ||
-         (t.isSignlessInteger() && t.getIntOrFloatBitWidth() <= 32);
-}
-
-/// True when the epilogue runs in the kernel; else (f64 epilogues, as
-/// xpu-demote-f64 leaves them under keep-f64 or after an extf) the kernel
-/// stores the f32 accumulator and the epilogue runs on the host.
-static bool hasDeviceEpilogue(GemmOp gemm) {
-  if (!isKernelType(gemm.getResultType().getElementType()))
-    return false;
-  for (Value operand : gemm.getEpilogueOperands())
-    if (!isKernelType(getElementTypeOrSelf(operand.getType())))
-      return false;
-  WalkResult walk = gemm.getEpilogue().walk([](Operation *op) {
-    for (Type t : op->getResultTypes())
-      if (!isKernelType(t))
-        return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return !walk.wasInterrupted();
-}
-
-/// The epilogue of `gemm` as a linalg.generic on the host, applied to the
-/// f32 accumulator tensor `acc`.
-static Value applyEpilogueOnHost(RewriterBase &rewriter, GemmOp gemm,
-                                 Value acc) {
-  Location loc = gemm.getLoc();
-  RankedTensorType resultType = gemm.getResultType();
-  unsigned rank = resultType.getRank();
-  MLIRContext *ctx = gemm.getContext();
-  AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
-  SmallVector<AffineMap> maps = {identity};
-  SmallVector<Value> inputs = {acc};
-  for (auto [i, operand] : llvm::enumerate(gemm.getEpilogueOperands())) {
-    inputs.push_back(operand);
-    switch (gemm.getBroadcastKind(i)) {
-    case BroadcastKind::full:
-      maps.push_back(identity);
-      break;
-    case BroadcastKind::per_col:
-      maps.push_back(AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx)));
-      break;
-    case BroadcastKind::per_row:
-      maps.push_back(AffineMap::get(rank, 0, getAffineDimExpr(rank - 2, ctx)));
-      break;
-    case BroadcastKind::scalar:
-      maps.push_back(AffineMap::get(rank, 0, ctx));
-      break;
-    }
-  }
-  maps.push_back(identity);
-  Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                       resultType.getElementType());
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  Block &block = gemm.getEpilogueBlock();
-  auto generic = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
-      iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-        IRMapping map;
-        for (auto [arg, value] : llvm::zip(block.getArguments(), args))
-          map.map(arg, value);
-        for (Operation &op : block.without_terminator())
-          b.clone(op, map);
-        linalg::YieldOp::create(
-            b, l, map.lookupOrDefault(block.getTerminator()->getOperand(0)));
-      });
-  return generic.getResult(0);
-}
-
-//===----------------------------------------------------------------------===//
-// Host side: operands in the layout the kernel reads
-//===----------------------------------------------------------------------===//
-
 namespace {
+
+/// The kernel's view of one tile: the config's shapes.
+struct TilePlan {
+  int64_t tm, tn, tk, sgRows, sgCols, stages;
+};
 
 /// One buffer the kernel reads or writes, as a 2D surface per batch.
 struct Surface {
-  Value buffer;
+  Value memref;
+  Type elt;
   /// Logical rows and columns, and the row pitch in elements.
   int64_t rows, cols, pitch;
   /// True when every batch has its own [rows, pitch] slice.
   bool perBatch;
-  /// Where the kernel's tile starts: at the tile's row, column, both or at
-  /// the origin (panels).
-  bool offsetRows, offsetCols;
 };
-
-/// The kernel's view of one GEMM.
-struct KernelPlan {
-  int64_t batch, m, n, k;
-  int64_t tm, tn, tk, sgRows, sgCols, stages, groupM, grfMode;
-  Type inElt, outElt;
-  /// False when the kernel stores the accumulator and the host applies the
-  /// epilogue.
-  bool deviceEpilogue;
-  Surface a, b, c;
-  SmallVector<Surface> epilogue;
-};
-
-int64_t getElementBytes(Type t) {
-  return llvm::divideCeil(t.getIntOrFloatBitWidth(), 8);
-}
-
-/// The smallest row pitch >= `cols` elements that 2D block I/O accepts.
-int64_t getLegalPitch(int64_t cols, Type elt) {
-  int64_t bytes = getElementBytes(elt);
-  return std::max<int64_t>(llvm::alignTo(cols, kPitchAlignBytes / bytes),
-                           kMinPitchBytes / bytes);
-}
-
-/// Host-side preparation of the operands, with a remark for every copy.
-class OperandPacker {
-public:
-  OperandPacker(RewriterBase &rewriter, GemmOp gemm)
-      : rewriter(rewriter), gemm(gemm), loc(gemm.getLoc()) {}
-
-  /// Pads the innermost dimension of `t` with zeros to `pitch` elements.
-  Value padRows(Value t, int64_t pitch, StringRef what) {
-    auto type = cast<RankedTensorType>(t.getType());
-    int64_t cols = type.getShape().back();
-    if (cols == pitch)
-      return t;
-    remark::passed(loc, remarkOpts(kPassArg, "PadPitch")) << remark::reason(
-        "{0}: rows of {1} x {2} bytes padded with zeros to {3} "
-        "elements, the narrowest pitch 2D block I/O accepts (>= 64 "
-        "bytes, a multiple of 16)",
-        what, cols, getElementBytes(type.getElementType()), pitch);
-    SmallVector<int64_t> shape(type.getShape());
-    shape.back() = pitch;
-    unsigned rank = type.getRank();
-    SmallVector<OpFoldResult> low(rank, rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> high(rank, rewriter.getIndexAttr(0));
-    high.back() = rewriter.getIndexAttr(pitch - cols);
-    Value zero = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getZeroAttr(type.getElementType()));
-    return tensor::PadOp::create(rewriter, loc, type.clone(shape), t, low, high,
-                                 zero);
-  }
-
-  /// `t` with its last two dimensions swapped.
-  Value transposeLast2(Value t) {
-    auto type = cast<RankedTensorType>(t.getType());
-    unsigned rank = type.getRank();
-    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-    std::swap(perm[rank - 1], perm[rank - 2]);
-    SmallVector<int64_t> shape(type.getShape());
-    std::swap(shape[rank - 1], shape[rank - 2]);
-    Value init =
-        tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
-    return linalg::TransposeOp::create(rewriter, loc, t, init, perm)
-        .getResult()[0];
-  }
-
-  /// Broadcasts `t` to `shape`, adding the dimensions `dims`.
-  Value broadcast(Value t, ArrayRef<int64_t> shape, ArrayRef<int64_t> dims) {
-    auto type = cast<RankedTensorType>(t.getType());
-    Value init =
-        tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
-    return linalg::BroadcastOp::create(rewriter, loc, t, init, dims)
-        .getResult()[0];
-  }
-
-  /// A read-only buffer of `t` with the identity layout.
-  Value toBuffer(Value t) {
-    auto type = cast<RankedTensorType>(t.getType());
-    auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
-    return bufferization::ToBufferOp::create(rewriter, loc, memrefType, t,
-                                             /*read_only=*/true);
-  }
-
-private:
-  RewriterBase &rewriter;
-  GemmOp gemm;
-  Location loc;
-};
-
-KernelPlan planKernel(GemmOp gemm) {
-  ConfigAttr config = gemm.getConfigAttr();
-  KernelPlan p;
-  p.batch = gemm.getBatchSize();
-  p.m = gemm.getM();
-  p.n = gemm.getN();
-  p.k = gemm.getK();
-  ArrayRef<int64_t> tile = config.getTile();
-  p.tm = tile[0];
-  p.tn = tile[1];
-  p.tk = tile[2];
-  p.sgRows = config.getSubgroups()[0];
-  p.sgCols = config.getSubgroups()[1];
-  p.stages = config.getStages();
-  p.groupM = std::max<int64_t>(config.getGroupM(), 1);
-  p.grfMode = config.getGrfMode();
-  Type lhsElt = gemm.getLhsType().getElementType();
-  p.inElt = isDpasOperandType(lhsElt)
-                ? lhsElt
-                : Type(BFloat16Type::get(gemm.getContext()));
-  p.deviceEpilogue = hasDeviceEpilogue(gemm);
-  p.outElt = p.deviceEpilogue ? gemm.getResultType().getElementType()
-                              : Type(Float32Type::get(gemm.getContext()));
-  return p;
-}
-
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// Kernel
-//===----------------------------------------------------------------------===//
-
-namespace {
 
 xegpu::LayoutAttr makeLayout(MLIRContext *ctx, ArrayRef<int32_t> sgLayout,
                              ArrayRef<int32_t> sgData,
@@ -358,7 +84,7 @@ struct Layouts {
   xegpu::LayoutAttr a, b, c, prefetchA, prefetchB;
 };
 
-Layouts getLayouts(MLIRContext *ctx, const KernelPlan &p) {
+Layouts getLayouts(MLIRContext *ctx, const TilePlan &p) {
   int32_t rows = p.sgRows, cols = p.sgCols;
   int32_t blockM = p.tm / rows, blockN = p.tn / cols, tk = p.tk;
   Layouts l;
@@ -380,68 +106,157 @@ Layouts getLayouts(MLIRContext *ctx, const KernelPlan &p) {
   return l;
 }
 
-/// Builds the body of one kernel.
-class KernelBuilder {
+/// The Xe tile emitter of one kernel.
+class XeTileEmitter final : public GemmTileEmitter {
 public:
-  KernelBuilder(OpBuilder &b, Location loc, const KernelPlan &p,
-                const Layouts &layouts)
-      : b(b), loc(loc), p(p), layouts(layouts) {}
+  XeTileEmitter(const TilePlan &p, const Layouts &layouts)
+      : p(p), layouts(layouts) {}
 
-  void build(GemmOp gemm, gpu::GPUFuncOp func);
+  LogicalResult emitTile(RewriterBase &rewriter, GemmTileOp op) override;
+  LogicalResult emitFixup(RewriterBase &rewriter, GemmFixupOp op) override;
 
 private:
-  Value indexConst(int64_t v) {
+  Value indexConst(OpBuilder &b, Location loc, int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
   }
-  Value i64Const(int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
-  }
-
   /// The byte address of the surface's current batch, in i64.
-  Value getBase(Value memref, const Surface &s, Type elt, Value batchI64) {
-    Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-    Value base = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), ptr);
-    if (!s.perBatch || p.batch == 1)
-      return base;
-    // int64_cast_for_large_batch_offsets: batch * rows * pitch * bytes can
-    // pass 2^31.
-    Value stride = i64Const(s.rows * s.pitch * getElementBytes(elt));
-    Value offset = arith::MulIOp::create(b, loc, batchI64, stride);
-    return arith::AddIOp::create(b, loc, base, offset);
-  }
-
-  Value createDesc(Value base, const Surface &s, ArrayRef<int64_t> block,
-                   Type elt, xegpu::LayoutAttr layout) {
-    auto type = xegpu::TensorDescType::get(block, elt, /*array_length=*/1,
-                                           /*boundary_check=*/true,
-                                           xegpu::MemorySpace::Global, layout);
-    SmallVector<OpFoldResult> shape = {b.getIndexAttr(s.rows),
-                                       b.getIndexAttr(s.cols)};
-    SmallVector<OpFoldResult> strides = {b.getIndexAttr(s.pitch),
-                                         b.getIndexAttr(1)};
-    return xegpu::CreateNdDescOp::create(b, loc, type, base, shape, strides);
-  }
-
+  Value getBase(OpBuilder &b, Location loc, const Surface &s, Value batch);
+  Value createDesc(OpBuilder &b, Location loc, Value base, const Surface &s,
+                   ArrayRef<int64_t> block, xegpu::LayoutAttr layout);
+  /// Checks that `s` is a legal 2D block surface; an error at `op` naming
+  /// `what` otherwise.
+  LogicalResult checkSurface(Operation *op, StringRef what, const Surface &s);
+  /// Surfaces of the epilogue operands (panels for the broadcast kinds),
+  /// with the row and column the tile reads them at.
+  LogicalResult getEpilogueSurfaces(Operation *op, ValueRange operands,
+                                    ArrayAttr broadcasts, int64_t m, int64_t n,
+                                    bool batched,
+                                    SmallVectorImpl<Surface> &surfaces,
+                                    SmallVectorImpl<std::pair<bool, bool>> &at);
+  /// Applies `epilogue` (vectorized op by op) to `acc` and stores the tile
+  /// at (batch, m0, n0) of `c`.
+  void storeOutput(OpBuilder &b, Location loc, Block &epilogue, Value acc,
+                   ArrayRef<Surface> operands,
+                   ArrayRef<std::pair<bool, bool>> at, const Surface &c,
+                   Value batch, Value m0, Value n0);
+  /// Vectorizes the epilogue over the accumulator tile.
+  Value applyEpilogue(OpBuilder &b, Location loc, Block &block, Value acc,
+                      ArrayRef<Value> operands);
   void setLayout(Operation *op, xegpu::LayoutAttr layout) {
     xegpu::setDistributeLayoutAttr(op->getResult(0), layout);
   }
 
-  /// Vectorizes the epilogue over the accumulator tile.
-  Value applyEpilogue(GemmOp gemm, Value acc, ArrayRef<Value> operands);
-
-  OpBuilder &b;
-  Location loc;
-  const KernelPlan &p;
+  const TilePlan &p;
   const Layouts &layouts;
 };
 
-Value KernelBuilder::applyEpilogue(GemmOp gemm, Value acc,
-                                   ArrayRef<Value> operands) {
-  Block &block = gemm.getEpilogueBlock();
+Value XeTileEmitter::getBase(OpBuilder &b, Location loc, const Surface &s,
+                             Value batch) {
+  Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, s.memref);
+  Value base = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), ptr);
+  if (!s.perBatch)
+    return base;
+  // int64_cast_for_large_batch_offsets: batch * rows * pitch * bytes can
+  // pass 2^31.
+  Value batchI64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), batch);
+  Value stride = arith::ConstantIntOp::create(
+      b, loc, b.getI64Type(), s.rows * s.pitch * getElementBytes(s.elt));
+  Value offset = arith::MulIOp::create(b, loc, batchI64, stride);
+  return arith::AddIOp::create(b, loc, base, offset);
+}
+
+Value XeTileEmitter::createDesc(OpBuilder &b, Location loc, Value base,
+                                const Surface &s, ArrayRef<int64_t> block,
+                                xegpu::LayoutAttr layout) {
+  auto type = xegpu::TensorDescType::get(block, s.elt, /*array_length=*/1,
+                                         /*boundary_check=*/true,
+                                         xegpu::MemorySpace::Global, layout);
+  SmallVector<OpFoldResult> shape = {b.getIndexAttr(s.rows),
+                                     b.getIndexAttr(s.cols)};
+  SmallVector<OpFoldResult> strides = {b.getIndexAttr(s.pitch),
+                                       b.getIndexAttr(1)};
+  return xegpu::CreateNdDescOp::create(b, loc, type, base, shape, strides);
+}
+
+LogicalResult XeTileEmitter::checkSurface(Operation *op, StringRef what,
+                                          const Surface &s) {
+  int64_t bytes = getElementBytes(s.elt);
+  if (s.pitch * bytes < kMinPitchBytes || (s.pitch * bytes) % kPitchAlignBytes)
+    return op->emitError()
+           << kPassArg << ": " << what << " rows of " << s.pitch << " x "
+           << bytes
+           << " bytes are not a 2D block pitch (>= 64 bytes, a multiple of "
+              "16); run xpu-materialize-layouts first";
+  return success();
+}
+
+LogicalResult XeTileEmitter::getEpilogueSurfaces(
+    Operation *op, ValueRange operands, ArrayAttr broadcasts, int64_t m,
+    int64_t n, bool batched, SmallVectorImpl<Surface> &surfaces,
+    SmallVectorImpl<std::pair<bool, bool>> &at) {
+  for (auto [i, v] : llvm::enumerate(operands)) {
+    auto type = cast<MemRefType>(v.getType());
+    BroadcastKind kind = cast<BroadcastKindAttr>(broadcasts[i]).getValue();
+    Surface s{v,
+              type.getElementType(),
+              0,
+              0,
+              type.getShape().empty() ? 1 : type.getShape().back(),
+              false};
+    std::string what = llvm::formatv("epilogue operand #{0}", i).str();
+    if (kind != BroadcastKind::full && type.getRank() != 2)
+      return op->emitError()
+             << kPassArg << ": " << what << " (" << stringifyBroadcastKind(kind)
+             << ") is not a panel the kernel can read with the accumulator's "
+                "layout; run xpu-materialize-layouts first";
+    switch (kind) {
+    case BroadcastKind::full:
+      s.rows = m;
+      s.cols = n;
+      s.perBatch = batched;
+      at.push_back({true, true});
+      break;
+    case BroadcastKind::per_col:
+      // A tile-high panel of equal rows, read at the tile's columns.
+      s.rows = type.getDimSize(0);
+      s.cols = n;
+      at.push_back({false, true});
+      break;
+    case BroadcastKind::per_row:
+      // A tile-wide panel of equal columns, read at the tile's rows.
+      s.rows = m;
+      s.cols = type.getDimSize(1);
+      at.push_back({true, false});
+      break;
+    case BroadcastKind::scalar:
+      s.rows = type.getDimSize(0);
+      s.cols = type.getDimSize(1);
+      at.push_back({false, false});
+      break;
+    }
+    if ((kind == BroadcastKind::per_col || kind == BroadcastKind::scalar) &&
+        s.rows < p.tm)
+      return op->emitError()
+             << kPassArg << ": " << what << " panel has " << s.rows
+             << " rows, fewer than the tile's " << p.tm;
+    if ((kind == BroadcastKind::per_row || kind == BroadcastKind::scalar) &&
+        s.cols < p.tn)
+      return op->emitError()
+             << kPassArg << ": " << what << " panel has " << s.cols
+             << " columns, fewer than the tile's " << p.tn;
+    if (failed(checkSurface(op, what, s)))
+      return failure();
+    surfaces.push_back(s);
+  }
+  return success();
+}
+
+Value XeTileEmitter::applyEpilogue(OpBuilder &b, Location loc, Block &block,
+                                   Value acc, ArrayRef<Value> operands) {
   IRMapping map;
-  map.map(gemm.getAccArgument(), acc);
+  map.map(block.getArgument(0), acc);
   for (auto [i, v] : llvm::enumerate(operands))
-    map.map(gemm.getEpilogueArgument(i), v);
+    map.map(block.getArgument(i + 1), v);
   auto vectorOf = [&](Type t) { return VectorType::get({p.tm, p.tn}, t); };
   // Scalar constants (inside the region or captured) become splats.
   auto splat = [&](arith::ConstantOp cst) {
@@ -474,48 +289,92 @@ Value KernelBuilder::applyEpilogue(GemmOp gemm, Value acc,
   return lookup(block.getTerminator()->getOperand(0));
 }
 
-void KernelBuilder::build(GemmOp gemm, gpu::GPUFuncOp func) {
-  MLIRContext *ctx = b.getContext();
-  Type f32 = b.getF32Type();
-  int64_t tilesM = llvm::divideCeil(p.m, p.tm);
-  int64_t tilesN = llvm::divideCeil(p.n, p.tn);
-
-  // Program id -> tile, walking group_m rows of tiles together (Triton's
-  // GROUP_SIZE_M swizzle) so that their B columns stay in cache.
-  Value pid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value inGroup = indexConst(p.groupM * tilesN);
-  Value group = arith::DivUIOp::create(b, loc, pid, inGroup);
-  Value firstM = arith::MulIOp::create(b, loc, group, indexConst(p.groupM));
-  Value left = arith::SubIOp::create(b, loc, indexConst(tilesM), firstM);
-  Value groupSize = arith::MinSIOp::create(b, loc, left, indexConst(p.groupM));
-  Value local = arith::RemUIOp::create(b, loc, pid, inGroup);
-  Value pidM = arith::AddIOp::create(
-      b, loc, firstM, arith::RemUIOp::create(b, loc, local, groupSize));
-  Value pidN = arith::DivUIOp::create(b, loc, local, groupSize);
-  Value m0 = arith::MulIOp::create(b, loc, pidM, indexConst(p.tm));
-  Value n0 = arith::MulIOp::create(b, loc, pidN, indexConst(p.tn));
-  Value zero = indexConst(0);
-
-  Value batchI64;
-  if (p.batch > 1) {
-    Value batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-    batchI64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), batch);
+void XeTileEmitter::storeOutput(OpBuilder &b, Location loc, Block &epilogue,
+                                Value acc, ArrayRef<Surface> operands,
+                                ArrayRef<std::pair<bool, bool>> at,
+                                const Surface &c, Value batch, Value m0,
+                                Value n0) {
+  // The epilogue operands, read with the accumulator's layout.
+  Value zero = indexConst(b, loc, 0);
+  SmallVector<Value> values;
+  for (auto [s, where] : llvm::zip(operands, at)) {
+    Value desc = createDesc(b, loc, getBase(b, loc, s, batch), s, {p.tm, p.tn},
+                            layouts.c);
+    Value row = where.first ? m0 : zero;
+    Value col = where.second ? n0 : zero;
+    values.push_back(
+        xegpu::LoadNdOp::create(b, loc, VectorType::get({p.tm, p.tn}, s.elt),
+                                desc, ArrayRef<OpFoldResult>{row, col}, nullptr,
+                                nullptr, nullptr, nullptr, nullptr, layouts.c));
   }
+  Value result = applyEpilogue(b, loc, epilogue, acc, values);
+  Value cDesc =
+      createDesc(b, loc, getBase(b, loc, c, batch), c, {p.tm, p.tn}, layouts.c);
+  xegpu::StoreNdOp::create(b, loc, result, cDesc,
+                           ArrayRef<OpFoldResult>{m0, n0}, nullptr, nullptr,
+                           nullptr, layouts.c);
+}
 
-  // Descriptors on the logical shapes: reads outside are zeros, writes
-  // outside are dropped, which handles the M, N and K tails.
-  ValueRange args = func.getArguments();
-  Value aBase = getBase(args[0], p.a, p.inElt, batchI64);
-  Value bBase = getBase(args[1], p.b, p.inElt, batchI64);
-  Value cBase = getBase(args[2], p.c, p.outElt, batchI64);
-  Value aDesc = createDesc(aBase, p.a, {p.tm, p.tk}, p.inElt, layouts.a);
-  Value bDesc = createDesc(bBase, p.b, {p.tk, p.tn}, p.inElt, layouts.b);
-  Value cDesc = createDesc(cBase, p.c, {p.tm, p.tn}, p.outElt, layouts.c);
+LogicalResult XeTileEmitter::emitTile(RewriterBase &rewriter, GemmTileOp op) {
+  OpBuilder &b = rewriter;
+  Location loc = op.getLoc();
+  bool batched = op.isBatched();
+  int64_t m = op.getM(), n = op.getN(), k = op.getK();
+  if (op.getResult() == TileResult::atomic_add)
+    return op.emitError() << kPassArg
+                          << ": the Xe kernels have no atomic Stream-K fix-up "
+                             "(2D block stores are not atomic); use "
+                             "fixup=deterministic";
+  if (op.getRhsLayout() != RhsLayout::kn)
+    return op.emitError() << kPassArg
+                          << ": the DPAS kernels read a [k, n] rhs; run "
+                             "xpu-materialize-layouts first";
+  Type inElt = op.getLhsType().getElementType();
+  if (!isDpasOperandType(inElt))
+    return op.emitError() << kPassArg << ": " << inElt
+                          << " operands: DPAS takes f16 or bf16; run "
+                             "xpu-materialize-layouts first";
+  Surface a{op.getLhs(), inElt, m, k, op.getLhsType().getShape().back(),
+            batched};
+  Surface bs{op.getRhs(), inElt, k, n, op.getRhsType().getShape().back(),
+             batched};
+  if (failed(checkSurface(op, "A", a)) || failed(checkSurface(op, "B", bs)))
+    return failure();
+  bool output = op.getResult() == TileResult::output;
+  Surface c;
+  if (output) {
+    c = {op.getDest(),
+         op.getDestType().getElementType(),
+         m,
+         n,
+         op.getDestType().getShape().back(),
+         batched};
+    if (failed(checkSurface(op, "the result", c)))
+      return failure();
+    if (!isKernelType(c.elt))
+      return op.emitError() << kPassArg << ": the kernel cannot store " << c.elt
+                            << "; run xpu-materialize-layouts first";
+  } else {
+    // The workspace as one surface of slots * tm rows of tn f32.
+    c = {op.getDest(), b.getF32Type(), op.getDestType().getDimSize(0) * p.tm,
+         p.tn,         p.tn,           false};
+  }
+  SmallVector<Surface> operands;
+  SmallVector<std::pair<bool, bool>> at;
+  if (failed(getEpilogueSurfaces(op, op.getEpilogueOperands(),
+                                 op.getBroadcasts(), m, n, batched, operands,
+                                 at)))
+    return failure();
 
-  // Prefetch `distance` K-steps ahead: stages - 1, at most the K-steps
-  // after the first.
-  int64_t kSteps = llvm::divideCeil(p.k, p.tk);
-  int64_t distance = std::min(p.stages - 1, kSteps - 1);
+  Value batch = op.getBatch(), m0 = op.getM0(), n0 = op.getN0();
+  Value aBase = getBase(b, loc, a, batch), bBase = getBase(b, loc, bs, batch);
+  Value aDesc = createDesc(b, loc, aBase, a, {p.tm, p.tk}, layouts.a);
+  Value bDesc = createDesc(b, loc, bBase, bs, {p.tk, p.tn}, layouts.b);
+
+  // Prefetch `distance` K-steps ahead: stages - 1, at most the K-steps of
+  // the whole K after the first.
+  int64_t distance =
+      std::min<int64_t>(p.stages - 1, llvm::divideCeil(k, p.tk) - 1);
   Value aPrefetch, bPrefetch;
   auto prefetch = [&](Value kOffset) {
     xegpu::PrefetchNdOp::create(b, loc, aPrefetch,
@@ -525,66 +384,117 @@ void KernelBuilder::build(GemmOp gemm, gpu::GPUFuncOp func) {
                                 ArrayRef<OpFoldResult>{kOffset, n0}, nullptr,
                                 nullptr, nullptr, layouts.prefetchB);
   };
+  Value kBegin = op.getKBegin(), kEnd = op.getKEnd();
   if (distance > 0) {
-    aPrefetch =
-        createDesc(aBase, p.a, {p.tm, p.tk}, p.inElt, layouts.prefetchA);
-    bPrefetch =
-        createDesc(bBase, p.b, {p.tk, p.tn}, p.inElt, layouts.prefetchB);
+    aPrefetch = createDesc(b, loc, aBase, a, {p.tm, p.tk}, layouts.prefetchA);
+    bPrefetch = createDesc(b, loc, bBase, bs, {p.tk, p.tn}, layouts.prefetchB);
     for (int64_t i = 0; i < distance; ++i)
-      prefetch(indexConst(i * p.tk));
+      prefetch(
+          arith::AddIOp::create(b, loc, kBegin, indexConst(b, loc, i * p.tk)));
   }
 
-  // The K loop: one A and one B block per step into DPAS.
+  // The K loop: one A and one B block per step into DPAS. Descriptors read
+  // zeros past K, so a tail step adds nothing from outside the matrix.
+  Type f32 = b.getF32Type();
   auto accType = VectorType::get({p.tm, p.tn}, f32);
   Operation *init = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0)));
   setLayout(init, layouts.c);
   auto loop = scf::ForOp::create(
-      b, loc, zero, indexConst(kSteps * p.tk), indexConst(p.tk),
+      b, loc, kBegin, kEnd, indexConst(b, loc, p.tk),
       ValueRange{init->getResult(0)},
-      [&](OpBuilder &lb, Location l, Value k, ValueRange iterArgs) {
+      [&](OpBuilder &lb, Location l, Value kk, ValueRange iterArgs) {
         Value av = xegpu::LoadNdOp::create(
-            lb, l, VectorType::get({p.tm, p.tk}, p.inElt), aDesc,
-            ArrayRef<OpFoldResult>{m0, k}, nullptr, nullptr, nullptr, nullptr,
+            lb, l, VectorType::get({p.tm, p.tk}, inElt), aDesc,
+            ArrayRef<OpFoldResult>{m0, kk}, nullptr, nullptr, nullptr, nullptr,
             nullptr, layouts.a);
         Value bv = xegpu::LoadNdOp::create(
-            lb, l, VectorType::get({p.tk, p.tn}, p.inElt), bDesc,
-            ArrayRef<OpFoldResult>{k, n0}, nullptr, nullptr, nullptr, nullptr,
+            lb, l, VectorType::get({p.tk, p.tn}, inElt), bDesc,
+            ArrayRef<OpFoldResult>{kk, n0}, nullptr, nullptr, nullptr, nullptr,
             nullptr, layouts.b);
         if (distance > 0) {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPointAfterValue(bv);
-          Value ahead =
-              arith::AddIOp::create(lb, l, k, indexConst(distance * p.tk));
+          Value ahead = arith::AddIOp::create(
+              lb, l, kk, indexConst(lb, l, distance * p.tk));
           prefetch(ahead);
         }
         Value d = xegpu::DpasOp::create(lb, l, accType, av, bv, iterArgs[0],
                                         layouts.a, layouts.b, layouts.c);
         scf::YieldOp::create(lb, l, d);
       });
+  Value acc = loop.getResult(0);
 
-  // The epilogue operands, read with the accumulator's layout.
-  SmallVector<Value> operands;
-  for (auto [i, s] : llvm::enumerate(p.epilogue)) {
-    Value memref = args[3 + i];
-    Type elt = cast<MemRefType>(memref.getType()).getElementType();
-    Value base = getBase(memref, s, elt, batchI64);
-    Value desc = createDesc(base, s, {p.tm, p.tn}, elt, layouts.c);
-    Value row = s.offsetRows ? m0 : zero;
-    Value col = s.offsetCols ? n0 : zero;
-    operands.push_back(
-        xegpu::LoadNdOp::create(b, loc, VectorType::get({p.tm, p.tn}, elt),
-                                desc, ArrayRef<OpFoldResult>{row, col}, nullptr,
-                                nullptr, nullptr, nullptr, nullptr, layouts.c));
+  if (output) {
+    storeOutput(b, loc, op.getEpilogueBlock(), acc, operands, at, c, batch, m0,
+                n0);
+  } else {
+    // The partial sums, every element of slot `slot`.
+    Value cDesc = createDesc(b, loc, getBase(b, loc, c, Value()), c,
+                             {p.tm, p.tn}, layouts.c);
+    Value row =
+        arith::MulIOp::create(b, loc, op.getSlot(), indexConst(b, loc, p.tm));
+    xegpu::StoreNdOp::create(b, loc, acc, cDesc,
+                             ArrayRef<OpFoldResult>{row, indexConst(b, loc, 0)},
+                             nullptr, nullptr, nullptr, layouts.c);
   }
-  Value result = p.deviceEpilogue
-                     ? applyEpilogue(gemm, loop.getResult(0), operands)
-                     : loop.getResult(0);
-  xegpu::StoreNdOp::create(b, loc, result, cDesc,
-                           ArrayRef<OpFoldResult>{m0, n0}, nullptr, nullptr,
-                           nullptr, layouts.c);
-  gpu::ReturnOp::create(b, loc);
-  (void)ctx;
+  rewriter.eraseOp(op);
+  return success();
+}
+
+LogicalResult XeTileEmitter::emitFixup(RewriterBase &rewriter, GemmFixupOp op) {
+  OpBuilder &b = rewriter;
+  Location loc = op.getLoc();
+  bool batched = op.getDestType().getRank() == 3;
+  int64_t m = op.getM(), n = op.getN();
+  Surface c{op.getDest(),
+            op.getDestType().getElementType(),
+            m,
+            n,
+            op.getDestType().getShape().back(),
+            batched};
+  if (failed(checkSurface(op, "the result", c)))
+    return failure();
+  auto wsType = cast<MemRefType>(op.getWorkspace().getType());
+  Surface ws{op.getWorkspace(),
+             b.getF32Type(),
+             wsType.getDimSize(0) * p.tm,
+             p.tn,
+             p.tn,
+             false};
+  SmallVector<Surface> operands;
+  SmallVector<std::pair<bool, bool>> at;
+  if (failed(getEpilogueSurfaces(op, op.getEpilogueOperands(),
+                                 op.getBroadcasts(), m, n, batched, operands,
+                                 at)))
+    return failure();
+  Value wsDesc = createDesc(b, loc, getBase(b, loc, ws, Value()), ws,
+                            {p.tm, p.tn}, layouts.c);
+  auto accType = VectorType::get({p.tm, p.tn}, b.getF32Type());
+  Value tm = indexConst(b, loc, p.tm), zero = indexConst(b, loc, 0);
+  auto loadSlot = [&](OpBuilder &lb, Location l, Value slot) -> Value {
+    Value row = arith::MulIOp::create(lb, l, slot, tm);
+    return xegpu::LoadNdOp::create(
+        lb, l, accType, wsDesc, ArrayRef<OpFoldResult>{row, zero}, nullptr,
+        nullptr, nullptr, nullptr, nullptr, layouts.c);
+  };
+  // The first slot, then the others in slot order: a fixed summation order.
+  Value first = op.getFirstSlot();
+  Value init = loadSlot(b, loc, first);
+  auto loop = scf::ForOp::create(
+      b, loc, indexConst(b, loc, 1), op.getNumSlots(), indexConst(b, loc, 1),
+      ValueRange{init},
+      [&](OpBuilder &lb, Location l, Value s, ValueRange iterArgs) {
+        Value slot = arith::AddIOp::create(lb, l, first, s);
+        Operation *sum =
+            arith::AddFOp::create(lb, l, iterArgs[0], loadSlot(lb, l, slot));
+        setLayout(sum, layouts.c);
+        scf::YieldOp::create(lb, l, sum->getResult(0));
+      });
+  storeOutput(b, loc, op.getEpilogueBlock(), loop.getResult(0), operands, at, c,
+              op.getBatch(), op.getM0(), op.getN0());
+  rewriter.eraseOp(op);
+  return success();
 }
 
 } // namespace
@@ -592,175 +502,6 @@ void KernelBuilder::build(GemmOp gemm, gpu::GPUFuncOp func) {
 void mlir::xpu::populateXPUXeEpilogueMathPatterns(RewritePatternSet &patterns) {
   populatePolynomialApproximateErfPattern(patterns);
   populatePolynomialApproximateErfcPattern(patterns);
-}
-
-//===----------------------------------------------------------------------===//
-// The rewrite
-//===----------------------------------------------------------------------===//
-
-void mlir::xpu::lowerGemmToXeGPU(RewriterBase &rewriter, GemmOp gemm,
-                                 TargetAttr target, ModuleOp module,
-                                 unsigned index) {
-  MLIRContext *ctx = gemm.getContext();
-  Location loc = gemm.getLoc();
-  KernelPlan p = planKernel(gemm);
-  OperandPacker packer(rewriter, gemm);
-  rewriter.setInsertionPoint(gemm);
-
-  // Precision: DPAS takes bf16 or f16 and accumulates in f32.
-  Value lhs = gemm.getLhs(), rhs = gemm.getRhs();
-  Type lhsElt = gemm.getLhsType().getElementType();
-  if (!isDpasOperandType(lhsElt)) {
-    TensorElementTypeConverter converter(ctx);
-    lhs = converter.convert(lhs, cast<FloatType>(p.inElt));
-    rhs = converter.convert(rhs, cast<FloatType>(p.inElt));
-    remark::passed(loc, remarkOpts(kPassArg, "Precision"))
-        << remark::reason("{0} operands converted to bf16 at launch time for "
-                          "DPAS (bf16 x bf16 -> f32; tf32 is not used); "
-                          "xpu-optimize{{precision=bf16} converts weights "
-                          "once at pack time instead",
-                          lhsElt);
-  } else {
-    remark::passed(loc, remarkOpts(kPassArg, "Precision"))
-        << remark::reason("{0} operands go to DPAS directly (f32 "
-                          "accumulation)",
-                          lhsElt);
-  }
-  // B as [k, n]: DPAS reads it packed from [k, n] block loads.
-  if (gemm.getRhsLayout() == RhsLayout::nk) {
-    rhs = packer.transposeLast2(rhs);
-    remark::passed(loc, remarkOpts(kPassArg, "TransposeRhs"))
-        << remark::reason("rhs [n, k] transposed to [k, n] before the launch "
-                          "(one O(n k) copy): the packed B loads read [k, n] "
-                          "blocks");
-  }
-
-  // Row pitches legal for 2D block I/O.
-  unsigned rank = gemm.getLhsType().getRank();
-  p.a = {Value(), p.m, p.k, getLegalPitch(p.k, p.inElt), true, true, false};
-  p.b = {Value(), p.k, p.n, getLegalPitch(p.n, p.inElt), true, false, true};
-  p.c = {Value(), p.m, p.n, getLegalPitch(p.n, p.outElt), true, true, true};
-  lhs = packer.padRows(lhs, p.a.pitch, "A");
-  rhs = packer.padRows(rhs, p.b.pitch, "B");
-  SmallVector<Value> launchArgs = {packer.toBuffer(lhs), packer.toBuffer(rhs)};
-
-  // The result buffer; the kernel writes the logical [m, n] part.
-  SmallVector<int64_t> cShape(gemm.getResultType().getShape());
-  cShape.back() = p.c.pitch;
-  auto cType = MemRefType::get(cShape, p.outElt);
-  Value cBuffer = memref::AllocOp::create(
-      rewriter, loc, cType, rewriter.getI64IntegerAttr(kBaseAlignment));
-  launchArgs.push_back(cBuffer);
-
-  // Epilogue operands: full ones as they are, broadcast ones as panels the
-  // kernel reads with the accumulator's layout.
-  if (!p.deviceEpilogue)
-    remark::missed(loc, remarkOpts(kPassArg, "HostEpilogue"))
-        << remark::reason("the epilogue computes in a type the kernel does "
-                          "not (f64): the kernel stores the f32 accumulator "
-                          "and the epilogue runs on the host");
-  for (auto [i, operand] : llvm::enumerate(gemm.getEpilogueOperands())) {
-    if (!p.deviceEpilogue)
-      break;
-    Type elt = cast<RankedTensorType>(operand.getType()).getElementType();
-    Surface s;
-    Value t = operand;
-    switch (gemm.getBroadcastKind(i)) {
-    case BroadcastKind::full:
-      s = {Value(), p.m, p.n, getLegalPitch(p.n, elt), true, true, true};
-      break;
-    case BroadcastKind::per_col:
-      t = packer.broadcast(t, {p.tm, p.n}, {0});
-      s = {Value(), p.tm, p.n, getLegalPitch(p.n, elt), false, false, true};
-      break;
-    case BroadcastKind::per_row:
-      t = packer.broadcast(t, {p.m, p.tn}, {1});
-      s = {Value(), p.m, p.tn, getLegalPitch(p.tn, elt), false, true, false};
-      break;
-    case BroadcastKind::scalar:
-      t = packer.broadcast(t, {p.tm, p.tn}, {0, 1});
-      s = {Value(), p.tm, p.tn, getLegalPitch(p.tn, elt), false, false, false};
-      break;
-    }
-    if (gemm.getBroadcastKind(i) != BroadcastKind::full)
-      remark::passed(loc, remarkOpts(kPassArg, "Panel")) << remark::reason(
-          "epilogue operand #{0} ({1}) broadcast to a {2}x{3} panel "
-          "before the launch, read by each workgroup with the "
-          "accumulator's layout",
-          i, stringifyBroadcastKind(gemm.getBroadcastKind(i)), s.rows, s.cols);
-    t = packer.padRows(t, s.pitch,
-                       llvm::formatv("epilogue operand #{0}", i).str());
-    launchArgs.push_back(packer.toBuffer(t));
-    p.epilogue.push_back(s);
-  }
-
-  // The kernel, alone in its gpu.module so that it gets its own compiler
-  // options (the GRF mode).
-  auto func = gemm->getParentOfType<func::FuncOp>();
-  std::string name =
-      llvm::formatv("{0}_xe_gemm{1}", func ? func.getSymName() : "gemm", index)
-          .str();
-  DictionaryAttr flags;
-  if (p.grfMode == 256) {
-    flags = rewriter.getDictionaryAttr(rewriter.getNamedAttr(
-        "cmd-options",
-        rewriter.getArrayAttr({rewriter.getStringAttr(kLargeGRFOption)})));
-    remark::passed(loc, remarkOpts(kPassArg, "GRFMode"))
-        << remark::reason("kernel {0} compiled in 256-GRF mode ({1}), as "
-                          "the config asks",
-                          name, kLargeGRFOption);
-  }
-  auto xevmTarget = xevm::XeVMTargetAttr::get(
-      ctx, /*optLevel=*/2, "spirv64-unknown-unknown", target.getChip(), flags);
-
-  SmallVector<Type> argTypes;
-  for (Value v : launchArgs)
-    argTypes.push_back(v.getType());
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToEnd(module.getBody());
-    auto gpuModule = gpu::GPUModuleOp::create(
-        rewriter, loc, name, rewriter.getArrayAttr({xevmTarget}));
-    rewriter.setInsertionPointToStart(gpuModule.getBody());
-    auto kernel = gpu::GPUFuncOp::create(
-        rewriter, loc, name, rewriter.getFunctionType(argTypes, {}));
-    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
-                    rewriter.getUnitAttr());
-    int32_t threads = p.sgRows * p.sgCols * kLanes;
-    kernel.setKnownBlockSizeAttr(
-        rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
-    rewriter.setInsertionPointToStart(&kernel.getBody().front());
-    Layouts layouts = getLayouts(ctx, p);
-    KernelBuilder(rewriter, loc, p, layouts).build(gemm, kernel);
-
-    // The launch: one workgroup per tile, the batch in y.
-    rewriter.setInsertionPoint(gemm);
-    auto idx = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(rewriter, loc, v);
-    };
-    int64_t tiles = llvm::divideCeil(p.m, p.tm) * llvm::divideCeil(p.n, p.tn);
-    gpu::LaunchFuncOp::create(rewriter, loc, kernel,
-                              gpu::KernelDim3{idx(tiles), idx(p.batch), idx(1)},
-                              gpu::KernelDim3{idx(threads), idx(1), idx(1)},
-                              Value(), launchArgs);
-  }
-
-  // The result, without the pitch padding.
-  Value result = bufferization::ToTensorOp::create(
-      rewriter, loc, RankedTensorType::get(cShape, p.outElt), cBuffer,
-      /*restrict=*/true, /*writable=*/true);
-  RankedTensorType logicalType = gemm.getResultType().clone(p.outElt);
-  if (p.c.pitch != p.n) {
-    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
-    for (int64_t d : gemm.getResultType().getShape())
-      sizes.push_back(rewriter.getIndexAttr(d));
-    result = tensor::ExtractSliceOp::create(rewriter, loc, logicalType, result,
-                                            offsets, sizes, strides);
-  }
-  if (!p.deviceEpilogue)
-    result = applyEpilogueOnHost(rewriter, gemm, result);
-  rewriter.replaceOp(gemm, result);
 }
 
 namespace {
@@ -800,35 +541,124 @@ struct ConvertToXeGPUPass final
     : xpu::impl::XPUConvertToXeGPUPassBase<ConvertToXeGPUPass> {
   using Base::Base;
 
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    SmallVector<GemmOp> gemms;
-    module.walk([&](GemmOp gemm) { gemms.push_back(gemm); });
-    if (gemms.empty())
-      return;
-    FailureOr<TargetAttr> target =
-        resolveTarget(gemms.front(), defaultTarget, kPassArg);
-    if (failed(target))
-      return signalPassFailure();
-    bool ok = true;
-    for (GemmOp gemm : gemms)
-      ok &= succeeded(checkXeGPULowerable(gemm, *target));
-    if (!ok)
-      return signalPassFailure();
-
-    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                    UnitAttr::get(&getContext()));
-    RewritePatternSet mathPatterns(&getContext());
-    populateXPUXeEpilogueMathPatterns(mathPatterns);
-    FrozenRewritePatternSet frozenMath(std::move(mathPatterns));
-    IRRewriter rewriter(&getContext());
-    DenseMap<Operation *, unsigned> counters;
-    for (GemmOp gemm : gemms) {
-      (void)applyPatternsGreedily(gemm.getEpilogue(), frozenMath);
-      unsigned &counter = counters[gemm->getParentOfType<func::FuncOp>()];
-      lowerGemmToXeGPU(rewriter, gemm, *target, module, counter++);
-      ++numKernels;
-    }
-  }
+  void runOnOperation() override;
+  LogicalResult convert(RewriterBase &rewriter, scf::ForallOp programs,
+                        TargetAttr target, StringRef name);
 };
+
+LogicalResult ConvertToXeGPUPass::convert(RewriterBase &rewriter,
+                                          scf::ForallOp programs,
+                                          TargetAttr target, StringRef name) {
+  MLIRContext *ctx = &getContext();
+  Location loc = programs.getLoc();
+  FailureOr<ConfigAttr> config = getProgramsConfig(programs);
+  if (failed(config))
+    return failure();
+  if (getGemmBackend(*config) != GemmBackend::xe)
+    return emitError(loc) << kPassArg << ": the config " << *config
+                          << " is not for the Xe backend (no #xpu.xe knobs)";
+  std::string why;
+  if (failed(checkBackendConfig(GemmBackend::xe, target, *config, 2, why)))
+    return emitError(loc) << kPassArg << ": " << why;
+  // Scalar math without a native Xe lowering (erf, erfc) becomes
+  // polynomials before the epilogue is vectorized.
+  RewritePatternSet mathPatterns(ctx);
+  populateXPUXeEpilogueMathPatterns(mathPatterns);
+  FrozenRewritePatternSet frozenMath(std::move(mathPatterns));
+  SmallVector<Region *> epilogues;
+  programs.getBody()->walk([&](Operation *op) {
+    if (auto tile = dyn_cast<GemmTileOp>(op))
+      epilogues.push_back(&tile.getEpilogue());
+    else if (auto fixup = dyn_cast<GemmFixupOp>(op))
+      epilogues.push_back(&fixup.getEpilogue());
+  });
+  for (Region *r : epilogues)
+    (void)applyPatternsGreedily(*r, frozenMath);
+
+  ArrayRef<int64_t> tile = config->getTile();
+  TilePlan p{tile[0],
+             tile[1],
+             tile[2],
+             config->getSubgroups()[0],
+             config->getSubgroups()[1],
+             config->getStages()};
+  Layouts layouts = getLayouts(ctx, p);
+  DictionaryAttr flags;
+  if (config->getGrfMode() == 256) {
+    flags = rewriter.getDictionaryAttr(rewriter.getNamedAttr(
+        "cmd-options",
+        rewriter.getArrayAttr({rewriter.getStringAttr(kLargeGRFOption)})));
+    remark::passed(loc, remarkOpts(kPassArg, "GRFMode"))
+        << remark::reason("kernel {0} compiled in 256-GRF mode ({1}), as "
+                          "the config asks",
+                          name, kLargeGRFOption);
+  }
+  auto xevmTarget = xevm::XeVMTargetAttr::get(
+      ctx, /*optLevel=*/2, "spirv64-unknown-unknown", target.getChip(), flags);
+  int64_t threads = p.sgRows * p.sgCols * kLanes;
+  XeTileEmitter emitter(p, layouts);
+  int64_t count = getProgramCount(programs);
+  bool fixup = false;
+  programs.getBody()->walk([&](GemmFixupOp) { fixup = true; });
+  FailureOr<gpu::GPUFuncOp> kernel = lowerProgramsToKernel(
+      rewriter, programs, getOperation(), name,
+      rewriter.getArrayAttr({xevmTarget}), threads, emitter);
+  if (failed(kernel))
+    return failure();
+  if (fixup)
+    remark::passed(loc, remarkOpts(kPassArg, "Kernel"))
+        << remark::reason("kernel {0}: {1} workgroups of {2} work-items "
+                          "({3}x{4} subgroups of 16 lanes), each sums the "
+                          "{5}x{6} partial tiles of one split tile in slot "
+                          "order (2D block reads) and applies the epilogue",
+                          name, count, threads, p.sgRows, p.sgCols, p.tm, p.tn);
+  else
+    remark::passed(loc, remarkOpts(kPassArg, "Kernel"))
+        << remark::reason("kernel {0}: {1} workgroups of {2} work-items "
+                          "({3}x{4} subgroups of 16 lanes), tile {5}x{6}x{7}, "
+                          "DPAS 8x16x16, prefetch {8} K-step(s) ahead",
+                          name, count, threads, p.sgRows, p.sgCols, p.tm, p.tn,
+                          p.tk, p.stages - 1);
+  ++numKernels;
+  return success();
+}
+
+void ConvertToXeGPUPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  WalkResult unscheduled = module.walk([&](GemmOp gemm) {
+    gemm.emitError() << kPassArg
+                     << ": xpu.gemm is not scheduled; run xpu-select-strategy, "
+                        "xpu-materialize-layouts and xpu-schedule-gemm first";
+    return WalkResult::interrupt();
+  });
+  if (unscheduled.wasInterrupted())
+    return signalPassFailure();
+  SmallVector<scf::ForallOp> programs = collectGemmPrograms(module);
+  if (programs.empty())
+    return;
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(&getContext()));
+  TargetAttr target = resolveTarget(module);
+  IRRewriter rewriter(&getContext());
+  DenseMap<Operation *, unsigned> counters;
+  for (scf::ForallOp forall : programs) {
+    auto func = forall->getParentOfType<func::FuncOp>();
+    unsigned &counter = counters[func];
+    // A Stream-K fix-up kernel follows its GEMM's main kernel and is named
+    // after it. Kernel names are identifiers for every driver: no dots
+    // (from <fn>.packed).
+    bool fixup = false;
+    forall.getBody()->walk([&](GemmFixupOp) { fixup = true; });
+    std::string name =
+        fixup ? llvm::formatv("{0}_xe_gemm{1}_fixup",
+                              func ? func.getSymName() : "gemm", counter - 1)
+                    .str()
+              : llvm::formatv("{0}_xe_gemm{1}",
+                              func ? func.getSymName() : "gemm", counter++)
+                    .str();
+    std::replace(name.begin(), name.end(), '.', '_');
+    if (failed(convert(rewriter, forall, target, name)))
+      return signalPassFailure();
+  }
+}
 } // namespace

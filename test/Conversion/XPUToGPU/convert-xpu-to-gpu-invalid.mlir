@@ -1,9 +1,13 @@
-// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(convert-xpu-to-gpu{default-target=nosuch}))' --verify-diagnostics
-// (Only the last function lacks a module target and reaches the default.)
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-schedule-gemm,convert-xpu-to-gpu{float-atomics=false}))' --verify-diagnostics
+// RUN: not xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(convert-xpu-to-gpu))' 2>&1 | FileCheck %s --check-prefix=UNSCHEDULED
+// Without xpu-schedule-gemm, a GEMM reaching the backend is an error.
+// UNSCHEDULED: error: convert-xpu-to-gpu: xpu.gemm is not scheduled; run xpu-select-strategy and xpu-schedule-gemm first
 
+// The pass lowers scheduled programs; a GEMM left unscheduled is an error
+// (xpu-schedule-gemm reports one without a config the same way).
 module attributes {xpu.target = #xpu.target<"pvc">} {
-func.func @no_config(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> tensor<16x16xf32> {
-  // expected-error @below {{convert-xpu-to-gpu: xpu.gemm has no #xpu.config; run xpu-select-strategy first}}
+func.func @unscheduled(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  // expected-error @below {{xpu-schedule-gemm: xpu.gemm has no #xpu.config; run xpu-select-strategy first}}
   %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
   return %y : tensor<16x16xf32>
 }
@@ -11,10 +15,23 @@ func.func @no_config(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> tensor<16x
 
 // -----
 
+// A config with Xe knobs is for convert-xpu-to-xegpu.
 module attributes {xpu.target = #xpu.target<"pvc">} {
-func.func @stream_k(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> tensor<16x16xf32> {
-  // expected-error @below {{convert-xpu-to-gpu: schedule stream_k has no SIMT kernel yet (data_parallel only)}}
-  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 1, grf_mode = 128, schedule = stream_k>} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+func.func @xe_config(%x: tensor<16x16xbf16>, %w: tensor<16x16xbf16>) -> tensor<16x16xf32> {
+  // expected-error @below {{convert-xpu-to-gpu: the config #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>> is for the xe backend, not the SIMT kernels}}
+  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<16x16xbf16>, tensor<16x16xbf16>) -> tensor<16x16xf32>
+  return %y : tensor<16x16xf32>
+}
+}
+
+// -----
+
+// The atomic Stream-K fix-up on kernels without float atomics (OpenCL 1.2
+// SPIR-V: xpu-spirv-pipeline runs the pass with float-atomics=false).
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @atomic_without_float_atomics(%x: tensor<16x64xf32>, %w: tensor<64x16xf32>) -> tensor<16x16xf32> {
+  // expected-error @below {{convert-xpu-to-gpu: the atomic Stream-K fix-up needs float atomic adds, which this target's kernels cannot use (OpenCL SPIR-V has none); use fixup=deterministic}}
+  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 1, schedule = stream_k<programs = 3, fixup = atomic>>} : (tensor<16x64xf32>, tensor<64x16xf32>) -> tensor<16x16xf32>
   return %y : tensor<16x16xf32>
 }
 }
@@ -25,8 +42,8 @@ func.func @stream_k(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> tensor<16x1
 // of lanes for 2 rows).
 module attributes {xpu.target = #xpu.target<"pvc">} {
 func.func @lanes(%x: tensor<16x16xf32>, %w: tensor<16x64xf32>) -> tensor<16x64xf32> {
-  // expected-error @below {{convert-xpu-to-gpu: cannot generate a kernel for #xpu.config<tile = [2, 64, 16], group_m = 1, subgroups = [1, 16], stages = 1, grf_mode = 128, schedule = data_parallel>: 16 lanes do not split a 2x4 subgroup block}}
-  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [2, 64, 16], group_m = 1, subgroups = [1, 16], stages = 1, grf_mode = 128, schedule = data_parallel>} : (tensor<16x16xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
+  // expected-error @below {{convert-xpu-to-gpu: cannot generate a kernel for #xpu.config<tile = [2, 64, 16], group_m = 1, subgroups = [1, 16], stages = 1, schedule = data_parallel>: 16 lanes do not split a 2x4 subgroup block}}
+  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [2, 64, 16], group_m = 1, subgroups = [1, 16], stages = 1, schedule = data_parallel>} : (tensor<16x16xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
   return %y : tensor<16x64xf32>
 }
 }
@@ -37,15 +54,8 @@ func.func @lanes(%x: tensor<16x16xf32>, %w: tensor<16x64xf32>) -> tensor<16x64xf
 module attributes {xpu.target = #xpu.target<"pvc">} {
 func.func @accumulators(%x: tensor<256x32xf32>, %w: tensor<32x256xf32>) -> tensor<256x256xf32> {
   // expected-error @below {{256x16 accumulators per thread (at most 256)}}
-  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [256, 256, 32], group_m = 1, subgroups = [1, 1], stages = 1, grf_mode = 256, schedule = data_parallel>} : (tensor<256x32xf32>, tensor<32x256xf32>) -> tensor<256x256xf32>
+  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [256, 256, 32], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel>} : (tensor<256x32xf32>, tensor<32x256xf32>) -> tensor<256x256xf32>
   return %y : tensor<256x256xf32>
 }
 }
 
-// -----
-
-func.func @unknown_target(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> tensor<16x16xf32> {
-  // expected-error @below {{convert-xpu-to-gpu: unknown default-target 'nosuch' (presets: pvc, bmg, sm_90, cpu)}}
-  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 1, grf_mode = 128, schedule = data_parallel>} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
-  return %y : tensor<16x16xf32>
-}

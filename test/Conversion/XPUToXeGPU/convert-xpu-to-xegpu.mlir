@@ -1,45 +1,54 @@
-// RUN: xpu-opt %s --split-input-file --convert-xpu-to-xegpu | FileCheck %s
+// convert-xpu-to-xegpu is the Xe tile emitter: it lowers the programs
+// xpu-schedule-gemm makes (scf.forall over #gpu.block<x> with xpu.gemm_tile
+// / xpu.gemm_fixup) to one XeGPU kernel each. The operands come from
+// xpu-materialize-layouts, which these RUN lines run first.
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-materialize-layouts,xpu-schedule-gemm),convert-xpu-to-xegpu,canonicalize,cse)' | FileCheck %s
 // Remarks (single-threaded: the remark engine drops remarks of split chunks
 // processed on other threads).
-// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(convert-xpu-to-xegpu)' --xpu-remarks --verify-diagnostics --mlir-disable-threading > /dev/null
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-materialize-layouts,xpu-schedule-gemm),convert-xpu-to-xegpu)' --xpu-remarks --verify-diagnostics --mlir-disable-threading > /dev/null
 
 // pvc, bf16 4096^3 with the strategy's 256x256x32 tile on [8, 4] subgroups,
 // 4 stages, 256-GRF mode. Descriptors: A 256x32 in 32x32 subgroup blocks of
 // 8x16 DPAS pieces, B 32x256 in 32x64 blocks of 16x16, C 256x256 in 32x64
 // blocks of 8x16; no padding (4096 * 2 bytes is a legal pitch). Prefetch
 // distance stages - 1 = 3 K-steps: steps 0, 1, 2 before the loop, k + 96 in
-// it. 16 x 16 tiles = 256 workgroups of 32 x 16 lanes.
+// it. 16 x 16 tiles = 256 workgroups of 32 x 16 lanes; the program id
+// becomes the tile origin through the GROUP_SIZE_M swizzle (group_m = 8:
+// 128 tiles per group of 8 tile rows).
 module attributes {xpu.target = #xpu.target<"pvc">} {
 // CHECK-LABEL: func.func @bf16_256x256_tile
 //  CHECK-SAME:   %[[A:[a-zA-Z0-9]+]]: tensor<4096x4096xbf16>, %[[B:[a-zA-Z0-9]+]]: tensor<4096x4096xbf16>
 //       CHECK:   %[[AB:.+]] = bufferization.to_buffer %[[A]] read_only
 //       CHECK:   %[[BB:.+]] = bufferization.to_buffer %[[B]] read_only
 //       CHECK:   %[[C:.+]] = memref.alloc() {alignment = 64 : i64} : memref<4096x4096xf32>
-//       CHECK:   %[[TILES:.+]] = arith.constant 256 : index
-//       CHECK:   gpu.launch_func @bf16_256x256_tile_xe_gemm0::@bf16_256x256_tile_xe_gemm0 blocks in (%[[TILES]], %{{.+}}, %{{.+}}) threads in (%c512, %{{.+}}, %{{.+}}) args(%[[AB]] : memref<4096x4096xbf16>, %[[BB]] : memref<4096x4096xbf16>, %[[C]] : memref<4096x4096xf32>)
+//       CHECK:   gpu.launch_func @bf16_256x256_tile_xe_gemm0::@bf16_256x256_tile_xe_gemm0 blocks in (%c256, %c1, %c1) threads in (%c512, %c1, %c1) args(%[[AB]] : memref<4096x4096xbf16>, %[[BB]] : memref<4096x4096xbf16>, %[[C]] : memref<4096x4096xf32>)
 //       CHECK:   %[[R:.+]] = bufferization.to_tensor %[[C]] restrict writable
 //       CHECK:   return %[[R]]
 //       CHECK: gpu.module @bf16_256x256_tile_xe_gemm0 [#xevm.target<chip = "pvc", flags = {"cmd-options" = ["-ze-opt-large-register-file"]}>]
 //       CHECK:   gpu.func @bf16_256x256_tile_xe_gemm0({{.*}}) kernel attributes {known_block_size = array<i32: 512, 1, 1>}
+//       CHECK:     %[[PID:.+]] = gpu.block_id x
+//       CHECK:     %[[GROUP:.+]] = arith.divui %[[PID]], %c128
+//       CHECK:     %[[ROW0:.+]] = arith.muli %[[GROUP]], %c8
+//       CHECK:     arith.subi %c16, %[[ROW0]]
 //       CHECK:     xegpu.create_nd_tdesc %{{.+}}, shape : [4096, 4096], strides : [4096, 1] : i64 -> !xegpu.tensor_desc<256x32xbf16, #xegpu.layout<sg_layout = [8, 4], sg_data = [32, 32], inst_data = [8, 16]>>
 //       CHECK:     xegpu.create_nd_tdesc %{{.+}}, shape : [4096, 4096], strides : [4096, 1] : i64 -> !xegpu.tensor_desc<32x256xbf16, #xegpu.layout<sg_layout = [8, 4], sg_data = [32, 64], inst_data = [16, 16]>>
-//       CHECK:     %[[CD:.+]] = xegpu.create_nd_tdesc %{{.+}}, shape : [4096, 4096], strides : [4096, 1] : i64 -> !xegpu.tensor_desc<256x256xf32, #xegpu.layout<sg_layout = [8, 4], sg_data = [32, 64], inst_data = [8, 16]>>
 // CHECK-COUNT-6:     xegpu.prefetch_nd
 //   CHECK-NOT:     xegpu.prefetch_nd
-//       CHECK:     %[[END:.+]] = arith.constant 4096 : index
-//       CHECK:     scf.for %[[K:.+]] = %{{.+}} to %[[END]] step %{{.+}} iter_args
+//       CHECK:     scf.for %[[K:.+]] = %c0 to %c4096 step %c32 iter_args
 //       CHECK:       xegpu.load_nd {{.*}} -> vector<256x32xbf16>
 //       CHECK:       xegpu.load_nd {{.*}} -> vector<32x256xbf16>
 //       CHECK:       %[[AHEAD:.+]] = arith.addi %[[K]], %c96
 //       CHECK:       xegpu.prefetch_nd %{{.+}}[%{{.+}}, %[[AHEAD]]]
 //       CHECK:       xegpu.prefetch_nd %{{.+}}[%[[AHEAD]], %{{.+}}]
 //       CHECK:       xegpu.dpas {{.*}} : vector<256x32xbf16>, vector<32x256xbf16>, vector<256x256xf32> -> vector<256x256xf32>
+//       CHECK:     %[[CD:.+]] = xegpu.create_nd_tdesc %{{.+}}, shape : [4096, 4096], strides : [4096, 1] : i64 -> !xegpu.tensor_desc<256x256xf32, #xegpu.layout<sg_layout = [8, 4], sg_data = [32, 64], inst_data = [8, 16]>>
 //       CHECK:     xegpu.store_nd %{{.+}}, %[[CD]]
 //       CHECK:     gpu.return
 func.func @bf16_256x256_tile(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xf32> {
-  // expected-remark @+2 {{bf16 operands go to DPAS directly (f32 accumulation)}}
-  // expected-remark @+1 {{kernel bf16_256x256_tile_xe_gemm0 compiled in 256-GRF mode (-ze-opt-large-register-file), as the config asks}}
-  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [256, 256, 32], group_m = 8, subgroups = [8, 4], stages = 4, grf_mode = 256, schedule = data_parallel>} : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xf32>
+  // expected-remark @+3 {{4096x4096x4096 for the xe backend: data_parallel: 256 tiles, one program each}}
+  // expected-remark @+2 {{kernel bf16_256x256_tile_xe_gemm0 compiled in 256-GRF mode (-ze-opt-large-register-file), as the config asks}}
+  // expected-remark @+1 {{kernel bf16_256x256_tile_xe_gemm0: 256 workgroups of 512 work-items (8x4 subgroups of 16 lanes), tile 256x256x32, DPAS 8x16x16, prefetch 3 K-step(s) ahead}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [256, 256, 32], group_m = 8, subgroups = [8, 4], stages = 4, schedule = data_parallel, backend = #xpu.xe<grf_mode = 256>>} : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xf32>
   return %g : tensor<4096x4096xf32>
 }
 }
@@ -49,11 +58,12 @@ func.func @bf16_256x256_tile(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf
 // nn.Linear(97, 67) + bias + tanh + ReLU on x: [131, 97] in f32 with the
 // strategy's 8x16x16 tile: operands to bf16, the [n, k] weight transposed,
 // rows padded to legal pitches (97 bf16 -> 104 = 208 bytes, 67 -> 72, the
-// f32 result 67 -> 68), the bias broadcast to an 8-row panel. Descriptors
-// keep the logical shapes ([131, 97], [97, 67], [131, 67]) so that the
-// M, N and K tails read zeros and drop stores: the K loop runs 7 steps of
-// 16 (112 > 97). The epilogue runs on the accumulator after the loop and
-// before store_nd; the result is sliced back to [131, 67].
+// f32 result 67 -> 68, by xpu-schedule-gemm), the bias broadcast to an
+// 8-row panel. Descriptors keep the logical shapes ([131, 97], [97, 67],
+// [131, 67]) so that the M, N and K tails read zeros and drop stores: the K
+// loop runs [0, 97) in steps of 16. The epilogue runs on the accumulator
+// after the loop and before store_nd; the result is sliced back to
+// [131, 67].
 // CHECK-LABEL: func.func @odd_f32_linear_bias_tanh_relu
 //       CHECK:   arith.truncf %{{.+}} : f32 to bf16
 //       CHECK:   arith.truncf %{{.+}} : f32 to bf16
@@ -62,70 +72,73 @@ func.func @bf16_256x256_tile(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf
 //       CHECK:   } : tensor<131x97xbf16> to tensor<131x104xbf16>
 //       CHECK:   tensor.pad %{{.+}} low[0, 0] high[0, 5]
 //       CHECK:   } : tensor<97x67xbf16> to tensor<97x72xbf16>
-//       CHECK:   memref.alloc() {alignment = 64 : i64} : memref<131x68xf32>
 //       CHECK:   linalg.broadcast ins(%{{.+}} : tensor<67xf32>) outs(%{{.+}} : tensor<8x67xf32>) dimensions = [0]
 //       CHECK:   } : tensor<8x67xf32> to tensor<8x68xf32>
+//       CHECK:   memref.alloc() {alignment = 64 : i64} : memref<131x68xf32>
 //       CHECK:   gpu.launch_func @odd_f32_linear_bias_tanh_relu_xe_gemm0::@odd_f32_linear_bias_tanh_relu_xe_gemm0 blocks in (%c85, {{.*}} threads in (%c16,
 //       CHECK:   tensor.extract_slice %{{.+}}[0, 0] [131, 67] [1, 1] : tensor<131x68xf32> to tensor<131x67xf32>
 //       CHECK: gpu.module @odd_f32_linear_bias_tanh_relu_xe_gemm0 [#xevm.target<chip = "pvc">]
+//       CHECK:   %[[ZERO:.+]] = arith.constant {layout_result_0 = {{.*}}} dense<0.000000e+00> : vector<8x16xf32>
 //       CHECK:   xegpu.create_nd_tdesc %{{.+}}, shape : [131, 97], strides : [104, 1] : i64 -> !xegpu.tensor_desc<8x16xbf16
 //       CHECK:   xegpu.create_nd_tdesc %{{.+}}, shape : [97, 67], strides : [72, 1] : i64 -> !xegpu.tensor_desc<16x16xbf16
-//       CHECK:   %[[CD:.+]] = xegpu.create_nd_tdesc %{{.+}}, shape : [131, 67], strides : [68, 1] : i64 -> !xegpu.tensor_desc<8x16xf32
-//       CHECK:   %[[END:.+]] = arith.constant 112 : index
-//       CHECK:   %[[ACC:.+]] = scf.for %{{.+}} = %{{.+}} to %[[END]]
+//       CHECK:   %[[ACC:.+]] = scf.for %{{.+}} = %c0 to %c97 step %c16
 //       CHECK:     xegpu.dpas
 //       CHECK:   }
 //       CHECK:   xegpu.create_nd_tdesc %{{.+}}, shape : [8, 67], strides : [68, 1] : i64 -> !xegpu.tensor_desc<8x16xf32
 //       CHECK:   %[[BIAS:.+]] = xegpu.load_nd %{{.+}}[%c0, %{{.+}}]
 //       CHECK:   %[[T:.+]] = arith.addf %[[ACC]], %[[BIAS]] {layout_result_0 = #xegpu.layout<sg_layout = [1, 1], sg_data = [8, 16], inst_data = [8, 16]>} : vector<8x16xf32>
 //       CHECK:   %[[TANH:.+]] = math.tanh %[[T]] {{.*}} : vector<8x16xf32>
-//       CHECK:   %[[ZERO:.+]] = arith.constant {layout_result_0 = {{.*}}} dense<0.000000e+00> : vector<8x16xf32>
 //       CHECK:   %[[RELU:.+]] = arith.maximumf %[[TANH]], %[[ZERO]]
+//       CHECK:   %[[CD:.+]] = xegpu.create_nd_tdesc %{{.+}}, shape : [131, 67], strides : [68, 1] : i64 -> !xegpu.tensor_desc<8x16xf32
 //       CHECK:   xegpu.store_nd %[[RELU]], %[[CD]]
 func.func @odd_f32_linear_bias_tanh_relu(%x: tensor<131x97xf32>, %w: tensor<67x97xf32>, %b: tensor<67xf32>) -> tensor<131x67xf32> {
   %zero = arith.constant 0.0 : f32
-  // expected-remark @+6 {{f32 operands converted to bf16 at launch time for DPAS (bf16 x bf16 -> f32; tf32 is not used); xpu-optimize{precision=bf16} converts weights once at pack time instead}}
-  // expected-remark @+5 {{rhs [n, k] transposed to [k, n] before the launch}}
-  // expected-remark @+4 {{A: rows of 97 x 2 bytes padded with zeros to 104 elements}}
-  // expected-remark @+3 {{B: rows of 67 x 2 bytes padded with zeros to 72 elements}}
-  // expected-remark @+2 {{epilogue operand #0 (per_col) broadcast to a 8x67 panel}}
-  // expected-remark @+1 {{epilogue operand #0: rows of 67 x 4 bytes padded with zeros to 68 elements}}
+  // expected-remark @+7 {{f32 operands converted to bf16 for DPAS}}
+  // expected-remark @+6 {{rhs [n, k] transposed to [k, n]}}
+  // expected-remark @+5 {{A: rows of 97 x 2 bytes padded with zeros to 104 elements}}
+  // expected-remark @+4 {{B: rows of 67 x 2 bytes padded with zeros to 72 elements}}
+  // expected-remark @+3 {{epilogue operand #0 (per_col) broadcast to a 8x68 panel}}
+  // expected-remark @+2 {{131x67x97 for the xe backend: data_parallel: 85 tiles, one program each}}
+  // expected-remark @+1 {{kernel odd_f32_linear_bias_tanh_relu_xe_gemm0: 85 workgroups of 16 work-items}}
   %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<67xf32>) {
   ^bb0(%acc: f32, %bias: f32):
     %t = arith.addf %acc, %bias : f32
     %r = math.tanh %t : f32
     %m = arith.maximumf %r, %zero : f32
     xpu.yield %m : f32
-  } {config = #xpu.config<tile = [8, 16, 16], group_m = 8, subgroups = [1, 1], stages = 3, grf_mode = 128, schedule = data_parallel>} : (tensor<131x97xf32>, tensor<67x97xf32>) -> tensor<131x67xf32>
+  } {config = #xpu.config<tile = [8, 16, 16], group_m = 8, subgroups = [1, 1], stages = 3, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<131x97xf32>, tensor<67x97xf32>) -> tensor<131x67xf32>
   return %g : tensor<131x67xf32>
 }
 
 // -----
 
-// Batched (8 x 512^3) with a residual (full) operand and erf: the batch is
-// the grid's y dimension and every per-batch base address moves by
+// Batched (8 x 512^3) with a residual (full) operand and erf: programs run
+// over all batches' tiles (16 per batch: the batch is the program id / 16)
+// and every per-batch base address moves by
 // batch * rows * pitch * bytes computed in i64 (A: 512 * 512 * 2 = 524288,
 // the residual and C: 512 * 512 * 4 = 1048576). math.erf has no Xe lowering
 // and becomes its polynomial approximation before vectorization.
 // CHECK-LABEL: func.func @batched_residual_erf
-//       CHECK:   gpu.launch_func {{.*}} blocks in (%c16, %c8, %{{.+}}) threads in (%c256,
+//       CHECK:   gpu.launch_func {{.*}} blocks in (%c128, %c1, %c1) threads in (%c256,
 //       CHECK: gpu.module @batched_residual_erf_xe_gemm0
-//       CHECK:   %[[BID:.+]] = gpu.block_id y
-//       CHECK:   %[[B64:.+]] = arith.index_castui %[[BID]] : index to i64
-//       CHECK:   %[[SA:.+]] = arith.constant 524288 : i64
+//   CHECK-DAG:   %[[SC:.+]] = arith.constant 1048576 : i64
+//   CHECK-DAG:   %[[SA:.+]] = arith.constant 524288 : i64
+//       CHECK:   %[[PID:.+]] = gpu.block_id x
+//       CHECK:   %[[BATCH:.+]] = arith.divui %[[PID]], %c16
+//       CHECK:   %[[B64:.+]] = arith.index_castui %[[BATCH]] : index to i64
 //       CHECK:   arith.muli %[[B64]], %[[SA]] : i64
-//       CHECK:   %[[SC:.+]] = arith.constant 1048576 : i64
 //       CHECK:   arith.muli %[[B64]], %[[SC]] : i64
 //   CHECK-NOT:   math.erf
 //       CHECK:   xegpu.store_nd
 func.func @batched_residual_erf(%a: tensor<8x512x512xbf16>, %b: tensor<8x512x512xbf16>, %r: tensor<8x512x512xf32>) -> tensor<8x512x512xf32> {
-  // expected-remark @+1 {{bf16 operands go to DPAS directly}}
+  // expected-remark @+2 {{8x(512x512x512) for the xe backend: data_parallel: 128 tiles, one program each}}
+  // expected-remark @+1 {{kernel batched_residual_erf_xe_gemm0: 128 workgroups of 256 work-items}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%r full : tensor<8x512x512xf32>) {
   ^bb0(%acc: f32, %res: f32):
     %t = arith.addf %acc, %res : f32
     %e = math.erf %t : f32
     xpu.yield %e : f32
-  } {config = #xpu.config<tile = [64, 256, 32], group_m = 8, subgroups = [2, 8], stages = 4, grf_mode = 128, schedule = data_parallel>} : (tensor<8x512x512xbf16>, tensor<8x512x512xbf16>) -> tensor<8x512x512xf32>
+  } {config = #xpu.config<tile = [64, 256, 32], group_m = 8, subgroups = [2, 8], stages = 4, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<8x512x512xbf16>, tensor<8x512x512xbf16>) -> tensor<8x512x512xf32>
   return %g : tensor<8x512x512xf32>
 }
 
@@ -144,17 +157,109 @@ func.func @batched_residual_erf(%a: tensor<8x512x512xbf16>, %b: tensor<8x512x512
 //   CHECK-NOT:   {{xf64|: f64}}
 //       CHECK:   gpu.return
 func.func @f64_epilogue_on_host(%x: tensor<16x64xbf16>, %w: tensor<32x64xbf16>, %b: tensor<32xf64>) -> tensor<16x32xf64> {
-  // expected-remark @+3 {{bf16 operands go to DPAS directly}}
-  // expected-remark @+2 {{rhs [n, k] transposed}}
-  // expected-remark @+1 {{the epilogue computes in a type the kernel does not (f64): the kernel stores the f32 accumulator and the epilogue runs on the host}}
+  // expected-remark @+4 {{the epilogue computes in a type the kernel does not (f64): the kernel stores the f32 accumulator and the epilogue runs on the host}}
+  // expected-remark @+3 {{rhs [n, k] transposed}}
+  // expected-remark @+2 {{data_parallel: 4 tiles}}
+  // expected-remark @+1 {{kernel f64_epilogue_on_host_xe_gemm0: 4 workgroups}}
   %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<32xf64>) {
   ^bb0(%acc: f32, %bias: f64):
     %e = arith.extf %acc : f32 to f64
     %t = arith.addf %e, %bias : f64
     %r = math.tanh %t : f64
     xpu.yield %r : f64
-  } {config = #xpu.config<tile = [8, 16, 32], group_m = 8, subgroups = [1, 1], stages = 2, grf_mode = 128, schedule = data_parallel>} : (tensor<16x64xbf16>, tensor<32x64xbf16>) -> tensor<16x32xf64>
+  } {config = #xpu.config<tile = [8, 16, 32], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<16x64xbf16>, tensor<32x64xbf16>) -> tensor<16x32xf64>
   return %g : tensor<16x32xf64>
+}
+
+// -----
+
+// persistent<programs = 3>: 4 tiles of 32x32 on 3 workgroups; each loops
+// over tiles pid, pid + 3, ... and emits the whole tile (K range [0, 256))
+// with its epilogue.
+module attributes {xpu.target = #xpu.target<"pvc">} {
+// CHECK-LABEL: func.func @persistent_sigmoid
+//       CHECK:   gpu.launch_func @persistent_sigmoid_xe_gemm0::@persistent_sigmoid_xe_gemm0 blocks in (%c3, %c1, %c1) threads in (%c64,
+//   CHECK-NOT:   gpu.launch_func
+//       CHECK: gpu.func @persistent_sigmoid_xe_gemm0
+//       CHECK:   %[[PID:.+]] = gpu.block_id x
+//       CHECK:   scf.for %[[T:.+]] = %[[PID]] to %c4 step %c3 {
+//       CHECK:     arith.remui %[[T]], %c2
+//       CHECK:     scf.for %{{.+}} = %c0 to %c256 step %c32
+//       CHECK:       xegpu.dpas
+//       CHECK:     math.exp
+//       CHECK:     xegpu.store_nd
+//       CHECK:   }
+//       CHECK:   gpu.return
+func.func @persistent_sigmoid(%a: tensor<64x256xbf16>, %b: tensor<256x64xbf16>) -> tensor<64x64xf32> {
+  // expected-remark @+2 {{64x64x256 for the xe backend: persistent: 4 tiles on 3 programs (1 or 2 tiles per program)}}
+  // expected-remark @+1 {{kernel persistent_sigmoid_xe_gemm0: 3 workgroups of 64 work-items (2x2 subgroups of 16 lanes), tile 32x32x32}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue() {
+  ^bb0(%acc: f32):
+    %n = arith.negf %acc : f32
+    %e = math.exp %n : f32
+    %one = arith.constant 1.0 : f32
+    %d = arith.addf %e, %one : f32
+    %s = arith.divf %one, %d : f32
+    xpu.yield %s : f32
+  } {config = #xpu.config<tile = [32, 32, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = persistent<programs = 3>, backend = #xpu.xe<grf_mode = 128>>} : (tensor<64x256xbf16>, tensor<256x64xbf16>) -> tensor<64x64xf32>
+  return %g : tensor<64x64xf32>
+}
+}
+
+// -----
+
+// stream_k<programs = 3>: 4 tiles on 3 programs: one full wave of 3 tiles
+// data-parallel (with the sigmoid epilogue), the last tile's 8 K-steps
+// split 3 + 3 + 2 over the 3 programs. Each program stores its partial
+// 32x32 f32 sum with 2D block writes into its own workspace slot (slots
+// [3 x 32 x 32], no atomics, no epilogue); a second kernel, launched after
+// the first on the same queue, sums the tile's slots in slot order, applies
+// the epilogue once and stores the tile.
+module attributes {xpu.target = #xpu.target<"pvc">} {
+// CHECK-LABEL: func.func @stream_k_sigmoid
+//       CHECK:   %[[C:.+]] = memref.alloc() {alignment = 64 : i64} : memref<64x64xf32>
+//       CHECK:   %[[WS:.+]] = memref.alloc() {alignment = 64 : i64} : memref<3x32x32xf32>
+//       CHECK:   gpu.launch_func @stream_k_sigmoid_xe_gemm0::@stream_k_sigmoid_xe_gemm0 blocks in (%c3, %c1, %c1) threads in (%c64, %c1, %c1) args({{.*}}, %[[C]] : memref<64x64xf32>, %[[WS]] : memref<3x32x32xf32>)
+//       CHECK:   gpu.launch_func @stream_k_sigmoid_xe_gemm0_fixup::@stream_k_sigmoid_xe_gemm0_fixup blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%[[WS]] : memref<3x32x32xf32>, %[[C]] : memref<64x64xf32>)
+//       CHECK: gpu.func @stream_k_sigmoid_xe_gemm0(
+//       CHECK:   scf.for %{{.+}} = %c0 to %c256 step %c32
+//       CHECK:     xegpu.dpas
+//       CHECK:   math.exp
+//       CHECK:   xegpu.store_nd
+//       CHECK:   scf.for
+//       CHECK:     %[[ACC:.+]] = scf.for %{{.+}} = %[[K0:.+]] to %[[K1:.+]] step %c32
+//       CHECK:       xegpu.dpas
+//   CHECK-NOT:     math.exp
+//       CHECK:     %[[WSD:.+]] = xegpu.create_nd_tdesc %{{.+}}, shape : [96, 32], strides : [32, 1]
+//       CHECK:     xegpu.store_nd %[[ACC]], %[[WSD]]
+//       CHECK:   }
+//       CHECK:   gpu.return
+//       CHECK: gpu.func @stream_k_sigmoid_xe_gemm0_fixup(
+//       CHECK:   %[[SLOTS:.+]] = xegpu.create_nd_tdesc %{{.+}}, shape : [96, 32], strides : [32, 1]
+//       CHECK:   %[[FIRST:.+]] = xegpu.load_nd %[[SLOTS]]
+//       CHECK:   %[[SUM:.+]] = scf.for %{{.+}} = %c1 to %{{.+}} step %c1 iter_args(%[[S:.+]] = %[[FIRST]])
+//       CHECK:     %[[NEXT:.+]] = xegpu.load_nd %[[SLOTS]]
+//       CHECK:     arith.addf %[[S]], %[[NEXT]]
+//       CHECK:   arith.negf %[[SUM]]
+//       CHECK:   math.exp
+//       CHECK:   xegpu.store_nd
+//   CHECK-NOT:   xegpu.dpas
+//       CHECK:   gpu.return
+func.func @stream_k_sigmoid(%a: tensor<64x256xbf16>, %b: tensor<256x64xbf16>) -> tensor<64x64xf32> {
+  // expected-remark @+3 {{64x64x256 for the xe backend: stream_k: 4 tiles on 3 programs: 3 data-parallel, 1 split into 8 K-steps of 8 (2 or 3 K-steps per program)}}
+  // expected-remark @+2 {{kernel stream_k_sigmoid_xe_gemm0: 3 workgroups of 64 work-items (2x2 subgroups of 16 lanes), tile 32x32x32}}
+  // expected-remark @+1 {{kernel stream_k_sigmoid_xe_gemm0_fixup: 1 workgroups of 64 work-items (2x2 subgroups of 16 lanes), each sums the 32x32 partial tiles of one split tile in slot order (2D block reads) and applies the epilogue}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue() {
+  ^bb0(%acc: f32):
+    %n = arith.negf %acc : f32
+    %e = math.exp %n : f32
+    %one = arith.constant 1.0 : f32
+    %d = arith.addf %e, %one : f32
+    %s = arith.divf %one, %d : f32
+    xpu.yield %s : f32
+  } {config = #xpu.config<tile = [32, 32, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = stream_k<programs = 3>, backend = #xpu.xe<grf_mode = 128>>} : (tensor<64x256xbf16>, tensor<256x64xbf16>) -> tensor<64x64xf32>
+  return %g : tensor<64x64xf32>
+}
 }
 
 // -----

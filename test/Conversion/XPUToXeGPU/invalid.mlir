@@ -1,53 +1,96 @@
-// RUN: xpu-opt %s --split-input-file --convert-xpu-to-xegpu --verify-diagnostics
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-schedule-gemm),convert-xpu-to-xegpu)' --verify-diagnostics
+// RUN: not xpu-opt %s --split-input-file --pass-pipeline='builtin.module(convert-xpu-to-xegpu)' 2>&1 | FileCheck %s --check-prefix=UNSCHEDULED
+// Without xpu-schedule-gemm, a GEMM reaching the backend is an error.
+// UNSCHEDULED: error: convert-xpu-to-xegpu: xpu.gemm is not scheduled; run xpu-select-strategy, xpu-materialize-layouts and xpu-schedule-gemm first
 
-func.func @no_config(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xf32> {
-  // expected-error @+1 {{convert-xpu-to-xegpu: the GEMM has no #xpu.config; run xpu-select-strategy first}}
-  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xf32>
+// convert-xpu-to-xegpu lowers the tiles xpu-schedule-gemm makes. It does no
+// operand layout work: it checks that xpu-materialize-layouts ran (DPAS
+// operand types, a [k, n] rhs, 2D block pitches, epilogue panels).
+
+// A SIMT config (no #xpu.xe knobs) is for convert-xpu-to-gpu.
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @simt_config(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{convert-xpu-to-xegpu: the config #xpu.config<tile = [64, 64, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel> is not for the Xe backend (no #xpu.xe knobs)}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel>} : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xf32>
   return %g : tensor<64x64xf32>
+}
 }
 
 // -----
 
 module attributes {xpu.target = #xpu.target<"sm_90">} {
 func.func @not_intel(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xf32> {
-  // expected-error @+1 {{convert-xpu-to-xegpu: the target 'sm_90' is not an Intel Xe target (pvc, bmg)}}
-  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 8, subgroups = [2, 2], stages = 2, grf_mode = 0, schedule = data_parallel>} : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xf32>
+  // expected-error @+1 {{convert-xpu-to-xegpu: #xpu.xe knobs on the non-Intel target 'sm_90'}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xf32>
   return %g : tensor<64x64xf32>
 }
 }
 
 // -----
 
-func.func @stream_k(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xf32> {
-  // expected-error @+1 {{convert-xpu-to-xegpu: schedule stream_k is not lowered to XeGPU (only data_parallel)}}
-  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 8, subgroups = [2, 2], stages = 2, grf_mode = 128, schedule = stream_k>} : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xf32>
-  return %g : tensor<64x64xf32>
-}
-
-// -----
-
+module attributes {xpu.target = #xpu.target<"pvc">} {
 func.func @block_not_dpas_multiple(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xf32> {
   // expected-error @+1 {{convert-xpu-to-xegpu: tile [8, 16, 16] on subgroups [2, 1]: each subgroup block must be a multiple of 8x16 and tile_k a multiple of 16 (DPAS)}}
-  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [8, 16, 16], group_m = 8, subgroups = [2, 1], stages = 2, grf_mode = 128, schedule = data_parallel>} : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xf32>
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [8, 16, 16], group_m = 8, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xf32>
   return %g : tensor<64x64xf32>
 }
-
-// -----
-
-func.func @f64_operands(%a: tensor<64x64xf64>, %b: tensor<64x64xf64>) -> tensor<64x64xf64> {
-  // expected-error @+1 {{convert-xpu-to-xegpu: f64 operands: DPAS takes f16 or bf16 (f32 is converted to bf16; run xpu-demote-f64 for f64)}}
-  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f64) {config = #xpu.config<tile = [64, 64, 16], group_m = 8, subgroups = [2, 2], stages = 2, grf_mode = 128, schedule = data_parallel>} : (tensor<64x64xf64>, tensor<64x64xf64>) -> tensor<64x64xf64>
-  return %g : tensor<64x64xf64>
 }
 
 // -----
 
-func.func @captured_value(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>, %bias: tensor<64xf32>, %s: f32) -> tensor<64x64xf32> {
+// Stream-K with atomic adds: 2D block stores are not atomic.
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @atomic_stream_k(%a: tensor<64x256xbf16>, %b: tensor<256x64xbf16>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{convert-xpu-to-xegpu: the Xe kernels have no atomic Stream-K fix-up (2D block stores are not atomic); use fixup=deterministic}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [32, 32, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = stream_k<programs = 3, fixup = atomic>, backend = #xpu.xe<grf_mode = 128>>} : (tensor<64x256xbf16>, tensor<256x64xbf16>) -> tensor<64x64xf32>
+  return %g : tensor<64x64xf32>
+}
+}
+
+// -----
+
+// Layout work left undone: an [n, k] rhs ...
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @rhs_nk(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{convert-xpu-to-xegpu: the DPAS kernels read a [k, n] rhs; run xpu-materialize-layouts first}}
+  %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xf32>
+  return %g : tensor<64x64xf32>
+}
+}
+
+// -----
+
+// ... f32 operands ...
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @f32_operands(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{convert-xpu-to-xegpu: 'f32' operands: DPAS takes f16 or bf16; run xpu-materialize-layouts first}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %g : tensor<64x64xf32>
+}
+}
+
+// -----
+
+// ... rows too short for 2D block reads (20 bf16 = 40 bytes) ...
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @bad_pitch(%a: tensor<64x20xbf16>, %b: tensor<20x64xbf16>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{convert-xpu-to-xegpu: A rows of 20 x 2 bytes are not a 2D block pitch (>= 64 bytes, a multiple of 16); run xpu-materialize-layouts first}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<64x20xbf16>, tensor<20x64xbf16>) -> tensor<64x64xf32>
+  return %g : tensor<64x64xf32>
+}
+}
+
+// -----
+
+// ... or a bias vector instead of its panel.
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @bias_not_a_panel(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>, %bias: tensor<64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{convert-xpu-to-xegpu: epilogue operand #0 (per_col) is not a panel the kernel can read with the accumulator's layout; run xpu-materialize-layouts first}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%bias per_col : tensor<64xf32>) {
   ^bb0(%acc: f32, %bb: f32):
-    // expected-error @+1 {{convert-xpu-to-xegpu: the epilogue uses a value defined outside the GEMM that is not a scalar constant}}
-    %t = arith.mulf %acc, %s : f32
+    %t = arith.addf %acc, %bb : f32
     xpu.yield %t : f32
-  } {config = #xpu.config<tile = [64, 64, 32], group_m = 8, subgroups = [2, 2], stages = 2, grf_mode = 128, schedule = data_parallel>} : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xf32>
+  } {config = #xpu.config<tile = [64, 64, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xf32>
   return %g : tensor<64x64xf32>
+}
 }
