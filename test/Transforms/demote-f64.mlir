@@ -137,10 +137,10 @@ func.func @shared_weight_converted_once(%x: tensor<4x8xf64>, %y: tensor<4x8xf64>
 
 // The config and other attributes survive the rewrite.
 // CHECK-LABEL: func.func @config_is_kept
-//       CHECK:   xpu.gemm {{.*}} acc(f32) {config = #xpu.config<tile = [32, 32, 16], group_m = 4, subgroups = [2, 1], stages = 2, grf_mode = 256, schedule = data_parallel>} : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+//       CHECK:   xpu.gemm {{.*}} acc(f32) {config = #xpu.config<tile = [32, 32, 16], group_m = 4, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 256>>} : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
 func.func @config_is_kept(%x: tensor<64x64xf64>, %w: tensor<64x64xf64>) -> tensor<64x64xf64> {
   // expected-remark @+1 {{GEMM 64x64x64 (m x n x k) demoted from f64 to f32}}
-  %0 = xpu.gemm %x, %w rhs_layout(kn) acc(f64) {config = #xpu.config<tile = [32, 32, 16], group_m = 4, subgroups = [2, 1], stages = 2, grf_mode = 256, schedule = data_parallel>} : (tensor<64x64xf64>, tensor<64x64xf64>) -> tensor<64x64xf64>
+  %0 = xpu.gemm %x, %w rhs_layout(kn) acc(f64) {config = #xpu.config<tile = [32, 32, 16], group_m = 4, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 256>>} : (tensor<64x64xf64>, tensor<64x64xf64>) -> tensor<64x64xf64>
   return %0 : tensor<64x64xf64>
 }
 

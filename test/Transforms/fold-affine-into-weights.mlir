@@ -84,7 +84,7 @@ func.func @linear_scale_bn_folds(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %
 //  CHECK-NEXT:     %[[Z:.+]] = arith.constant 0.000000e+00 : f32
 //  CHECK-NEXT:     %[[RELU:.+]] = arith.maximumf %[[Y]], %[[Z]] : f32
 //  CHECK-NEXT:     xpu.yield %[[RELU]] : f32
-//  CHECK-NEXT:   } {config = #xpu.config<tile = [16, 32, 32], group_m = 1, subgroups = [1, 1], stages = 1, grf_mode = 128, schedule = data_parallel>}
+//  CHECK-NEXT:   } {config = #xpu.config<tile = [16, 32, 32], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>}
 func.func @bn_rsqrt_relu_folds(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>,
     %mean: tensor<32xf32>, %var: tensor<32xf32>, %gamma: tensor<32xf32>, %beta: tensor<32xf32>) -> tensor<16x32xf32> {
   // expected-remark @+1 {{folded 4 affine epilogue op(s) into the weights: the rhs rows (nk) are scaled per output channel (32 channels) and the epilogue adds one per_col shift; 1 op(s) stay in the epilogue, from arith.maximumf}}
@@ -101,7 +101,7 @@ func.func @bn_rsqrt_relu_folds(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>,
     %5 = arith.addf %4, %bt : f32
     %6 = arith.maximumf %5, %zero : f32
     xpu.yield %6 : f32
-  } {config = #xpu.config<tile = [16, 32, 32], group_m = 1, subgroups = [1, 1], stages = 1, grf_mode = 128, schedule = data_parallel>}
+  } {config = #xpu.config<tile = [16, 32, 32], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>}
     : (tensor<16x64xf32>, tensor<32x64xf32>) -> tensor<16x32xf32>
   return %y : tensor<16x32xf32>
 }

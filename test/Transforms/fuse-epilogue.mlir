@@ -101,11 +101,11 @@ func.func @heavy_chain_is_split(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %b
 // CHECK-LABEL: func.func @heavy_chain_fits_256_grf
 //       CHECK:   xpu.gemm
 //       CHECK:     math.exp
-//       CHECK:   } {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [8, 4], stages = 2, grf_mode = 256, schedule = data_parallel>}
+//       CHECK:   } {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [8, 4], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 256>>}
 //   CHECK-NOT:   linalg.generic
 func.func @heavy_chain_fits_256_grf(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %b: tensor<32xf32>) -> tensor<16x32xf32> {
   // expected-remark @+1 {{estimated 144 registers per thread <= 256 on pvc}}
-  %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [8, 4], stages = 2, grf_mode = 256, schedule = data_parallel>} : (tensor<16x64xf32>, tensor<32x64xf32>) -> tensor<16x32xf32>
+  %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [8, 4], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 256>>} : (tensor<16x64xf32>, tensor<32x64xf32>) -> tensor<16x32xf32>
   %e = tensor.empty() : tensor<16x32xf32>
   %r = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
       ins(%g, %b : tensor<16x32xf32>, tensor<32xf32>) outs(%e : tensor<16x32xf32>) {

@@ -14,10 +14,10 @@
 // CHECK-LABEL: func.func @forward
 //  CHECK-NEXT:   call @forward.pack
 //  CHECK-NEXT:   call @forward.packed
-//       CHECK: func.func private @forward.pack
+//       CHECK: func.func @forward.pack
 //       CHECK:   linalg.generic
 //       CHECK:   linalg.transpose
-//       CHECK: func.func private @forward.packed
+//       CHECK: func.func @forward.packed
 //       CHECK:   linalg.matmul
 //       CHECK:   linalg.generic
 // CHECK-LABEL: func.func @main

@@ -12,9 +12,9 @@
 //  CHECK-SAME:   (%[[X:[a-z0-9]+]]: tensor<4xf32>, %[[A:[a-z0-9]+]]: tensor<4xf32>, %[[W:[a-z0-9]+]]: tensor<4xf32> {xpu.weight})
 //  CHECK-NEXT:   %[[P:.+]] = call @f.pack(%[[W]]) : (tensor<4xf32>) -> tensor<4xf32>
 //  CHECK-NEXT:   %[[R:.+]] = call @f.packed(%[[X]], %[[A]], %[[P]])
-//       CHECK: func.func private @f.pack(
-//   CHECK-NOT: func.func private @f.pack.pack
-//   CHECK-NOT: func.func private @f.packed.pack
+//       CHECK: func.func @f.pack(
+//   CHECK-NOT: func.func @f.pack.pack
+//   CHECK-NOT: func.func @f.packed.pack
 // expected-remark @+1 {{@f: moved 1 op(s) that depend only on the weights (args #2) into @f.pack, which returns 1 packed value(s); @f.packed takes the inputs (args #0, #1) and the packed values}}
 func.func @f(%x: tensor<4xf32>, %a: tensor<4xf32>, %w: tensor<4xf32> {xpu.weight}) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>

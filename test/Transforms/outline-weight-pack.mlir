@@ -12,13 +12,15 @@
 //  CHECK-NEXT:   %[[P:.+]] = call @forward.pack(%[[W]], %[[S]]) : (tensor<32x64xf32>, tensor<32xf32>) -> tensor<64x32xf32>
 //  CHECK-NEXT:   %[[R:.+]] = call @forward.packed(%[[X]], %[[P]]) : (tensor<16x64xf32>, tensor<64x32xf32>) -> tensor<16x32xf32>
 //  CHECK-NEXT:   return %[[R]] : tensor<16x32xf32>
-//       CHECK: func.func private @forward.pack(%[[W:[a-z0-9]+]]: tensor<32x64xf32>, %[[S:[a-z0-9]+]]: tensor<32xf32>) -> tensor<64x32xf32>
+//       CHECK: func.func @forward.pack(%[[W:[a-z0-9]+]]: tensor<32x64xf32>, %[[S:[a-z0-9]+]]: tensor<32xf32>) -> tensor<64x32xf32>
+//  CHECK-SAME:   attributes {llvm.emit_c_interface, xpu.pack_part = "pack"}
 //   CHECK-NOT:   linalg.fill
 //       CHECK:   %[[WS:.+]] = linalg.generic {{.*}} ins(%[[W]], %[[S]] : tensor<32x64xf32>, tensor<32xf32>)
 //       CHECK:   %[[WT:.+]] = linalg.transpose ins(%[[WS]] : tensor<32x64xf32>)
 //   CHECK-NOT:   linalg.matmul
 //       CHECK:   return %[[WT]] : tensor<64x32xf32>
-//       CHECK: func.func private @forward.packed(%[[X:[a-z0-9]+]]: tensor<16x64xf32>, %[[WT:[a-z0-9]+]]: tensor<64x32xf32>) -> tensor<16x32xf32>
+//       CHECK: func.func @forward.packed(%[[X:[a-z0-9]+]]: tensor<16x64xf32>, %[[WT:[a-z0-9]+]]: tensor<64x32xf32>) -> tensor<16x32xf32>
+//  CHECK-SAME:   attributes {llvm.emit_c_interface, xpu.pack_part = "packed"}
 //   CHECK-NOT:   linalg.generic
 //   CHECK-NOT:   linalg.transpose
 //       CHECK:   %[[Z:.+]] = linalg.fill
@@ -54,14 +56,14 @@ func.func @forward(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %s: tensor<32xf
 //  CHECK-NEXT:   %[[P:.+]]:2 = call @marked.pack(%[[W]], %[[V]], %[[G]])
 //  CHECK-NEXT:   %[[R:.+]] = call @marked.packed(%[[X]], %[[B]], %[[G]], %[[P]]#0, %[[P]]#1) : (tensor<8x16xf32>, tensor<4xf32>, tensor<4xf32>, tensor<16x4xf32>, tensor<4xf32>) -> tensor<8x4xf32>
 //  CHECK-NEXT:   return %[[R]]
-//       CHECK: func.func private @marked.pack(%{{.+}}: tensor<4x16xf32> {xpu.weight}, %{{.+}}: tensor<4xf32> {xpu.weight}, %{{.+}}: tensor<4xf32> {xpu.weight}) -> (tensor<16x4xf32>, tensor<4xf32>)
+//       CHECK: func.func @marked.pack(%{{.+}}: tensor<4x16xf32> {xpu.weight}, %{{.+}}: tensor<4xf32> {xpu.weight}, %{{.+}}: tensor<4xf32> {xpu.weight}) -> (tensor<16x4xf32>, tensor<4xf32>)
 //       CHECK:   arith.constant 9.99999974E-6 : f32
 //       CHECK:   linalg.transpose
 //       CHECK:   linalg.generic
 //       CHECK:     math.sqrt
 //       CHECK:     cf.assert
 //       CHECK:   return
-//       CHECK: func.func private @marked.packed(%{{.+}}: tensor<8x16xf32>, %[[B:[a-z0-9]+]]: tensor<4xf32>, %[[G:[a-z0-9]+]]: tensor<4xf32> {xpu.weight}, %[[WT:[a-z0-9]+]]: tensor<16x4xf32>, %[[INV:[a-z0-9]+]]: tensor<4xf32>) -> tensor<8x4xf32>
+//       CHECK: func.func @marked.packed(%{{.+}}: tensor<8x16xf32>, %[[B:[a-z0-9]+]]: tensor<4xf32>, %[[G:[a-z0-9]+]]: tensor<4xf32> {xpu.weight}, %[[WT:[a-z0-9]+]]: tensor<16x4xf32>, %[[INV:[a-z0-9]+]]: tensor<4xf32>) -> tensor<8x4xf32>
 //   CHECK-NOT:   9.99999974E-6
 //       CHECK:   linalg.matmul ins(%{{.+}}, %[[WT]] :
 //       CHECK:   linalg.generic {{.*}} ins(%{{.+}}, %[[B]], %[[INV]], %[[G]] :
@@ -104,7 +106,7 @@ func.func @marked(%x: tensor<8x16xf32>, %w: tensor<4x16xf32> {xpu.weight}, %var:
 // CHECK-LABEL: func.func @nothing_to_outline
 //   CHECK-NOT:   call
 //       CHECK:   xpu.gemm
-//   CHECK-NOT: func.func private @nothing_to_outline.pack
+//   CHECK-NOT: func.func @nothing_to_outline.pack
 // expected-remark @+1 {{@nothing_to_outline: no computation depends only on the weights (args #1, #2)}}
 func.func @nothing_to_outline(%x: tensor<8x16xf32>, %w: tensor<4x16xf32>, %b: tensor<4xf32>) -> tensor<8x4xf32> {
   %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<4xf32>) {
@@ -203,7 +205,7 @@ func.func private @taken.pack()
 //   CHECK-NOT:   call
 // CHECK-LABEL: func.func @no_tensor_arguments
 //   CHECK-NOT:   call
-//   CHECK-NOT: func.func private @private_helper.pack
+//   CHECK-NOT: func.func @private_helper.pack
 func.func private @private_helper(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
   %w2 = linalg.add ins(%w, %w : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
@@ -214,4 +216,60 @@ func.func @no_tensor_arguments(%a: f32, %b: f32) -> f32 {
   %s = arith.mulf %b, %b : f32
   %r = arith.addf %a, %s : f32
   return %r : f32
+}
+
+// -----
+
+// The views xpu-materialize-layouts leaves (a row pitch, a panel's row 0)
+// compute nothing: they stay with the GEMM in @layouts.packed, and pack
+// returns what they view (the padded weight, the bias panel), so the
+// packed layout survives the function boundary.
+// CHECK-LABEL: func.func @layouts(
+//       CHECK:   call @layouts.pack
+//       CHECK: func.func @layouts.pack(
+//       CHECK:   %[[WP:.+]] = tensor.pad
+//       CHECK:   %[[PANEL:.+]] = linalg.broadcast
+//   CHECK-NOT:   tensor.extract_slice
+//       CHECK:   return %[[WP]], %[[PANEL]] : tensor<16x32xf32>, tensor<8x24xf32>
+//       CHECK: func.func @layouts.packed(%[[X:[a-z0-9]+]]: tensor<8x16xf32>, %[[WP:[a-z0-9]+]]: tensor<16x32xf32>, %[[PANEL:[a-z0-9]+]]: tensor<8x24xf32>)
+//       CHECK:   %[[WV:.+]] = tensor.extract_slice %[[WP]][0, 0] [16, 24] [1, 1] : tensor<16x32xf32> to tensor<16x24xf32>
+//       CHECK:   %[[BV:.+]] = tensor.extract_slice %[[PANEL]][0, 0] [1, 24] [1, 1] {xpu.panel} : tensor<8x24xf32> to tensor<24xf32>
+//       CHECK:   xpu.gemm %[[X]], %[[WV]] rhs_layout(kn) acc(f32) epilogue(%[[BV]] per_col
+// expected-remark @+1 {{@layouts: moved 2 op(s) that depend only on the weights (args #1, #2) into @layouts.pack, which returns 2 packed value(s)}}
+func.func @layouts(%x: tensor<8x16xf32>, %w: tensor<16x24xf32>, %b: tensor<24xf32>) -> tensor<8x24xf32> {
+  %zero = arith.constant 0.0 : f32
+  %wp = tensor.pad %w low[0, 0] high[0, 8] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<16x24xf32> to tensor<16x32xf32>
+  %wv = tensor.extract_slice %wp[0, 0] [16, 24] [1, 1] : tensor<16x32xf32> to tensor<16x24xf32>
+  %e = tensor.empty() : tensor<8x24xf32>
+  %panel = linalg.broadcast ins(%b : tensor<24xf32>) outs(%e : tensor<8x24xf32>) dimensions = [0]
+  %bv = tensor.extract_slice %panel[0, 0] [1, 24] [1, 1] {xpu.panel} : tensor<8x24xf32> to tensor<24xf32>
+  %y = xpu.gemm %x, %wv rhs_layout(kn) acc(f32) epilogue(%bv per_col : tensor<24xf32>) {
+  ^bb0(%acc: f32, %v: f32):
+    %s = arith.addf %acc, %v : f32
+    xpu.yield %s : f32
+  } : (tensor<8x16xf32>, tensor<16x24xf32>) -> tensor<8x24xf32>
+  return %y : tensor<8x24xf32>
+}
+
+// -----
+
+// The parts of an earlier run are public, but marked xpu.pack_part: a
+// second run leaves them alone.
+// CHECK-LABEL: func.func @again.pack(
+//   CHECK-NOT: call
+//   CHECK-NOT: @again.pack.pack
+//   CHECK-NOT: @again.packed.pack
+func.func @again.pack(%w: tensor<4xf32>) -> tensor<4xf32> attributes {xpu.pack_part = "pack"} {
+  %e = tensor.empty() : tensor<4xf32>
+  %w2 = linalg.add ins(%w, %w : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %w2 : tensor<4xf32>
+}
+func.func @again.packed(%x: tensor<4xf32>, %w2: tensor<4xf32>) -> tensor<4xf32> attributes {xpu.pack_part = "packed"} {
+  %e = tensor.empty() : tensor<4xf32>
+  %w3 = linalg.add ins(%w2, %w2 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.add ins(%x, %w3 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
 }

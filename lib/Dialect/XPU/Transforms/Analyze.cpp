@@ -386,11 +386,7 @@ struct AnalyzePass final : xpu::impl::XPUAnalyzePassBase<AnalyzePass> {
     markAllAnalysesPreserved();
     if (func.isExternal())
       return;
-    FailureOr<TargetAttr> resolved =
-        resolveTarget(func, defaultTarget, kPassArg);
-    if (failed(resolved))
-      return signalPassFailure();
-    TargetAttr target = *resolved;
+    TargetAttr target = resolveTarget(func);
 
     FunctionAnalysis fa = analyzeFunction(func);
     StringRef cls = classify(fa);

@@ -419,11 +419,7 @@ struct FuseEpiloguePass final
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    FailureOr<TargetAttr> resolved =
-        resolveTarget(func, defaultTarget, kPassArg);
-    if (failed(resolved))
-      return signalPassFailure();
-    TargetAttr target = *resolved;
+    TargetAttr target = resolveTarget(func);
 
     // Merge the elementwise chain that hangs off each GEMM into one generic,
     // leaving computation that does not depend on a GEMM (BatchNorm's

@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
@@ -83,9 +84,11 @@ struct OutlineWeightPackPass final
     SymbolTable symbols(getOperation());
     SmallVector<func::FuncOp> funcs;
     for (auto fn : getOperation().getOps<func::FuncOp>()) {
-      // Private functions are helpers (or earlier .pack/.packed parts):
-      // their callers decide what is a weight.
-      if (fn.isDeclaration() || !fn.isPublic())
+      // Private functions are helpers, and the .pack/.packed parts of an
+      // earlier run are already split: their callers decide what is a
+      // weight.
+      if (fn.isDeclaration() || !fn.isPublic() ||
+          fn->hasAttr(XPUDialect::getPackPartAttrName()))
         continue;
       if (llvm::none_of(fn.getArgumentTypes(), llvm::IsaPred<TensorType>))
         continue;
@@ -157,19 +160,18 @@ void OutlineWeightPackPass::outline(func::FuncOp fn, SymbolTable &symbols) {
       dep[r] = d;
   }
 
-  // Reshapes and casts of weight arguments compute nothing; returning such a
-  // view from pack would return an alias of an argument. Like constants,
-  // they are cloned where they are read.
+  // Views (reshapes, casts, slices) of weights compute nothing. Returning
+  // such a view from pack would return an alias of an argument, or a copy
+  // that loses what the view hides (the row pitch and the panels of
+  // xpu-materialize-layouts). Like constants, they are cloned where they are
+  // read, and pack returns what they view.
   llvm::DenseSet<Operation *> argViews;
   for (Operation &op : body.without_terminator()) {
     if (opDep[&op] != Dep::Weight ||
         !isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp,
              tensor::ExtractSliceOp, tensor::ReshapeOp>(op))
       continue;
-    Value source = op.getOperand(0);
-    Operation *def = source.getDefiningOp();
-    if (isa<BlockArgument>(source) || argViews.contains(def))
-      argViews.insert(&op);
+    argViews.insert(&op);
   }
 
   // What stays in packed: the ops on inputs, the terminator, and the
@@ -256,7 +258,11 @@ void OutlineWeightPackPass::outline(func::FuncOp fn, SymbolTable &symbols) {
   auto packFn = func::FuncOp::create(
       b, loc, packName,
       FunctionType::get(ctx, argTypes(weightIdx), resultTypes));
-  packFn.setPrivate();
+  // Public, with a C interface: a runtime calls pack once per weight set
+  // and packed for every input.
+  packFn->setAttr(XPUDialect::getPackPartAttrName(), b.getStringAttr("pack"));
+  packFn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                  b.getUnitAttr());
   for (auto [pos, i] : llvm::enumerate(weightIdx))
     packFn.setArgAttrs(pos, fn.getArgAttrDict(i));
   {
@@ -283,7 +289,10 @@ void OutlineWeightPackPass::outline(func::FuncOp fn, SymbolTable &symbols) {
   auto packedFn = func::FuncOp::create(
       b, loc, packedName,
       FunctionType::get(ctx, packedArgTypes, fn.getResultTypes()));
-  packedFn.setPrivate();
+  packedFn->setAttr(XPUDialect::getPackPartAttrName(),
+                    b.getStringAttr("packed"));
+  packedFn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                    b.getUnitAttr());
   for (auto [pos, i] : llvm::enumerate(packedArgIdx))
     packedFn.setArgAttrs(pos, fn.getArgAttrDict(i));
   {

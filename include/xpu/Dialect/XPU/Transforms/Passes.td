@@ -57,6 +57,80 @@ def XPURaisePass : Pass<"xpu-raise", "func::FuncOp"> {
   ];
 }
 
+def XPUAttachTargetPass : Pass<"xpu-attach-target", "ModuleOp"> {
+  let summary = "Attach the #xpu.target preset a module is compiled for";
+  let description = [{
+    Sets the module's `xpu.target` attribute to the preset `chip` (`pvc`,
+    `bmg`, `sm_90`, `cpu`) unless the module already carries a target, which
+    is kept (a target written by hand, with its overrides, wins; a remark
+    says so when it names another chip). Every pass that reads the hardware
+    (fusion guard, analysis, strategy, schedule, layouts, backends) reads
+    this attribute, and falls back to the `pvc` preset without it; the
+    pipelines' `chip=` / `target=` options feed this pass. An unknown chip
+    is an error.
+
+    ```mlir
+    module {}
+    // xpu-attach-target{chip=bmg}
+    module attributes {xpu.target = #xpu.target<"bmg">} {}
+    ```
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"pvc\"",
+           "Target preset: pvc, bmg, sm_90 or cpu">
+  ];
+}
+
+def XPUDetachTargetPass : Pass<"xpu-detach-target", "ModuleOp"> {
+  let summary = "Remove the module's #xpu.target once nothing reads it";
+  let description = [{
+    The code generation pipelines attach a target (`xpu-attach-target`)
+    for the passes that read the hardware; at their end, once the module
+    is in the LLVM dialect, this pass removes the `xpu.target` attribute so
+    that tools without the xpu dialect (stock `mlir-runner`,
+    `mlir-translate`) read the result. Nothing else is changed.
+  }];
+}
+
+def XPUMaterializeLayoutsPass
+    : Pass<"xpu-materialize-layouts", "func::FuncOp"> {
+  let summary = "Put each configured GEMM's operands in the layout its GPU "
+                "backend reads (data tiling), before weight packing";
+  let description = [{
+    Catalog: mem_layout_transform_prepack, mem_wrapper_one_time_device_moves,
+    dtype_prepack_bf16. Runs on tensors after `xpu-select-strategy` and
+    before `xpu-outline-weight-pack`, so that every layout change of a
+    weight is weight-only computation and moves into `<fn>.pack` (or is
+    folded at compile time for constant weights). The config's backend
+    decides the layout:
+
+    * `simt` (`convert-xpu-to-gpu`): nothing. The kernels read `[n, k]` and
+      `[k, n]` rhs operands as they are (transposed on the way into shared
+      memory) and per-row, per-column and scalar epilogue operands directly;
+    * `xe` (`convert-xpu-to-xegpu`): f32 operands converted to bf16 (DPAS),
+      an `[n, k]` rhs transposed to `[k, n]` (the transform block read packs
+      `[k, n]` for DPAS: VNNI on the fly), rows padded with zeros to the
+      narrowest pitch 2D block I/O accepts (>= 64 bytes, a multiple of 16),
+      `per_col` / `per_row` / `scalar` epilogue operands broadcast to
+      tile-high / tile-wide / tile-sized panels that the kernel reads with
+      the accumulator's layout, and an epilogue that computes in a type the
+      kernel does not (f64) split off to the host.
+
+    The GEMM keeps its semantics: it reads a packed operand through a view,
+    a `tensor.extract_slice` of the logical shape (panels: row 0, marked
+    `xpu.panel`), which `xpu-schedule-gemm` reads through to the packed
+    tensor. Each layout change is a remark.
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numChanged", "num-changed", "Operands given a backend layout">
+  ];
+}
+
 //===----------------------------------------------------------------------===//
 // The catalog (shared/seed) as passes.
 //===----------------------------------------------------------------------===//
@@ -76,8 +150,8 @@ def XPUFuseEpiloguePass : Pass<"xpu-fuse-epilogue", "func::FuncOp"> {
     `per_col`, `full`; size-1 and 0-d operands and `tensor.expand_shape`d
     vectors included).
 
-    The register estimate, from `#xpu.target` (the module's, else the
-    `default-target` preset) and the GEMM's `#xpu.config` (else the target's
+    The register estimate, from `#xpu.target` (the module's, attached by
+    `xpu-attach-target`, else the `pvc` preset) and the GEMM's `#xpu.config` (else the target's
     default tile): every value that depends on the accumulator is a fragment
     of `tile_m * tile_n / threads` elements per thread; the peak number of
     such fragments live at once in the region (transcendentals count one
@@ -106,10 +180,6 @@ def XPUFuseEpiloguePass : Pass<"xpu-fuse-epilogue", "func::FuncOp"> {
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
-  let options = [
-    Option<"defaultTarget", "default-target", "std::string", /*default=*/"\"pvc\"",
-           "Target preset used when the module has no xpu.target">
-  ];
   let statistics = [
     Statistic<"numFused", "num-fused", "Elementwise ops moved into epilogues">,
     Statistic<"numSplit", "num-split",
@@ -207,22 +277,28 @@ def XPUOutlineWeightPackPass : Pass<"xpu-outline-weight-pack", "ModuleOp"> {
     Everything in `<fn>` that depends only on weights and constants moves
     into `<fn>.pack(weights) -> packed`; `<fn>.packed(inputs, packed)` holds
     the rest; `<fn>` keeps its signature and calls both, so callers stay
-    correct. Weights are the arguments marked `xpu.weight`, or with
-    `weights=auto` every argument after the first. Computation on constants
-    only is folded at compile time instead.
+    correct, but it packs the weights on every call: a runtime that calls
+    `<fn>` repeatedly with the same weights should call `<fn>.pack` once and
+    `<fn>.packed` per input. Both parts are public with a C interface
+    (`llvm.emit_c_interface`) and are marked `xpu.pack_part` ("pack" or
+    "packed") so that a later run does not split them again. Weights are the
+    arguments marked `xpu.weight`, or with `weights=auto` every argument
+    after the first. Computation on constants only is folded at compile
+    time instead.
 
     Only public, single-block functions with tensor arguments are split
-    (private functions are helpers, or earlier `.pack`/`.packed` parts).
-    An op moves when all its operands (and the values its regions read)
-    come from weights, constants or moved ops and it has no side effects;
-    linalg ops on tensors move even when their body holds a `cf.assert`
-    (torch-mlir's guard in `1/sqrt(var + eps)`). Constants, and reshapes or
-    casts of weight arguments (they compute nothing), are cloned where they
-    are read. `<fn>.packed` takes the non-weight arguments, then the weight
-    arguments the rest reads as they are, then pack's results; both parts
-    are private. Functions without weights or weight-only computation, with
-    several blocks, or whose `.pack`/`.packed` names are taken are left
-    alone with a remark.
+    (private functions are helpers). An op moves when all its operands (and
+    the values its regions read) come from weights, constants or moved ops
+    and it has no side effects; linalg ops on tensors move even when their
+    body holds a `cf.assert` (torch-mlir's guard in `1/sqrt(var + eps)`).
+    Constants, and views of weights (reshapes, casts, slices: they compute
+    nothing, and the slices `xpu-materialize-layouts` leaves hide a row
+    pitch or a panel), are cloned where they are read; pack returns what a
+    view reads. `<fn>.packed` takes the non-weight arguments, then the
+    weight arguments the rest reads as they are, then pack's results.
+    Functions without weights or weight-only computation, with several
+    blocks, or whose `.pack`/`.packed` names are taken are left alone with a
+    remark.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect"];
   let options = [
@@ -390,7 +466,7 @@ def XPUAnalyzePass : Pass<"xpu-analyze", "func::FuncOp"> {
     their element size (unfused: what fusion saves); zero fills are
     absorbed. Dynamic shapes are reported without numbers. The ridge is
     `peak_f32_gflops / mem_gbps` of the module's `#xpu.target` (else the
-    `default-target` preset), or `peak_bf16_gflops / mem_gbps` when every
+    `pvc` preset), or `peak_bf16_gflops / mem_gbps` when every
     GEMM has bf16/f16 operands.
 
     Recommendations: `xpu-raise` for unraised matmuls; level_1
@@ -402,10 +478,6 @@ def XPUAnalyzePass : Pass<"xpu-analyze", "func::FuncOp"> {
     elementwise ops fed by a GEMM.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect"];
-  let options = [
-    Option<"defaultTarget", "default-target", "std::string", /*default=*/"\"pvc\"",
-           "Target preset used when the module has no xpu.target">
-  ];
 }
 
 def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
@@ -476,8 +548,27 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect"];
   let options = [
-    Option<"defaultTarget", "default-target", "std::string", /*default=*/"\"pvc\"",
-           "Target preset used when the module has no xpu.target">
+    Option<"backend", "backend", "std::string", /*default=*/"\"auto\"",
+           "GEMM backend the configs are for: simt (convert-xpu-to-gpu), xe "
+           "(convert-xpu-to-xegpu) or auto (xe on Intel targets, simt "
+           "elsewhere)">,
+    Option<"schedule", "schedule", "std::string", /*default=*/"\"auto\"",
+           "Work schedule of every GEMM: auto (the cost model chooses), "
+           "data_parallel, persistent or stream_k (a config written by hand "
+           "keeps its own)">,
+    Option<"programs", "programs", "int64_t", /*default=*/"0",
+           "Program count of persistent and Stream-K schedules (0: the "
+           "workgroups the target runs at once)">,
+    Option<"fixup", "fixup", "std::string", /*default=*/"\"deterministic\"",
+           "Stream-K fix-up: deterministic (fixed summation order) or atomic">,
+    Option<"streamKThreshold", "stream-k-threshold", "double",
+           /*default=*/"0.2",
+           "With schedule=auto, Stream-K is chosen when the last wave leaves "
+           "more than this fraction of the machine idle and it models faster">,
+    Option<"persistentGain", "persistent-gain", "double", /*default=*/"0.1",
+           "With schedule=auto, persistent programs are chosen when the grid "
+           "has at least 4 waves and they model at least this fraction "
+           "faster">
   ];
   let statistics = [
     Statistic<"numSelected", "num-selected", "GEMMs given a config">,

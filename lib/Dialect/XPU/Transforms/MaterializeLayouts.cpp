@@ -1,0 +1,259 @@
+//===- MaterializeLayouts.cpp - operands in each backend's layout ---------===//
+//
+// Data tiling before weight packing: each configured xpu.gemm's operands are
+// put in the layout its backend reads (GemmBackends.h), on tensors, so that
+// the layout work on weights is weight-only computation that
+// xpu-outline-weight-pack moves into <fn>.pack (and constant folding does at
+// compile time for constant weights). The GEMM reads each packed operand
+// through a view of its logical shape, which xpu-schedule-gemm reads
+// through (getPackedOperand).
+//
+//===----------------------------------------------------------------------===//
+
+#include "xpu/Dialect/XPU/IR/XPUOps.h"
+#include "xpu/Dialect/XPU/Transforms/Passes.h"
+#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
+#include "xpu/Dialect/XPU/Utils/GemmUtils.h"
+#include "xpu/Dialect/XPU/Utils/Remarks.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::xpu {
+#define GEN_PASS_DEF_XPUMATERIALIZELAYOUTSPASS
+#include "xpu/Dialect/XPU/Transforms/Passes.h.inc"
+} // namespace mlir::xpu
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+static constexpr StringLiteral kPassArg = "xpu-materialize-layouts";
+
+namespace {
+
+/// Builds the layout changes of one GEMM's operands, before the GEMM.
+class LayoutBuilder {
+public:
+  LayoutBuilder(OpBuilder &b, GemmOp gemm)
+      : b(b), gemm(gemm), loc(gemm.getLoc()) {}
+
+  /// `t` with its last two dimensions swapped.
+  Value transposeLast2(Value t) {
+    auto type = cast<RankedTensorType>(t.getType());
+    unsigned rank = type.getRank();
+    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(perm[rank - 1], perm[rank - 2]);
+    SmallVector<int64_t> shape(type.getShape());
+    std::swap(shape[rank - 1], shape[rank - 2]);
+    Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+    return linalg::TransposeOp::create(b, loc, t, init, perm).getResult()[0];
+  }
+
+  /// Broadcasts `t` to `shape`, adding the dimensions `dims`.
+  Value broadcast(Value t, ArrayRef<int64_t> shape, ArrayRef<int64_t> dims) {
+    auto type = cast<RankedTensorType>(t.getType());
+    Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+    return linalg::BroadcastOp::create(b, loc, t, init, dims).getResult()[0];
+  }
+
+  /// Pads the innermost dimension of `t` with zeros to `pitch` elements.
+  Value padRows(Value t, int64_t pitch) {
+    auto type = cast<RankedTensorType>(t.getType());
+    int64_t cols = type.getShape().back();
+    if (cols == pitch)
+      return t;
+    SmallVector<int64_t> shape(type.getShape());
+    shape.back() = pitch;
+    unsigned rank = type.getRank();
+    SmallVector<OpFoldResult> low(rank, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> high(rank, b.getIndexAttr(0));
+    high.back() = b.getIndexAttr(pitch - cols);
+    Value zero =
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+    return tensor::PadOp::create(b, loc, type.clone(shape), t, low, high, zero);
+  }
+
+  /// The view of `packed` with the shape `logical`: the leading part of each
+  /// dimension; marked as a panel view when it drops dimensions.
+  Value view(Value packed, RankedTensorType logical, ArrayRef<int64_t> sizes) {
+    if (packed.getType() == logical)
+      return packed;
+    auto src = cast<RankedTensorType>(packed.getType());
+    unsigned rank = src.getRank();
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+    SmallVector<OpFoldResult> sz;
+    for (int64_t s : sizes)
+      sz.push_back(b.getIndexAttr(s));
+    auto slice = tensor::ExtractSliceOp::create(b, loc, logical, packed,
+                                                offsets, sz, strides);
+    if (logical.getRank() != src.getRank())
+      slice->setAttr(XPUDialect::getPanelAttrName(), b.getUnitAttr());
+    return slice;
+  }
+
+  OpBuilder &b;
+  GemmOp gemm;
+  Location loc;
+};
+
+struct MaterializeLayoutsPass final
+    : xpu::impl::XPUMaterializeLayoutsPassBase<MaterializeLayoutsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<GemmOp> gemms;
+    getOperation().walk([&](GemmOp gemm) {
+      if (gemm.getConfigAttr())
+        gemms.push_back(gemm);
+    });
+    TargetAttr target = resolveTarget(getOperation());
+    for (GemmOp gemm : gemms) {
+      if (getGemmBackend(gemm.getConfigAttr()) != GemmBackend::xe) {
+        remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "AsTheyAre"))
+            << remark::reason(
+                   "{0}: the SIMT kernels read the operands as they are "
+                   "(rhs {1} transposed on the way into shared memory, "
+                   "epilogue vectors read per row and column)",
+                   describeGemmShape(gemm),
+                   stringifyRhsLayout(gemm.getRhsLayout()));
+        continue;
+      }
+      if (failed(materializeXe(gemm, target)))
+        return signalPassFailure();
+    }
+  }
+
+  LogicalResult materializeXe(GemmOp gemm, TargetAttr target);
+  void remark(GemmOp gemm, StringRef name, const Twine &why) {
+    remark::passed(gemm.getLoc(), remarkOpts(kPassArg, name))
+        << remark::reason("{0}: {1}", describeGemmShape(gemm), why.str());
+    ++numChanged;
+  }
+};
+
+LogicalResult MaterializeLayoutsPass::materializeXe(GemmOp gemm,
+                                                    TargetAttr target) {
+  std::string why;
+  Operation *where = gemm;
+  if (failed(checkBackendGemm(GemmBackend::xe, gemm, target, why, where)))
+    return where->emitError() << kPassArg << ": " << why;
+  OpBuilder b(gemm);
+  Location loc = gemm.getLoc();
+
+  // An epilogue that computes in a type the kernel does not (f64, as
+  // xpu-demote-f64 leaves it under keep-f64 or after an extf) runs on the
+  // host: the kernel stores the f32 accumulator.
+  if (!xe::hasDeviceEpilogue(gemm)) {
+    RankedTensorType accType = gemm.getResultType().clone(b.getF32Type());
+    auto plain =
+        GemmOp::create(b, loc, gemm.getLhs(), gemm.getRhs(),
+                       gemm.getRhsLayout(), gemm.getAccType(), accType);
+    plain.inheritAttributes(gemm);
+    b.setInsertionPointAfter(plain);
+    Value result = buildEpilogueGeneric(b, gemm, plain.getResult());
+    gemm.replaceAllUsesWith(result);
+    gemm.erase();
+    gemm = plain;
+    b.setInsertionPoint(gemm);
+    remark(gemm, "HostEpilogue",
+           "the epilogue computes in a type the kernel does not (f64): the "
+           "kernel stores the f32 accumulator and the epilogue runs on the "
+           "host");
+  }
+  LayoutBuilder lb(b, gemm);
+  int64_t m = gemm.getM(), n = gemm.getN(), k = gemm.getK();
+  ArrayRef<int64_t> tile = gemm.getConfigAttr().getTile();
+  int64_t tm = tile[0], tn = tile[1];
+  bool batched = gemm.isBatched();
+  auto lead = [&](ArrayRef<int64_t> dims) {
+    SmallVector<int64_t> s;
+    if (batched)
+      s.push_back(gemm.getBatchSize());
+    s.append(dims.begin(), dims.end());
+    return s;
+  };
+
+  // Precision: DPAS multiplies bf16 or f16 and accumulates in f32.
+  Value lhs = gemm.getLhs(), rhs = gemm.getRhs();
+  Type lhsElt = gemm.getLhsType().getElementType();
+  Type inElt = xe::getDpasOperandType(gemm);
+  if (inElt != lhsElt) {
+    TensorElementTypeConverter converter(b.getContext());
+    lhs = converter.convert(lhs, cast<FloatType>(inElt));
+    rhs = converter.convert(rhs, cast<FloatType>(inElt));
+    remark(gemm, "Precision",
+           llvm::formatv("{0} operands converted to {1} for DPAS ({1} x {1} "
+                         "-> f32; tf32 is not used)",
+                         lhsElt, inElt));
+  }
+  // B as [k, n]: the transform block read packs [k, n] blocks for DPAS
+  // (VNNI on the fly).
+  if (gemm.getRhsLayout() == RhsLayout::nk) {
+    rhs = lb.transposeLast2(rhs);
+    gemm.setRhsLayout(RhsLayout::kn);
+    remark(gemm, "TransposeRhs",
+           "rhs [n, k] transposed to [k, n] (the block reads of B take [k, n] "
+           "rows)");
+  }
+  // Row pitches legal for 2D block I/O, read through views.
+  auto pitched = [&](Value t, int64_t rows, int64_t cols, StringRef what) {
+    auto type = cast<RankedTensorType>(t.getType());
+    int64_t pitch = xe::getLegalPitch(cols, type.getElementType());
+    if (pitch == cols)
+      return t;
+    remark(gemm, "PadPitch",
+           llvm::formatv("{0}: rows of {1} x {2} bytes padded with zeros to "
+                         "{3} elements, the narrowest pitch 2D block I/O "
+                         "accepts (>= 64 bytes, a multiple of 16)",
+                         what, cols, xe::getElementBytes(type.getElementType()),
+                         pitch));
+    Value padded = lb.padRows(t, pitch);
+    return lb.view(padded, type, lead({rows, cols}));
+  };
+  gemm.getLhsMutable().set(pitched(lhs, m, k, "A"));
+  gemm.getRhsMutable().set(pitched(rhs, k, n, "B"));
+
+  // Epilogue operands: full ones pitched; per_col / per_row / scalar ones as
+  // tile-high / tile-wide / tile-sized panels the kernel reads with the
+  // accumulator's layout (22.1.8 cannot distribute a 1 x tn block load under
+  // it; docs/Intel.md).
+  for (auto [i, operand] : llvm::enumerate(gemm.getEpilogueOperands())) {
+    auto type = cast<RankedTensorType>(operand.getType());
+    Type elt = type.getElementType();
+    std::string what = llvm::formatv("epilogue operand #{0}", i).str();
+    Value packed;
+    SmallVector<int64_t> sizes;
+    switch (gemm.getBroadcastKind(i)) {
+    case BroadcastKind::full:
+      gemm->setOperand(2 + i, pitched(operand, m, n, what));
+      continue;
+    case BroadcastKind::per_col:
+      packed = lb.padRows(lb.broadcast(operand, {tm, n}, {0}),
+                          xe::getLegalPitch(n, elt));
+      sizes = {1, n};
+      break;
+    case BroadcastKind::per_row:
+      packed = lb.padRows(lb.broadcast(operand, {m, tn}, {1}),
+                          xe::getLegalPitch(tn, elt));
+      sizes = {m, 1};
+      break;
+    case BroadcastKind::scalar:
+      packed = lb.padRows(lb.broadcast(operand, {tm, tn}, {0, 1}),
+                          xe::getLegalPitch(tn, elt));
+      sizes = {1, 1};
+      break;
+    }
+    auto panelType = cast<RankedTensorType>(packed.getType());
+    remark(gemm, "Panel",
+           llvm::formatv("{0} ({1}) broadcast to a {2}x{3} panel that the "
+                         "kernel reads with the accumulator's layout",
+                         what, stringifyBroadcastKind(gemm.getBroadcastKind(i)),
+                         panelType.getDimSize(0), panelType.getDimSize(1)));
+    gemm->setOperand(2 + i, lb.view(packed, type, sizes));
+  }
+  return success();
+}
+
+} // namespace

@@ -1,0 +1,135 @@
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-materialize-layouts))' | FileCheck %s
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-materialize-layouts))' --xpu-remarks --verify-diagnostics --mlir-disable-threading > /dev/null
+
+// Xe (a #xpu.xe config): f32 operands to bf16, the [n, k] rhs to [k, n],
+// rows padded to a 2D block pitch (A: 20 bf16 = 40 bytes -> 32 elements;
+// B: 24 bf16 = 48 bytes -> 32), the bias broadcast to a tile-high panel
+// (16 x 24 f32, 96 bytes: no padding), each read through a view of the
+// logical shape (the panel's row 0, marked xpu.panel).
+// CHECK-LABEL: func.func @xe_linear
+// CHECK-SAME: %[[X:.*]]: tensor<40x20xf32>, %[[W:.*]]: tensor<24x20xf32>, %[[B:.*]]: tensor<24xf32>
+// CHECK-DAG: %[[XB:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<40x20xf32>)
+// CHECK-DAG:   arith.truncf
+// CHECK-DAG: %[[WB:.*]] = linalg.generic {{.*}} ins(%[[W]] : tensor<24x20xf32>)
+// CHECK: %[[WT:.*]] = linalg.transpose ins(%[[WB]] : tensor<24x20xbf16>) outs(%{{.*}} : tensor<20x24xbf16>) permutation = [1, 0]
+// CHECK: %[[XP:.*]] = tensor.pad %[[XB]] low[0, 0] high[0, 12]
+// CHECK: %[[XV:.*]] = tensor.extract_slice %[[XP]][0, 0] [40, 20] [1, 1] : tensor<40x32xbf16> to tensor<40x20xbf16>
+// CHECK: %[[WP:.*]] = tensor.pad %[[WT]] low[0, 0] high[0, 8]
+// CHECK: %[[WV:.*]] = tensor.extract_slice %[[WP]][0, 0] [20, 24] [1, 1] : tensor<20x32xbf16> to tensor<20x24xbf16>
+// CHECK: %[[PANEL:.*]] = linalg.broadcast ins(%[[B]] : tensor<24xf32>) outs(%{{.*}} : tensor<16x24xf32>) dimensions = [0]
+// CHECK: %[[BV:.*]] = tensor.extract_slice %[[PANEL]][0, 0] [1, 24] [1, 1] {xpu.panel} : tensor<16x24xf32> to tensor<24xf32>
+// CHECK: xpu.gemm %[[XV]], %[[WV]] rhs_layout(kn) acc(f32) epilogue(%[[BV]] per_col : tensor<24xf32>)
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @xe_linear(%x: tensor<40x20xf32>, %w: tensor<24x20xf32>, %b: tensor<24xf32>) -> tensor<40x24xf32> {
+  // expected-remark @below {{40x24x20: f32 operands converted to bf16 for DPAS (bf16 x bf16 -> f32; tf32 is not used)}}
+  // expected-remark @below {{40x24x20: rhs [n, k] transposed to [k, n] (the block reads of B take [k, n] rows)}}
+  // expected-remark @below {{40x24x20: A: rows of 20 x 2 bytes padded with zeros to 32 elements, the narrowest pitch 2D block I/O accepts (>= 64 bytes, a multiple of 16)}}
+  // expected-remark @below {{40x24x20: B: rows of 24 x 2 bytes padded with zeros to 32 elements}}
+  // expected-remark @below {{40x24x20: epilogue operand #0 (per_col) broadcast to a 16x24 panel that the kernel reads with the accumulator's layout}}
+  %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<24xf32>) {
+  ^bb0(%acc: f32, %bias: f32):
+    %t = arith.addf %acc, %bias : f32
+    xpu.yield %t : f32
+  } {config = #xpu.config<tile = [16, 16, 16], group_m = 8, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<40x20xf32>, tensor<24x20xf32>) -> tensor<40x24xf32>
+  return %y : tensor<40x24xf32>
+}
+}
+
+// -----
+
+// Xe, bf16 operands in [k, n] with legal pitches: nothing to do for A and
+// B. A per_row vector becomes a tile-wide panel (40 x 16 f32) and a scalar
+// a tile-sized one (16 x 16).
+// CHECK-LABEL: func.func @xe_epilogue_kinds
+// CHECK-SAME: %[[X:.*]]: tensor<40x32xbf16>, %[[W:.*]]: tensor<32x48xbf16>
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[ROWS:.*]] = linalg.broadcast ins(%{{.*}} : tensor<40xf32>) outs(%{{.*}} : tensor<40x16xf32>) dimensions = [1]
+// CHECK: tensor.extract_slice %[[ROWS]][0, 0] [40, 1] [1, 1] {xpu.panel} : tensor<40x16xf32> to tensor<40xf32>
+// CHECK: %[[S:.*]] = linalg.broadcast ins(%{{.*}} : tensor<f32>) outs(%{{.*}} : tensor<16x16xf32>) dimensions = [0, 1]
+// CHECK: tensor.extract_slice %[[S]][0, 0] [1, 1] [1, 1] {xpu.panel} : tensor<16x16xf32> to tensor<f32>
+// CHECK: xpu.gemm %[[X]], %[[W]] rhs_layout(kn)
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @xe_epilogue_kinds(%x: tensor<40x32xbf16>, %w: tensor<32x48xbf16>, %r: tensor<40xf32>, %s: tensor<f32>) -> tensor<40x48xf32> {
+  // expected-remark @below {{epilogue operand #0 (per_row) broadcast to a 40x16 panel}}
+  // expected-remark @below {{epilogue operand #1 (scalar) broadcast to a 16x16 panel}}
+  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) epilogue(%r per_row : tensor<40xf32>, %s scalar : tensor<f32>) {
+  ^bb0(%acc: f32, %vr: f32, %vs: f32):
+    %t = arith.addf %acc, %vr : f32
+    %u = arith.mulf %t, %vs : f32
+    xpu.yield %u : f32
+  } {config = #xpu.config<tile = [16, 16, 32], group_m = 8, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<40x32xbf16>, tensor<32x48xbf16>) -> tensor<40x48xf32>
+  return %y : tensor<40x48xf32>
+}
+}
+
+// -----
+
+// A full epilogue operand (a residual) is read with 2D block loads like the
+// output: rows of 24 f16 (48 bytes) are padded to 32 elements (B's rows
+// of 24 bf16 too).
+// CHECK-LABEL: func.func @xe_full_residual
+// CHECK-SAME: %[[R:[^:]*]]: tensor<40x24xf16>
+// CHECK: %[[RP:.*]] = tensor.pad %[[R]] low[0, 0] high[0, 8]
+// CHECK: %[[RV:.*]] = tensor.extract_slice %[[RP]][0, 0] [40, 24] [1, 1] : tensor<40x32xf16> to tensor<40x24xf16>
+// CHECK: xpu.gemm {{.*}} epilogue(%[[RV]] full : tensor<40x24xf16>)
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @xe_full_residual(%x: tensor<40x32xbf16>, %w: tensor<32x24xbf16>, %r: tensor<40x24xf16>) -> tensor<40x24xf32> {
+  // expected-remark @below {{B: rows of 24 x 2 bytes padded with zeros to 32 elements}}
+  // expected-remark @below {{epilogue operand #0: rows of 24 x 2 bytes padded with zeros to 32 elements}}
+  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) epilogue(%r full : tensor<40x24xf16>) {
+  ^bb0(%acc: f32, %res: f16):
+    %e = arith.extf %res : f16 to f32
+    %t = arith.addf %acc, %e : f32
+    xpu.yield %t : f32
+  } {config = #xpu.config<tile = [16, 16, 32], group_m = 8, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<40x32xbf16>, tensor<32x24xbf16>) -> tensor<40x24xf32>
+  return %y : tensor<40x24xf32>
+}
+}
+
+// -----
+
+// An f64 epilogue (xpu-demote-f64 kept it) cannot run in the kernel: the
+// GEMM stores f32 and the epilogue becomes a host linalg.generic.
+// CHECK-LABEL: func.func @xe_host_epilogue
+// CHECK: %[[G:.*]] = xpu.gemm {{.*}} : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[G]], %{{.*}} : tensor<32x32xf32>, tensor<32xf64>)
+// CHECK:   arith.extf
+// CHECK:   arith.addf {{.*}} : f64
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @xe_host_epilogue(%x: tensor<32x32xbf16>, %w: tensor<32x32xbf16>, %b: tensor<32xf64>) -> tensor<32x32xf64> {
+  // expected-remark @below {{the epilogue computes in a type the kernel does not (f64): the kernel stores the f32 accumulator and the epilogue runs on the host}}
+  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) epilogue(%b per_col : tensor<32xf64>) {
+  ^bb0(%acc: f32, %bias: f64):
+    %e = arith.extf %acc : f32 to f64
+    %t = arith.addf %e, %bias : f64
+    xpu.yield %t : f64
+  } {config = #xpu.config<tile = [16, 16, 32], group_m = 8, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xf64>
+  return %y : tensor<32x32xf64>
+}
+}
+
+// -----
+
+// SIMT configs (no backend sub-attribute): the operands stay as they are.
+// CHECK-LABEL: func.func @simt_is_untouched
+// CHECK-NOT: linalg.transpose
+// CHECK-NOT: tensor.pad
+// CHECK: xpu.gemm %{{.*}}, %{{.*}} rhs_layout(nk)
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @simt_is_untouched(%x: tensor<40x20xf32>, %w: tensor<24x20xf32>) -> tensor<40x24xf32> {
+  // expected-remark @below {{40x24x20: the SIMT kernels read the operands as they are (rhs nk transposed on the way into shared memory, epilogue vectors read per row and column)}}
+  %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [16, 16, 16], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel>} : (tensor<40x20xf32>, tensor<24x20xf32>) -> tensor<40x24xf32>
+  return %y : tensor<40x24xf32>
+}
+}
+
+// -----
+
+// A GEMM without a config is left alone (no remark): nothing decided its
+// backend yet.
+// CHECK-LABEL: func.func @no_config_is_untouched
+// CHECK: xpu.gemm %{{.*}}, %{{.*}} rhs_layout(nk) acc(f32) :
+func.func @no_config_is_untouched(%x: tensor<40x20xf32>, %w: tensor<24x20xf32>) -> tensor<40x24xf32> {
+  %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) : (tensor<40x20xf32>, tensor<24x20xf32>) -> tensor<40x24xf32>
+  return %y : tensor<40x24xf32>
+}
