@@ -1,18 +1,45 @@
 #!/usr/bin/env python3
-"""Runs spirv-val on every .spv file of a directory.
+"""Runs spirv-val on every .spv file of a directory and checks workgroups.
 
 Usage: spirv_val_dir.py DIR [--target-env ENV] [--expect N]
 
 Fails when the directory holds no .spv file (a dump that silently wrote
-nothing must not pass), when the count differs from --expect, or when
-spirv-val rejects any file; prints one line per file otherwise.
+nothing must not pass), when the count differs from --expect, when
+spirv-val rejects any file, or when a kernel entry point runs one
+work-item per workgroup: every OpEntryPoint Kernel must have an
+OpExecutionMode LocalSize (spirv-dis) whose product is above 1, so that no
+generated kernel has a 1x1x1 workgroup. Prints one line per file otherwise.
 """
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
+
+
+ENTRY = re.compile(r"OpEntryPoint Kernel (%\S+)")
+LOCAL_SIZE = re.compile(r"OpExecutionMode (%\S+) LocalSize (\d+) (\d+) (\d+)")
+
+
+def check_local_sizes(spirv_dis, path):
+    """Returns (sizes, error) for the kernel entry points of one binary."""
+    dis = subprocess.run([spirv_dis, path], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True)
+    if dis.returncode != 0:
+        return None, dis.stdout
+    sizes = {m.group(1): tuple(int(g) for g in m.groups()[1:])
+             for m in LOCAL_SIZE.finditer(dis.stdout)}
+    found = []
+    for entry in ENTRY.findall(dis.stdout):
+        size = sizes.get(entry)
+        if size is None:
+            return None, "kernel %s has no LocalSize" % entry
+        if size[0] * size[1] * size[2] <= 1:
+            return None, "kernel %s has a 1x1x1 workgroup (LocalSize 1 1 1)" % entry
+        found.append("x".join(str(d) for d in size))
+    return found, None
 
 
 def main():
@@ -23,8 +50,9 @@ def main():
                     help="exact number of .spv files expected")
     args = ap.parse_args()
     spirv_val = shutil.which("spirv-val")
-    if not spirv_val:
-        sys.exit("spirv_val_dir: spirv-val not found")
+    spirv_dis = shutil.which("spirv-dis")
+    if not spirv_val or not spirv_dis:
+        sys.exit("spirv_val_dir: spirv-val or spirv-dis not found")
     files = sorted(f for f in os.listdir(args.dir) if f.endswith(".spv"))
     if not files:
         sys.exit("spirv_val_dir: no .spv file in %s" % args.dir)
@@ -40,8 +68,14 @@ def main():
         if result.returncode != 0:
             failed += 1
             print("FAIL: %s\n%s" % (f, result.stdout))
+            continue
+        sizes, error = check_local_sizes(spirv_dis, path)
+        if error:
+            failed += 1
+            print("FAIL: %s: %s" % (f, error))
         else:
-            print("valid (%s): %s" % (args.target_env, f))
+            print("valid (%s), workgroup %s: %s" %
+                  (args.target_env, " ".join(sizes), f))
     sys.exit(1 if failed else 0)
 
 

@@ -1,12 +1,41 @@
-//===- LinalgToGPULoops.cpp - GPU-mappable linalg ops to scf.parallel -----===//
+//===- LinalgToGPULoops.cpp - linalg ops on buffers -> full GPU kernels ---===//
+//
+// Every static linalg op on buffers that a SPIR-V kernel can run becomes a
+// gpu.launch whose workgroups are full (32 to 256 work-items), never one
+// work-item per workgroup:
+//
+//   * no reduction loop (elementwise, transpose, broadcast, fill, copy):
+//     one work-item per iteration of the flattened iteration space, the
+//     innermost loop fastest, so that neighbouring work-items touch
+//     neighbouring elements of identity-mapped operands (coalesced);
+//   * a reduction whose body ends in an associative combiner (add, mul,
+//     max, min, and, or, xor) over at least kRowThreshold elements per
+//     output (softmax's max and sum, logsumexp, row sums, normalization
+//     statistics): one workgroup per output element; its work-items stride
+//     over the reduced elements, then combine their partial results in
+//     shared local memory (a tree of halvings, one barrier per level), and
+//     the first work-item combines the total with the output's initial
+//     value;
+//   * other reductions (contractions, short or unrecognized ones): one
+//     work-item per output element with the reduction loop inside.
+//
+//===----------------------------------------------------------------------===//
 
 #include "xpu/Conversion/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::xpu {
 #define GEN_PASS_DEF_XPULINALGTOGPULOOPSPASS
@@ -15,6 +44,12 @@ namespace mlir::xpu {
 
 using namespace mlir;
 using namespace mlir::xpu;
+
+/// Work-items per workgroup: at most 256 (every OpenCL device we target
+/// allows it), at least 32 (a subgroup on every target).
+static constexpr int64_t kMaxThreads = 256, kMinThreads = 32;
+/// Reduced elements per output from which a workgroup reduces one output.
+static constexpr int64_t kRowThreshold = 32;
 
 namespace {
 /// True if a SPIR-V kernel can run `op`: static identity-layout memrefs only
@@ -34,11 +69,307 @@ bool isGPUMappable(linalg::LinalgOp op, bool allowBF16) {
     if (!type.hasStaticShape() || !type.getLayout().isIdentity())
       return false;
   }
-  WalkResult result = op->walk([](Operation *inner) {
-    return isa<CallOpInterface>(inner) ? WalkResult::interrupt()
-                                       : WalkResult::advance();
+  if (llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+    return false;
+  // No calls, and nothing with side effects (torch-mlir's cf.assert guards
+  // stay on the host, where they can fail).
+  WalkResult result = op.getBlock()->walk([](Operation *inner) {
+    return isa<CallOpInterface>(inner) ||
+                   (!isMemoryEffectFree(inner) &&
+                    !inner->hasTrait<OpTrait::IsTerminator>())
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
   });
   return !result.wasInterrupted();
+}
+
+/// The combiner of a reduction body whose single output is reduced by an
+/// associative op: the body yields `combine(x, out)` (or `combine(out,
+/// x)`), `out` being the output's block argument, used there only.
+struct Combiner {
+  Operation *op = nullptr;
+  arith::AtomicRMWKind kind;
+  /// The operand that is not the output argument.
+  Value value;
+};
+
+std::optional<arith::AtomicRMWKind> getKind(Operation *op) {
+  using K = arith::AtomicRMWKind;
+  return llvm::TypeSwitch<Operation *, std::optional<K>>(op)
+      .Case([](arith::AddFOp) { return K::addf; })
+      .Case([](arith::MulFOp) { return K::mulf; })
+      .Case([](arith::MaximumFOp) { return K::maximumf; })
+      .Case([](arith::MinimumFOp) { return K::minimumf; })
+      .Case([](arith::MaxNumFOp) { return K::maxnumf; })
+      .Case([](arith::MinNumFOp) { return K::minnumf; })
+      .Case([](arith::AddIOp) { return K::addi; })
+      .Case([](arith::MulIOp) { return K::muli; })
+      .Case([](arith::MaxSIOp) { return K::maxs; })
+      .Case([](arith::MinSIOp) { return K::mins; })
+      .Case([](arith::MaxUIOp) { return K::maxu; })
+      .Case([](arith::MinUIOp) { return K::minu; })
+      .Case([](arith::AndIOp) { return K::andi; })
+      .Case([](arith::OrIOp) { return K::ori; })
+      .Case([](arith::XOrIOp) { return K::xori; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+std::optional<Combiner> matchCombiner(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1)
+    return std::nullopt;
+  Block *body = op.getBlock();
+  BlockArgument out = op.getRegionOutputArgs()[0];
+  Value yielded = body->getTerminator()->getOperand(0);
+  Operation *combine = yielded.getDefiningOp();
+  if (!combine || combine->getBlock() != body ||
+      combine->getNumOperands() != 2 || !out.hasOneUse() ||
+      out.getUses().begin()->getOwner() != combine)
+    return std::nullopt;
+  std::optional<arith::AtomicRMWKind> kind = getKind(combine);
+  if (!kind)
+    return std::nullopt;
+  Value other = combine->getOperand(0) == out ? combine->getOperand(1)
+                                              : combine->getOperand(0);
+  return Combiner{combine, *kind, other};
+}
+
+/// Builds one kernel.
+class KernelBuilder {
+public:
+  KernelBuilder(OpBuilder &b, linalg::LinalgOp op)
+      : b(b), op(op), loc(op.getLoc()) {}
+
+  /// One work-item per iteration (all loops parallel) or per output point
+  /// (sequential reduction loops inside).
+  void buildPerPoint();
+  /// One workgroup per output point, shared-memory tree reduction.
+  void buildPerRow(const Combiner &combiner);
+
+private:
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  /// `linear` split into the loops `dims` (the last fastest).
+  void delinearize(Value linear, ArrayRef<unsigned> dims,
+                   SmallVectorImpl<Value> &ivs);
+  /// Loads the input operands at `ivs`.
+  SmallVector<Value> loadInputs(ArrayRef<Value> ivs);
+  /// The indices of operand `opOperand` at `ivs`.
+  SmallVector<Value> indices(OpOperand &opOperand, ArrayRef<Value> ivs);
+  /// Clones the body with the given block argument values and `ivs` for
+  /// linalg.index, skipping `stopAt` (returned values are the yields, or
+  /// the value `stopAt` would combine).
+  SmallVector<Value> cloneBody(ArrayRef<Value> args, ArrayRef<Value> ivs,
+                               Operation *skip, IRMapping &map);
+  gpu::LaunchOp createLaunch(int64_t blocks, int64_t threads);
+
+  OpBuilder &b;
+  linalg::LinalgOp op;
+  Location loc;
+};
+
+void KernelBuilder::delinearize(Value linear, ArrayRef<unsigned> dims,
+                                SmallVectorImpl<Value> &ivs) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [i, d] : llvm::enumerate(llvm::reverse(dims))) {
+    // The outermost loop takes what is left (`linear` is in range).
+    if (i + 1 == dims.size()) {
+      ivs[d] = linear;
+      break;
+    }
+    ivs[d] = arith::RemUIOp::create(b, loc, linear, c(ranges[d]));
+    linear = arith::DivUIOp::create(b, loc, linear, c(ranges[d]));
+  }
+}
+
+SmallVector<Value> KernelBuilder::indices(OpOperand &opOperand,
+                                          ArrayRef<Value> ivs) {
+  AffineMap map = op.getMatchingIndexingMap(&opOperand);
+  SmallVector<Value> result;
+  for (AffineExpr e : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+      result.push_back(ivs[dim.getPosition()]);
+      continue;
+    }
+    result.push_back(affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(map.getNumDims(), 0, e), ivs));
+  }
+  return result;
+}
+
+SmallVector<Value> KernelBuilder::loadInputs(ArrayRef<Value> ivs) {
+  SmallVector<Value> values;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (!isa<MemRefType>(input->get().getType())) {
+      values.push_back(input->get());
+      continue;
+    }
+    values.push_back(
+        memref::LoadOp::create(b, loc, input->get(), indices(*input, ivs)));
+  }
+  return values;
+}
+
+SmallVector<Value> KernelBuilder::cloneBody(ArrayRef<Value> args,
+                                            ArrayRef<Value> ivs,
+                                            Operation *skip, IRMapping &map) {
+  Block *body = op.getBlock();
+  for (auto [arg, v] : llvm::zip(body->getArguments(), args))
+    if (v)
+      map.map(arg, v);
+  for (Operation &inner : body->without_terminator()) {
+    if (&inner == skip)
+      continue;
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      map.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    b.clone(inner, map);
+  }
+  return llvm::map_to_vector(body->getTerminator()->getOperands(),
+                             [&](Value v) { return map.lookupOrDefault(v); });
+}
+
+gpu::LaunchOp KernelBuilder::createLaunch(int64_t blocks, int64_t threads) {
+  return gpu::LaunchOp::create(b, loc, c(blocks), c(1), c(1), c(threads), c(1),
+                               c(1));
+}
+
+void KernelBuilder::buildPerPoint() {
+  unsigned numLoops = op.getNumLoops();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<unsigned> parallel, reduction;
+  for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    (it == utils::IteratorType::parallel ? parallel : reduction).push_back(i);
+  int64_t points = 1;
+  for (unsigned d : parallel)
+    points *= ranges[d];
+  int64_t threads =
+      std::clamp<int64_t>(llvm::PowerOf2Ceil(points), kMinThreads, kMaxThreads);
+  int64_t blocks = llvm::divideCeil(points, threads);
+  gpu::LaunchOp launch = createLaunch(blocks, threads);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value id = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().x, c(threads)),
+      launch.getThreadIds().x);
+  Value inRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id, c(points));
+  auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  SmallVector<Value> ivs(numLoops);
+  delinearize(id, parallel, ivs);
+
+  // Sequential reduction loops (when there are any) around the body; the
+  // outputs are read and written through memory, as linalg's loops do.
+  std::function<void(unsigned)> emit = [&](unsigned r) {
+    if (r < reduction.size()) {
+      auto loop =
+          scf::ForOp::create(b, loc, c(0), c(ranges[reduction[r]]), c(1));
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      ivs[reduction[r]] = loop.getInductionVar();
+      emit(r + 1);
+      return;
+    }
+    SmallVector<Value> args = loadInputs(ivs);
+    for (OpOperand &init : op.getDpsInitsMutable())
+      args.push_back(
+          op.payloadUsesValueFromOperand(&init)
+              ? memref::LoadOp::create(b, loc, init.get(), indices(init, ivs))
+                    .getResult()
+              : Value());
+    IRMapping map;
+    SmallVector<Value> results = cloneBody(args, ivs, nullptr, map);
+    for (auto [init, v] : llvm::zip(op.getDpsInitsMutable(), results))
+      memref::StoreOp::create(b, loc, v, init.get(), indices(init, ivs));
+  };
+  emit(0);
+  b.setInsertionPointToEnd(&launch.getBody().front());
+  gpu::TerminatorOp::create(b, loc);
+}
+
+void KernelBuilder::buildPerRow(const Combiner &combiner) {
+  unsigned numLoops = op.getNumLoops();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<unsigned> parallel, reduction;
+  for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    (it == utils::IteratorType::parallel ? parallel : reduction).push_back(i);
+  int64_t points = 1, reduced = 1;
+  for (unsigned d : parallel)
+    points *= ranges[d];
+  for (unsigned d : reduction)
+    reduced *= ranges[d];
+  int64_t threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(reduced),
+                                        kMinThreads, kMaxThreads);
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  Type elt = getElementTypeOrSelf(init.get().getType());
+
+  gpu::LaunchOp launch = createLaunch(points, threads);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value tid = launch.getThreadIds().x;
+  SmallVector<Value> ivs(numLoops);
+  delinearize(launch.getBlockIds().x, parallel, ivs);
+  // Shared local memory, address space 3 (the OpenCL workgroup space, as
+  // convert-xpu-to-gpu allocates it).
+  Value slm = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get({threads}, elt, MemRefLayoutAttrInterface(),
+                      b.getI64IntegerAttr(3)));
+  Value identity = arith::getIdentityValue(combiner.kind, elt, b, loc);
+  auto combine = [&](Value x, Value y) -> Value {
+    return arith::getReductionOp(combiner.kind, b, loc, x, y);
+  };
+
+  // Each work-item combines elements tid, tid + threads, ...
+  auto loop = scf::ForOp::create(b, loc, tid, c(reduced), c(threads),
+                                 ValueRange{identity});
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> full(ivs);
+    delinearize(loop.getInductionVar(), reduction, full);
+    SmallVector<Value> args = loadInputs(full);
+    args.push_back(Value());
+    IRMapping map;
+    cloneBody(args, full, combiner.op, map);
+    Value v = map.lookupOrDefault(combiner.value);
+    scf::YieldOp::create(b, loc, combine(loop.getRegionIterArgs()[0], v));
+  }
+  memref::StoreOp::create(b, loc, loop.getResult(0), slm, tid);
+  gpu::BarrierOp::create(b, loc);
+  // A tree of halvings in shared memory, one barrier per level.
+  for (int64_t half = threads / 2; half >= 1; half /= 2) {
+    Value active =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, c(half));
+    auto ifOp = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      Value mine = memref::LoadOp::create(b, loc, slm, tid);
+      Value theirs = memref::LoadOp::create(
+          b, loc, slm, ValueRange{arith::AddIOp::create(b, loc, tid, c(half))});
+      memref::StoreOp::create(b, loc, combine(mine, theirs), slm, tid);
+    }
+    gpu::BarrierOp::create(b, loc);
+  }
+  // The first work-item adds the output's initial value, once.
+  Value first =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, c(0));
+  auto ifOp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    SmallVector<Value> outIdx = indices(init, ivs);
+    Value total = memref::LoadOp::create(b, loc, slm, c(0));
+    Value old = memref::LoadOp::create(b, loc, init.get(), outIdx);
+    // Keep the body's operand order: combine(x, out) or combine(out, x).
+    Value result = combiner.op->getOperand(0) == combiner.value
+                       ? combine(total, old)
+                       : combine(old, total);
+    memref::StoreOp::create(b, loc, result, init.get(), outIdx);
+  }
+  b.setInsertionPointToEnd(&launch.getBody().front());
+  gpu::TerminatorOp::create(b, loc);
 }
 
 struct XPULinalgToGPULoopsPass
@@ -48,15 +379,30 @@ struct XPULinalgToGPULoopsPass
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (isGPUMappable(op, allowBF16))
+      if (!op->getParentOfType<gpu::LaunchOp>() && isGPUMappable(op, allowBF16))
         ops.push_back(op);
     });
-    IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops) {
-      rewriter.setInsertionPoint(op);
-      if (failed(linalg::linalgOpToParallelLoops(rewriter, op)))
-        continue;
-      rewriter.eraseOp(op);
+      OpBuilder b(op);
+      KernelBuilder builder(b, op);
+      int64_t reduced = 1, reductions = 0;
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+        if (it == utils::IteratorType::reduction) {
+          reduced *= ranges[i];
+          ++reductions;
+        }
+      std::optional<Combiner> combiner;
+      if (reductions > 0 && reduced >= kRowThreshold &&
+          !linalg::isaContractionOpInterface(op))
+        combiner = matchCombiner(op);
+      if (combiner) {
+        builder.buildPerRow(*combiner);
+        ++numRowReductions;
+      } else {
+        builder.buildPerPoint();
+      }
+      op->erase();
       ++numMapped;
     }
   }

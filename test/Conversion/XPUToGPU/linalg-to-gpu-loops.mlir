@@ -1,13 +1,134 @@
-// RUN: xpu-opt %s --split-input-file --xpu-linalg-to-gpu-loops | FileCheck %s
+// RUN: xpu-opt %s --split-input-file --xpu-linalg-to-gpu-loops --canonicalize --cse | FileCheck %s
 
-// A static, identity-layout linalg op becomes scf.parallel loops (later
-// mapped to a gpu.launch).
-// CHECK-LABEL: func.func @static_matmul_becomes_parallel
-//   CHECK-NOT:   linalg.matmul
-//       CHECK:   scf.parallel
+// An elementwise op: one work-item per element of the flattened 8x40
+// iteration space, 256-work-item workgroups (never one work-item), the
+// innermost dimension fastest (coalesced), the tail masked.
+// CHECK-LABEL: func.func @elementwise_full_workgroups
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c2, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
+//       CHECK:     %[[BASE:.*]] = arith.muli %[[BX]], %c256
+//       CHECK:     %[[ID:.*]] = arith.addi %[[BASE]], %[[TX]]
+//       CHECK:     %[[OK:.*]] = arith.cmpi ult, %[[ID]], %c320
+//       CHECK:     scf.if %[[OK]] {
+//       CHECK:       %[[J:.*]] = arith.remui %[[ID]], %c40
+//       CHECK:       %[[I:.*]] = arith.divui %[[ID]], %c40
+//       CHECK:       %[[A:.*]] = memref.load %{{.*}}[%[[I]], %[[J]]] : memref<8x40xf32>
+//       CHECK:       %[[B:.*]] = memref.load %{{.*}}[%[[J]]] : memref<40xf32>
+//       CHECK:       %[[S:.*]] = arith.addf %[[A]], %[[B]]
+//       CHECK:       memref.store %[[S]], %{{.*}}[%[[I]], %[[J]]] : memref<8x40xf32>
+func.func @elementwise_full_workgroups(%a: memref<8x40xf32>, %b: memref<40xf32>, %c: memref<8x40xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : memref<8x40xf32>, memref<40xf32>) outs(%c : memref<8x40xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A transpose (a pack kernel): full workgroups too; a 1-D op of 4 elements
+// still gets 32 work-items.
+// CHECK-LABEL: func.func @pack_kernels
+//       CHECK:   gpu.launch blocks({{.*}}) in (%{{.*}} = %c2, %{{.*}} = %c1, %{{.*}} = %c1) threads({{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
+//       CHECK:     memref.load %{{.*}} : memref<24x16xf32>
+//       CHECK:     memref.store %{{.*}} : memref<16x24xf32>
+//       CHECK:   gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c1, %{{.*}} = %c1)
+func.func @pack_kernels(%w: memref<24x16xf32>, %wt: memref<16x24xf32>, %v: memref<4xf32>) {
+  linalg.transpose ins(%w : memref<24x16xf32>) outs(%wt : memref<16x24xf32>) permutation = [1, 0]
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%v : memref<4xf32>)
+  return
+}
+
+// -----
+
+// A row reduction (softmax's max over 64 columns of 8 rows): one workgroup
+// per row, 64 work-items striding over the row from the identity (-inf),
+// then a tree of halvings in shared memory (6 levels, one barrier each),
+// and the first work-item combines the total with the output's initial
+// value.
+// CHECK-LABEL: func.func @row_max
+//       CHECK:   %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+//       CHECK:   gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c8, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c1, %{{.*}} = %c1)
+//       CHECK:     %[[SLM:.*]] = memref.alloc() : memref<64xf32, 3>
+//       CHECK:     %[[PART:.*]] = scf.for %[[R:.*]] = %[[TX]] to %c64 step %c64 iter_args(%[[ACC:.*]] = %[[NEG]]) -> (f32) {
+//       CHECK:       %[[V:.*]] = memref.load %{{.*}}[%[[BX]], %{{.*}}] : memref<8x64xf32>
+//       CHECK:       %[[M:.*]] = arith.maximumf %[[ACC]], %[[V]]
+//       CHECK:       scf.yield %[[M]]
+//       CHECK:     memref.store %[[PART]], %[[SLM]][%[[TX]]]
+//       CHECK:     gpu.barrier
+// CHECK-COUNT-6:     gpu.barrier
+//       CHECK:     %[[FIRST:.*]] = arith.cmpi eq, %[[TX]], %c0
+//       CHECK:     scf.if %[[FIRST]] {
+//       CHECK:       %[[TOTAL:.*]] = memref.load %[[SLM]][%c0]
+//       CHECK:       %[[OLD:.*]] = memref.load %{{.*}}[%[[BX]]] : memref<8xf32>
+//       CHECK:       %[[RES:.*]] = arith.maximumf %[[TOTAL]], %[[OLD]]
+//       CHECK:       memref.store %[[RES]], %{{.*}}[%[[BX]]] : memref<8xf32>
+func.func @row_max(%x: memref<8x64xf32>, %m: memref<8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x64xf32>) outs(%m : memref<8xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %r = arith.maximumf %v, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A row sum of exp(x - max) (softmax's denominator): the body before the
+// combiner (sub, exp) runs per element, the sum in the tree.
+// CHECK-LABEL: func.func @row_sum_of_exp
+//       CHECK:   gpu.launch blocks({{.*}}) in (%{{.*}} = %c4, {{.*}}) threads({{.*}}) in (%{{.*}} = %c128,
 //       CHECK:     scf.for
-func.func @static_matmul_becomes_parallel(%a: memref<8x4xf32>, %b: memref<4x6xf32>, %c: memref<8x6xf32>) {
-  linalg.matmul ins(%a, %b : memref<8x4xf32>, memref<4x6xf32>) outs(%c : memref<8x6xf32>)
+//       CHECK:       arith.subf
+//       CHECK:       math.exp
+//       CHECK:       arith.addf
+//   CHECK-NOT:       linalg.yield
+func.func @row_sum_of_exp(%x: memref<4x100xf32>, %mx: memref<4xf32>, %s: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mx : memref<4x100xf32>, memref<4xf32>) outs(%s : memref<4xf32>) {
+  ^bb0(%v: f32, %m: f32, %acc: f32):
+    %d = arith.subf %v, %m : f32
+    %e = math.exp %d : f32
+    %r = arith.addf %e, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A contraction (the gemm-kernels=false baseline) keeps one work-item per
+// output element with the reduction loop inside, in full workgroups.
+// CHECK-LABEL: func.func @matmul_per_element
+//   CHECK-NOT:   linalg.matmul
+//       CHECK:   gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, {{.*}}) threads({{.*}}) in (%{{.*}} = %c64,
+//       CHECK:     scf.if
+//       CHECK:       scf.for %{{.*}} = %c0 to %c40 step %c1 {
+//       CHECK:         arith.mulf
+//       CHECK:         arith.addf
+//       CHECK:         memref.store
+func.func @matmul_per_element(%a: memref<8x40xf32>, %b: memref<40x6xf32>, %c: memref<8x6xf32>) {
+  linalg.matmul ins(%a, %b : memref<8x40xf32>, memref<40x6xf32>) outs(%c : memref<8x6xf32>)
+  return
+}
+
+// -----
+
+// A short reduction (4 per output) stays in the work-item of its output.
+// CHECK-LABEL: func.func @short_reduction
+//       CHECK:   gpu.launch
+//   CHECK-NOT:     gpu.barrier
+//       CHECK:     scf.for %{{.*}} = %c0 to %c4
+func.func @short_reduction(%x: memref<32x4xf32>, %s: memref<32xf32>) {
+  linalg.reduce ins(%x : memref<32x4xf32>) outs(%s : memref<32xf32>) dimensions = [1]
+    (%v: f32, %acc: f32) {
+      %r = arith.addf %v, %acc : f32
+      linalg.yield %r : f32
+    }
   return
 }
 
@@ -16,7 +137,7 @@ func.func @static_matmul_becomes_parallel(%a: memref<8x4xf32>, %b: memref<4x6xf3
 // Dynamic shapes stay on the host (they cannot be bare-pointer kernel args).
 // CHECK-LABEL: func.func @dynamic_stays_on_host
 //       CHECK:   linalg.fill
-//   CHECK-NOT:   scf.parallel
+//   CHECK-NOT:   gpu.launch
 func.func @dynamic_stays_on_host(%c: memref<?x6xf32>) {
   %z = arith.constant 0.0 : f32
   linalg.fill ins(%z : f32) outs(%c : memref<?x6xf32>)
@@ -29,13 +150,31 @@ func.func @dynamic_stays_on_host(%c: memref<?x6xf32>) {
 func.func private @value(%i: index) -> f32
 // CHECK-LABEL: func.func @call_in_body_stays_on_host
 //       CHECK:   linalg.generic
-//   CHECK-NOT:   scf.parallel
+//   CHECK-NOT:   gpu.launch
 func.func @call_in_body_stays_on_host(%c: memref<4xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%c : memref<4xf32>) {
   ^bb0(%out: f32):
     %i = linalg.index 0 : index
     %v = func.call @value(%i) : (index) -> f32
     linalg.yield %v : f32
+  }
+  return
+}
+
+// -----
+
+// torch-mlir's cf.assert guard has side effects: the op stays on the host,
+// where the assertion can fail.
+// CHECK-LABEL: func.func @assert_stays_on_host
+//       CHECK:   linalg.generic
+//   CHECK-NOT:   gpu.launch
+func.func @assert_stays_on_host(%v: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%v : memref<4xf32>) outs(%c : memref<4xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %z = arith.constant 0.0 : f32
+    %ok = arith.cmpf one, %x, %z : f32
+    cf.assert %ok, "zero"
+    linalg.yield %x : f32
   }
   return
 }
