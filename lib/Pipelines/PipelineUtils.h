@@ -8,14 +8,37 @@
 #ifndef XPU_LIB_PIPELINES_PIPELINEUTILS_H
 #define XPU_LIB_PIPELINES_PIPELINEUTILS_H
 
+#include "xpu/Pipelines/Pipelines.h"
+
 #include "mlir/Pass/PassManager.h"
 
 namespace mlir::xpu::detail {
 
-/// Raises (strictly: dynamic shapes are errors) and runs xpu-optimize when
-/// asked: the start of every code generation pipeline.
+/// xpu-optimize minus weight-pack outlining: the catalog passes that need no
+/// target layout (raise, demote f64, split GEMM + reduction, fuse epilogues,
+/// fold affine epilogues, simplify, prepack bf16/f16 when asked).
+void addTargetIndependentOptimize(OpPassManager &pm,
+                                  const XPUOptimizePipelineOptions &options);
+
+/// xpu-outline-weight-pack with `weights` (auto or marked), then
+/// canonicalization: the end of xpu-optimize, after the target-dependent
+/// layout passes in the GPU pipelines.
+void addOutlineWeightPack(OpPassManager &pm, StringRef weights);
+
+/// Attaches the `chip` target (xpu-attach-target), then raises (strictly:
+/// dynamic shapes are errors) and runs xpu-optimize when asked: the start of
+/// the CPU pipeline.
 void addRaiseAndOptimize(OpPassManager &pm, bool optimize, StringRef precision,
-                         StringRef defaultTarget);
+                         StringRef chip);
+
+/// The start of a GPU pipeline up to and including weight-pack outlining:
+/// the target, the target-independent catalog (or the raise alone), then,
+/// for every GEMM the backend lowers, the strategy (`backend`, with the
+/// pipeline's schedule options) and the backend's operand layouts, so that
+/// the weight layout work is outlined into <fn>.pack with the rest.
+void addGPUFrontEnd(OpPassManager &pm, bool optimize, StringRef precision,
+                    StringRef chip, bool gemmKernels, StringRef backend,
+                    const GPUScheduleOptions &schedule);
 
 /// Lowers the xpu ops left back to linalg on tensors and merges the
 /// elementwise ops.

@@ -26,7 +26,7 @@
 using namespace mlir;
 using namespace mlir::xpu;
 
-void mlir::xpu::buildXPUOptimizePipeline(
+void mlir::xpu::detail::addTargetIndependentOptimize(
     OpPassManager &pm, const XPUOptimizePipelineOptions &options) {
   // Recognize the GEMMs, then work in f32 unless asked otherwise.
   XPURaisePassOptions raise;
@@ -38,41 +38,86 @@ void mlir::xpu::buildXPUOptimizePipeline(
   // Reductions are marked before fusion pulls elementwise work into the
   // epilogue; the epilogue is then complete for the algebra that follows.
   pm.addNestedPass<func::FuncOp>(createXPUSplitGemmReductionPass());
-  XPUFuseEpiloguePassOptions fuse;
-  fuse.defaultTarget = options.defaultTarget;
-  pm.addNestedPass<func::FuncOp>(createXPUFuseEpiloguePass(fuse));
+  pm.addNestedPass<func::FuncOp>(createXPUFuseEpiloguePass());
   pm.addNestedPass<func::FuncOp>(createXPUFoldAffineIntoWeightsPass());
   pm.addNestedPass<func::FuncOp>(createXPUSimplifyEpiloguePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Precision last among the function passes, so that the conversions of
-  // weights (folded ones included) are weight-only computation ...
+  // weights (folded ones included) are weight-only computation, which
+  // addOutlineWeightPack moves to <fn>.pack.
   if (options.precision != "f32") {
     XPUPrepackBF16PassOptions prepack;
     prepack.precision = options.precision;
     pm.addNestedPass<func::FuncOp>(createXPUPrepackBF16Pass(prepack));
   }
-  // ... which moves to <fn>.pack here.
+}
+
+void mlir::xpu::detail::addOutlineWeightPack(OpPassManager &pm,
+                                             StringRef weights) {
   XPUOutlineWeightPackPassOptions outline;
-  outline.weights = options.weights;
+  outline.weights = weights.str();
   pm.addPass(createXPUOutlineWeightPackPass(outline));
   pm.addPass(createCanonicalizerPass());
 }
 
+void mlir::xpu::buildXPUOptimizePipeline(
+    OpPassManager &pm, const XPUOptimizePipelineOptions &options) {
+  detail::addTargetIndependentOptimize(pm, options);
+  detail::addOutlineWeightPack(pm, options.weights);
+}
+
 void mlir::xpu::detail::addRaiseAndOptimize(OpPassManager &pm, bool optimize,
                                             StringRef precision,
-                                            StringRef defaultTarget) {
+                                            StringRef chip) {
+  XPUAttachTargetPassOptions attach;
+  attach.chip = chip.str();
+  pm.addPass(createXPUAttachTargetPass(attach));
   if (optimize) {
     XPUOptimizePipelineOptions options;
     options.precision = precision.str();
     options.strict = true;
-    options.defaultTarget = defaultTarget.str();
     buildXPUOptimizePipeline(pm, options);
   } else {
     XPURaisePassOptions raise;
     raise.strict = true;
     pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
   }
+}
+
+void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm, bool optimize,
+                                       StringRef precision, StringRef chip,
+                                       bool gemmKernels, StringRef backend,
+                                       const GPUScheduleOptions &schedule) {
+  // The target first: the fusion guard reads it too.
+  XPUAttachTargetPassOptions attach;
+  attach.chip = chip.str();
+  pm.addPass(createXPUAttachTargetPass(attach));
+  XPUOptimizePipelineOptions options;
+  options.precision = precision.str();
+  options.strict = true;
+  if (optimize) {
+    detail::addTargetIndependentOptimize(pm, options);
+  } else {
+    XPURaisePassOptions raise;
+    raise.strict = true;
+    pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
+  }
+  // Target-dependent: a config per GEMM, then the operands in the layout of
+  // its backend, so that the layout work on weights is weight-only
+  // computation ...
+  if (gemmKernels) {
+    XPUSelectStrategyPassOptions strategy;
+    strategy.backend = backend.str();
+    strategy.schedule = schedule.schedule;
+    strategy.programs = schedule.programs;
+    strategy.fixup = schedule.fixup;
+    pm.addNestedPass<func::FuncOp>(createXPUSelectStrategyPass(strategy));
+    pm.addNestedPass<func::FuncOp>(createXPUMaterializeLayoutsPass());
+  }
+  // ... that moves into <fn>.pack here.
+  if (optimize)
+    detail::addOutlineWeightPack(pm, options.weights);
 }
 
 void mlir::xpu::detail::addLowerXPUToLinalg(OpPassManager &pm) {
@@ -157,6 +202,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createXPUDetachTargetPass());
 }
 
 void mlir::xpu::detail::addGPUHostToLLVM(OpPassManager &pm,
@@ -174,23 +220,23 @@ void mlir::xpu::detail::addGPUHostToLLVM(OpPassManager &pm,
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createXPUDetachTargetPass());
 }
 
 void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
                                       const XPUSPIRVPipelineOptions &options) {
-  detail::addRaiseAndOptimize(pm, options.optimize, options.precision,
-                              options.target);
-  // Every GEMM becomes a tiled kernel (a strategy for each first); the
-  // elementwise work left outside them goes the generic way below.
+  detail::addGPUFrontEnd(pm, options.optimize, options.precision,
+                         options.target, options.gemmKernels, "simt",
+                         options.getScheduleOptions());
+  // Every GEMM becomes programs of SIMT tiles; the elementwise work left
+  // outside them goes the generic way below.
   if (options.gemmKernels) {
-    XPUSelectStrategyPassOptions strategy;
-    strategy.defaultTarget = options.target;
-    pm.addNestedPass<func::FuncOp>(createXPUSelectStrategyPass(strategy));
+    pm.addNestedPass<func::FuncOp>(createXPUScheduleGemmPass());
     XPUConvertXPUToGPUPassOptions toGPU;
-    toGPU.defaultTarget = options.target;
     // OpenCL SPIR-V has no bf16 type (upstream stores it in 32-bit words,
-    // past the end of 16-bit buffers): no bf16 in kernels.
+    // past the end of 16-bit buffers) and OpenCL 1.2 no float atomics.
     toGPU.allowBF16 = false;
+    toGPU.floatAtomics = false;
     pm.addNestedPass<func::FuncOp>(createXPUConvertXPUToGPUPass(toGPU));
   }
   detail::addLowerXPUToLinalg(pm);
@@ -198,15 +244,12 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
   detail::addBufferization(pm);
   bufferization::buildBufferDeallocationPipeline(pm);
 
-  // Statically shaped linalg ops become kernels: one thread per output
-  // element, in 16x16 workgroups.
+  // Statically shaped linalg ops become kernels with full workgroups:
+  // elementwise and pack work one work-item per element, row reductions one
+  // workgroup per row.
   XPULinalgToGPULoopsPassOptions loops;
   loops.allowBF16 = false;
   pm.addPass(createXPULinalgToGPULoopsPass(loops));
-  pm.addNestedPass<func::FuncOp>(createParallelLoopTilingPass({16, 16}));
-  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
-  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createGpuKernelOutliningPass());
   // The host waits for the kernels only where it touches their results.
@@ -220,6 +263,9 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
                               "Kernel"};
   pm.addPass(createGpuSPIRVAttachTarget(attach));
   pm.addNestedPass<gpu::GPUModuleOp>(createXPUSetSPIRVEntryPointABIPass());
+  // Upstream's scf.for lowering loses the init values of a loop that runs
+  // zero times: guard such loops.
+  pm.addNestedPass<gpu::GPUModuleOp>(createXPUGuardZeroTripLoopsPass());
   // convert-gpu-to-spirv has no math patterns: math ops become OpenCL
   // extended instructions first.
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());

@@ -75,23 +75,11 @@ void mlir::xpu::buildXPUXePipeline(OpPassManager &pm,
   std::string precision = options.precision == "f32"
                               ? std::string("bf16")
                               : options.precision.getValue();
-  if (options.optimize) {
-    XPUOptimizePipelineOptions optimize;
-    optimize.precision = precision;
-    optimize.strict = true;
-    optimize.defaultTarget = options.chip;
-    buildXPUOptimizePipeline(pm, optimize);
-  } else {
-    XPURaisePassOptions raise;
-    raise.strict = true;
-    pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
-  }
-  XPUSelectStrategyPassOptions strategy;
-  strategy.defaultTarget = options.chip;
-  pm.addNestedPass<func::FuncOp>(createXPUSelectStrategyPass(strategy));
-  XPUConvertToXeGPUPassOptions toXeGPU;
-  toXeGPU.defaultTarget = options.chip;
-  pm.addPass(createXPUConvertToXeGPUPass(toXeGPU));
+  detail::addGPUFrontEnd(pm, options.optimize, precision, options.chip,
+                         /*gemmKernels=*/true, "xe",
+                         options.getScheduleOptions());
+  pm.addNestedPass<func::FuncOp>(createXPUScheduleGemmPass());
+  pm.addPass(createXPUConvertToXeGPUPass());
   // Host work that is not a GEMM stays as loops on the host.
   pm.addPass(createXPULowerToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());

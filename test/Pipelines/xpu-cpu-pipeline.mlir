@@ -15,7 +15,13 @@
 // RUN:       --expr "np.maximum((x @ w.T + b - mean) / np.sqrt(var + 1e-5) * gamma + beta, 0)" --tol 1e-5
 
 // Everything is in the LLVM dialect: no tensor, linalg, vector, memref or
-// xpu op is left.
+// xpu op is left (an op is indented or follows "= "; the pack parts keep
+// their xpu.pack_part attribute). <fn>.pack and <fn>.packed have C
+// interfaces.
 // LLVM: llvm.func @forward
-// LLVM-NOT: {{ (linalg|tensor|vector|memref|xpu|scf|arith)\.}}
+// LLVM-NOT: {{(= |[[:blank:]]{2})(linalg|tensor|vector|memref|xpu|scf|arith)\.}}
+// LLVM: llvm.func @_mlir_ciface_forward.pack({{.*}} attributes {llvm.emit_c_interface, xpu.pack_part = "pack"}
+// LLVM-NOT: {{(= |[[:blank:]]{2})(linalg|tensor|vector|memref|xpu|scf|arith)\.}}
+// LLVM: llvm.func @_mlir_ciface_forward.packed({{.*}} attributes {llvm.emit_c_interface, xpu.pack_part = "packed"}
+// LLVM-NOT: {{(= |[[:blank:]]{2})(linalg|tensor|vector|memref|xpu|scf|arith)\.}}
 // LLVM: llvm.func @main

@@ -13,9 +13,9 @@
 //       CHECK:   %[[P:.+]]:2 = call @linear_bn_gelu_relu.pack(
 //       CHECK:   %[[R:.+]] = call @linear_bn_gelu_relu.packed(%{{.+}}, %[[P]]#0, %[[P]]#1)
 //       CHECK:   return %[[R]]
-// CHECK-LABEL: func.func private @linear_bn_gelu_relu.pack(
+// CHECK-LABEL: func.func @linear_bn_gelu_relu.pack(
 //       CHECK:   cf.assert
-// CHECK-LABEL: func.func private @linear_bn_gelu_relu.packed(
+// CHECK-LABEL: func.func @linear_bn_gelu_relu.packed(
 //  CHECK-SAME:     %[[X:[a-z0-9]+]]: tensor<16x64xf32>, %[[W:[a-z0-9]+]]: tensor<32x64xf32>, %[[B:[a-z0-9]+]]: tensor<32xf32>)
 //   CHECK-NOT:   linalg.generic
 //       CHECK:   %[[G:.+]] = xpu.gemm %[[X]], %[[W]] rhs_layout(nk) acc(f32) epilogue(%[[B]] per_col : tensor<32xf32>) {
@@ -29,7 +29,7 @@
 
 // KernelBench 39 (scale, then BatchNorm in the rsqrt / expand_shape form):
 // the packed part is one GEMM whose epilogue is only the bias add.
-// CHECK-LABEL: func.func private @gemm_scale_batchnorm.packed(
+// CHECK-LABEL: func.func @gemm_scale_batchnorm.packed(
 //  CHECK-SAME:     %[[X:[a-z0-9]+]]: tensor<24x48xf32>, %[[W:[a-z0-9]+]]: tensor<40x48xf32>, %[[B:[a-z0-9]+]]: tensor<40xf32>)
 //  CHECK-NEXT:   %[[G:.+]] = xpu.gemm %[[X]], %[[W]] rhs_layout(nk) acc(f32) epilogue(%[[B]] per_col : tensor<40xf32>) {
 //  CHECK-NEXT:   ^bb0(%[[ACC:.+]]: f32, %[[V:.+]]: f32):
@@ -51,16 +51,16 @@
 
 // f64 is computed in f32 and converted back.
 // CHECK-LABEL: func.func @linear_f64(
-// CHECK-LABEL: func.func private @linear_f64.packed(
+// CHECK-LABEL: func.func @linear_f64.packed(
 //       CHECK:   xpu.gemm %{{.+}}, %{{.+}} rhs_layout(nk) acc(f32)
 //       CHECK:   arith.extf %{{.+}} : f32 to f64
 
 // precision=bf16: the weight is converted at pack time, the activation once
 // before the GEMM; the accumulator and the bias stay f32.
-// BF16-LABEL: func.func private @linear_bn_gelu_relu.pack(
+// BF16-LABEL: func.func @linear_bn_gelu_relu.pack(
 //       BF16:   arith.truncf %{{.+}} : f32 to bf16
 //       BF16:   return %{{.+}}, %{{.+}} : tensor<32x64xbf16>, tensor<32xf32>
-// BF16-LABEL: func.func private @linear_bn_gelu_relu.packed(
+// BF16-LABEL: func.func @linear_bn_gelu_relu.packed(
 //  BF16-SAME:     %{{.+}}: tensor<16x64xf32>, %[[W:[a-z0-9]+]]: tensor<32x64xbf16>, %{{.+}}: tensor<32xf32>)
 //       BF16:   arith.truncf %{{.+}} : f32 to bf16
 //       BF16:   xpu.gemm %{{.+}}, %[[W]] rhs_layout(nk) acc(f32) epilogue(%{{.+}} per_col : tensor<32xf32>)

@@ -10,8 +10,28 @@
 // RUN: %python %xpu_src_root/test/lib/xecheck.py --opt xpu-opt \
 // RUN:   --inputs %S/../Integration/CPU/Inputs/gen.mlir \
 // RUN:   %S/../Integration/CPU/*.mlir | FileCheck %s --check-prefix=MODELS
-// MODELS-COUNT-38: {{^[a-z0-9-]+ (pvc|bmg) forward.packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write}}
+// MODELS-COUNT-38: {{^[a-z0-9-]+ (pvc|bmg) forward_packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write}}
 // MODELS-NOT: {{.}}
+
+// The three schedules forced on every GEMM (schedule=, programs= of the
+// pipeline) compile to the same kind of binaries. Under stream_k each GEMM
+// whose tiles leave a partial last wave on 5 programs has a fix-up kernel
+// (*_fixup: block reads of the workspace, block writes of the tile); two
+// models have a multiple of 5 tiles (odd-shapes: 85, matmul-transposed-maps)
+// and no split tile.
+// RUN: %python %xpu_src_root/test/lib/xecheck.py --opt xpu-opt \
+// RUN:   --options "schedule=data_parallel" --inputs %S/../Integration/CPU/Inputs/gen.mlir \
+// RUN:   %S/../Integration/CPU/*.mlir | FileCheck %s --check-prefix=MODELS
+// RUN: %python %xpu_src_root/test/lib/xecheck.py --opt xpu-opt \
+// RUN:   --options "schedule=persistent programs=5" --inputs %S/../Integration/CPU/Inputs/gen.mlir \
+// RUN:   %S/../Integration/CPU/*.mlir | FileCheck %s --check-prefix=MODELS
+// RUN: %python %xpu_src_root/test/lib/xecheck.py --opt xpu-opt \
+// RUN:   --options "schedule=stream_k programs=5" --inputs %S/../Integration/CPU/Inputs/gen.mlir \
+// RUN:   %S/../Integration/CPU/*.mlir > %t.sk
+// RUN: grep -v _fixup %t.sk | FileCheck %s --check-prefix=MODELS
+// RUN: grep _fixup %t.sk | FileCheck %s --check-prefix=FIXUP
+// FIXUP-COUNT-34: {{^[a-z0-9-]+ (pvc|bmg) forward_packed_xe_gemm0_fixup.0.spv: spirv-val ok block-read block-write$}}
+// FIXUP-NOT: {{.}}
 
 // Full-size shapes from real models compile to valid binaries with the
 // strategy's 256x256 tiles (256-GRF mode, so the binaries carry
@@ -20,12 +40,12 @@
 // RUN:   %S/Inputs/xe-linear-bn-16384x4096x4096.mlir \
 // RUN:   %S/Inputs/xe-linear-gelu-1024x8192x8192.mlir \
 // RUN:   %S/Inputs/xe-matmul-8205x5921x2949.mlir | FileCheck %s --check-prefix=FULL
-// FULL: xe-linear-bn-16384x4096x4096 pvc forward.packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
-// FULL: xe-linear-bn-16384x4096x4096 bmg forward.packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
-// FULL: xe-linear-gelu-1024x8192x8192 pvc forward.packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
-// FULL: xe-linear-gelu-1024x8192x8192 bmg forward.packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
-// FULL: xe-matmul-8205x5921x2949 pvc forward.packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
-// FULL: xe-matmul-8205x5921x2949 bmg forward.packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
+// FULL: xe-linear-bn-16384x4096x4096 pvc forward_packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
+// FULL: xe-linear-bn-16384x4096x4096 bmg forward_packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
+// FULL: xe-linear-gelu-1024x8192x8192 pvc forward_packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
+// FULL: xe-linear-gelu-1024x8192x8192 bmg forward_packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
+// FULL: xe-matmul-8205x5921x2949 pvc forward_packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
+// FULL: xe-matmul-8205x5921x2949 bmg forward_packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
 
 // The lowered module: the host calls the kernel through gpu.launch_func and the kernel
 // is a gpu.binary of SPIR-V for the chip; an f32 model gets bf16 operands
@@ -34,13 +54,44 @@
 // RUN:   | xpu-opt --xpu-xe-pipeline="chip=pvc" --xpu-remarks --mlir-disable-threading 2>%t.remarks | FileCheck %s --check-prefix=IR
 // RUN: FileCheck %s --check-prefix=REMARKS < %t.remarks
 // IR: llvm.func @forward.packed(
-// IR: gpu.launch_func @forward.packed_xe_gemm0::@forward.packed_xe_gemm0
-// IR: gpu.binary @forward.packed_xe_gemm0 [#gpu.object<#xevm.target<chip = "pvc">, bin = "\03\02#\07
+// IR: gpu.launch_func @forward_packed_xe_gemm0::@forward_packed_xe_gemm0
+// IR: gpu.binary @forward_packed_xe_gemm0 [#gpu.object<#xevm.target<chip = "pvc">, bin = "\03\02#\07
 // REMARKS-DAG: Category:xpu-prepack-bf16 | Reason="GEMM 32x48x16 (m x n x k) takes bf16 operands (converted once before it), accumulates in f32
-// REMARKS-DAG: Category:convert-xpu-to-xegpu | Reason="bf16 operands go to DPAS directly (f32 accumulation)"
 // REMARKS-DAG: Category:xpu-select-strategy | Reason="selected for 32x48x16 (m x n x k) on pvc
+// REMARKS-DAG: Category:xpu-select-strategy | Reason="schedule data_parallel (the last wave leaves 0.91 of the machine idle, but a tile has one K-step (nothing to split))
+// REMARKS-DAG: Category:xpu-materialize-layouts | Reason="32x48x16: rhs [n, k] transposed to [k, n]
+// REMARKS-DAG: Category:xpu-outline-weight-pack | Reason="@forward: moved 3 op(s) that depend only on the weights (args #1, #2) into @forward.pack
+// REMARKS-DAG: Category:convert-xpu-to-xegpu | Reason="kernel forward_packed_xe_gemm0: 12 workgroups of 16 work-items
+
+// No weight layout work per call: xpu-materialize-layouts runs before
+// xpu-outline-weight-pack, so the weight's bf16 conversion, [n, k] -> [k, n]
+// transpose and pitch padding and the bias panel are all in @forward.pack;
+// @forward.packed only reads them through views (the input x is converted
+// and padded per call, as it must be).
+// RUN: cat %S/../Integration/CPU/odd-shapes.mlir %S/../Integration/CPU/Inputs/gen.mlir \
+// RUN:   | xpu-opt --xpu-xe-pipeline="chip=pvc" --mlir-print-ir-after=xpu-outline-weight-pack \
+// RUN:     --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=PACKED
+// PACKED-LABEL: func.func @forward.pack(%{{.+}}: tensor<67x97xf32>, %{{.+}}: tensor<67xf32>) -> (tensor<97x72xbf16>, tensor<8x68xf32>) attributes {llvm.emit_c_interface, xpu.pack_part = "pack"}
+// PACKED:         arith.truncf %{{.+}} : f32 to bf16
+// PACKED:         linalg.transpose
+// PACKED:         tensor.pad
+// PACKED:         linalg.broadcast
+// PACKED:         tensor.pad
+// PACKED-LABEL: func.func @forward.packed(
+// PACKED-SAME:    %[[X:[^:]+]]: tensor<131x97xf32>, %[[W:[^:]+]]: tensor<97x72xbf16>, %[[B:[^:]+]]: tensor<8x68xf32>) -> tensor<131x67xf32> attributes {llvm.emit_c_interface, xpu.pack_part = "packed"}
+// PACKED-NOT:     linalg.transpose
+// PACKED-NOT:     linalg.broadcast
+// PACKED:         %[[XB:.+]] = linalg.generic {{.*}} ins(%[[X]] : tensor<131x97xf32>)
+// PACKED-NOT:     linalg.transpose
+// PACKED-NOT:     linalg.broadcast
+// PACKED:         tensor.pad %[[XB]]
+// PACKED-NOT:     tensor.pad
+// PACKED:         %[[WV:.+]] = tensor.extract_slice %[[W]][0, 0] [97, 67] [1, 1]
+// PACKED:         %[[BV:.+]] = tensor.extract_slice %[[B]][0, 0] [1, 67] [1, 1] {xpu.panel}
+// PACKED:         xpu.gemm %{{.+}}, %[[WV]] rhs_layout(kn) acc(f32) epilogue(%[[BV]] per_col
+// PACKED:         return
 
 // A chip that is not an Xe preset is a located error.
 // RUN: cat %S/../Integration/CPU/linear-bias.mlir %S/../Integration/CPU/Inputs/gen.mlir \
 // RUN:   | not xpu-opt --xpu-xe-pipeline="chip=sm_90" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ERR
-// ERR: error: convert-xpu-to-xegpu: the target 'sm_90' is not an Intel Xe target (pvc, bmg)
+// ERR: error: xpu-select-strategy: the xe backend cannot compute this GEMM: the target 'sm_90' is not an Intel Xe target (pvc, bmg)

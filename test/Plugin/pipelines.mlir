@@ -17,8 +17,8 @@
 // RUN: diff %t.opt.xpu-opt %t.opt.mlir-opt
 // RUN: FileCheck %s --check-prefix=OPT < %t.opt.mlir-opt
 // OPT-LABEL: func.func @forward(
-// OPT-LABEL: func.func private @forward.pack(
-// OPT-LABEL: func.func private @forward.packed(
+// OPT-LABEL: func.func @forward.pack(
+// OPT-LABEL: func.func @forward.packed(
 // OPT:         xpu.gemm {{.*}} rhs_layout(nk) acc(f32) epilogue({{.*}} per_col
 // OPT-NOT:     linalg.matmul
 // OPT-LABEL: func.func @main(

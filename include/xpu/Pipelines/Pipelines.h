@@ -24,11 +24,6 @@ struct XPUOptimizePipelineOptions
   PassOptions::ListOption<std::string> keepF64{
       *this, "keep-f64",
       llvm::cl::desc("Functions whose GEMMs stay in f64 (xpu-demote-f64)")};
-  PassOptions::Option<std::string> defaultTarget{
-      *this, "default-target",
-      llvm::cl::desc("Target preset when the module has no xpu.target "
-                     "(default pvc)"),
-      llvm::cl::init("pvc")};
   PassOptions::Option<bool> strict{
       *this, "strict",
       llvm::cl::desc("Contractions with dynamic shapes are errors"),
@@ -36,8 +31,10 @@ struct XPUOptimizePipelineOptions
 };
 
 /// Builds `xpu-optimize`: raise, demote f64, fuse epilogues under the
-/// register guard, fold affine epilogues into weights, simplify epilogues,
-/// prepack 16-bit operands when asked, and outline weight packing.
+/// register guard (from the module's #xpu.target: run xpu-attach-target
+/// first to choose one), fold affine epilogues into weights, simplify
+/// epilogues, prepack 16-bit operands when asked, and outline weight
+/// packing.
 void buildXPUOptimizePipeline(OpPassManager &pm,
                               const XPUOptimizePipelineOptions &options);
 
@@ -73,6 +70,14 @@ struct XPUCPUPipelineOptions : PassPipelineOptions<XPUCPUPipelineOptions> {
 void buildXPUCPUPipeline(OpPassManager &pm,
                          const XPUCPUPipelineOptions &options);
 
+/// The GEMM schedule options every GPU pipeline takes (xpu-select-strategy's
+/// schedule, programs and fixup).
+struct GPUScheduleOptions {
+  std::string schedule = "auto";
+  int64_t programs = 0;
+  std::string fixup = "deterministic";
+};
+
 /// Options of `xpu-spirv-pipeline`.
 struct XPUSPIRVPipelineOptions : PassPipelineOptions<XPUSPIRVPipelineOptions> {
   PassOptions::Option<std::string> precision{
@@ -86,8 +91,9 @@ struct XPUSPIRVPipelineOptions : PassPipelineOptions<XPUSPIRVPipelineOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<std::string> target{
       *this, "target",
-      llvm::cl::desc("Target preset when the module has no xpu.target: the "
-                     "strategy and the kernels follow it (default pvc)"),
+      llvm::cl::desc("Target preset when the module has no xpu.target "
+                     "(xpu-attach-target): the strategy and the kernels "
+                     "follow it (default pvc)"),
       llvm::cl::init("pvc")};
   PassOptions::Option<bool> gemmKernels{
       *this, "gemm-kernels",
@@ -100,6 +106,26 @@ struct XPUSPIRVPipelineOptions : PassPipelineOptions<XPUSPIRVPipelineOptions> {
       llvm::cl::desc("Also write each kernel binary (SPIR-V) into this "
                      "directory, for spirv-val, spirv-dis or ocloc"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> schedule{
+      *this, "schedule",
+      llvm::cl::desc("Schedule of every GEMM: auto (the cost model "
+                     "chooses; default), data_parallel, persistent or "
+                     "stream_k"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<int64_t> programs{
+      *this, "programs",
+      llvm::cl::desc("Program count of persistent and Stream-K schedules "
+                     "(default 0: the workgroups the target runs at once)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<std::string> fixup{
+      *this, "fixup",
+      llvm::cl::desc("Stream-K fix-up: deterministic (default; fixed "
+                     "summation order) or atomic (float atomics, where the "
+                     "kernels have them)"),
+      llvm::cl::init("deterministic")};
+  GPUScheduleOptions getScheduleOptions() const {
+    return {schedule, programs, fixup};
+  }
 };
 
 /// Builds `xpu-spirv-pipeline`: xpu-optimize (or just the raise), lower xpu
@@ -133,6 +159,26 @@ struct XPUXePipelineOptions : PassPipelineOptions<XPUXePipelineOptions> {
       llvm::cl::desc("Also write each kernel binary (SPIR-V) into this "
                      "directory, for spirv-val, spirv-dis or ocloc"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> schedule{
+      *this, "schedule",
+      llvm::cl::desc("Schedule of every GEMM: auto (the cost model "
+                     "chooses; default), data_parallel, persistent or "
+                     "stream_k"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<int64_t> programs{
+      *this, "programs",
+      llvm::cl::desc("Program count of persistent and Stream-K schedules "
+                     "(default 0: the workgroups the target runs at once)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<std::string> fixup{
+      *this, "fixup",
+      llvm::cl::desc("Stream-K fix-up: deterministic (default; fixed "
+                     "summation order) or atomic (float atomics, where the "
+                     "kernels have them)"),
+      llvm::cl::init("deterministic")};
+  GPUScheduleOptions getScheduleOptions() const {
+    return {schedule, programs, fixup};
+  }
 };
 
 /// Builds `xpu-xe-pipeline`: xpu-optimize (bf16/f16 operands), strategy
