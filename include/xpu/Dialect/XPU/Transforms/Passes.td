@@ -430,9 +430,11 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
       lowered until `stages * (tile_m + tile_n) * tile_k * operand bytes`
       fits `slm_bytes` (else the candidate is rejected);
     * registers: the fusion guard's model (`RegisterModel`, accumulator
-      fragment times the epilogue's peak live fragments, plus the reserve)
-      picks `grf_mode` 128 when it fits, else 256 on Xe, else rejects; the
-      budget is `grf_count` (255) on NVIDIA, where `grf_mode` is 0;
+      fragment times the epilogue's peak live fragments, plus the reserve;
+      with `kernel=simt` on Xe, the SIMT micro-tile's accumulators and K-loop
+      operands) picks `grf_mode` 128 when it fits, else 256 on Xe, else
+      rejects; the budget is `grf_count` (255) on NVIDIA, where `grf_mode` is
+      0;
     * time: `ceil(tiles / compute_units)` waves times the roofline time of
       one tile on one compute unit (its share of the peak rate and of the
       memory bandwidth); the fastest candidate wins, ties going to the
@@ -477,7 +479,11 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
   let dependentDialects = ["::mlir::xpu::XPUDialect"];
   let options = [
     Option<"defaultTarget", "default-target", "std::string", /*default=*/"\"pvc\"",
-           "Target preset used when the module has no xpu.target">
+           "Target preset used when the module has no xpu.target">,
+    Option<"kernel", "kernel", "std::string", /*default=*/"\"matrix\"",
+           "The kernels the GEMMs become, for the register model: matrix "
+           "(DPAS / mma fragments, convert-xpu-to-xegpu) or simt "
+           "(convert-xpu-to-gpu's micro-tiles)">
   ];
   let statistics = [
     Statistic<"numSelected", "num-selected", "GEMMs given a config">,
