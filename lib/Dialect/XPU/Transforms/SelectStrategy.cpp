@@ -138,10 +138,10 @@ Problem getProblem(GemmOp gemm, TargetAttr target) {
 
 /// tile_k: one 64-byte row of each K slice for 16-bit operands (32, the DPAS
 /// and mma.sync friendly size, two mma k-steps), 16 for wider ones. SIMT
-/// kernels take 16: the register model counts their K-loop operands per
-/// step of a slice (docs/Strategy.md, "Calibration").
-int64_t getTileK(const Problem &p, KernelKind kind) {
-  if (kind == KernelKind::Simt)
+/// kernels on Xe take 16: the register model counts their K-loop operands
+/// per step of a slice (docs/Strategy.md, "Calibration").
+int64_t getTileK(const Problem &p, TargetAttr target, KernelKind kind) {
+  if (kind == KernelKind::Simt && target.isIntel())
     return 16;
   return p.operandBytes <= 2 ? 32 : 16;
 }
@@ -226,7 +226,7 @@ bool SelectStrategyPass::select(GemmOp gemm, TargetAttr target) {
   Problem p = getProblem(gemm, target);
   SmallVector<int64_t, 3> mma = getMmaShape(target);
   LayoutRules rules = getLayoutRules(target);
-  int64_t tk = getTileK(p, kernelKind);
+  int64_t tk = getTileK(p, target, kernelKind);
   int64_t kStages = getStages(llvm::divideCeil(p.k, tk));
 
   std::optional<Candidate> best;

@@ -425,7 +425,8 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
     * subgroups: `[clamp(tile_m / 32, 1, 8), clamp(tile_n / 32, 1, 8)]`
       halved (columns first) to at most 32 subgroups on Xe; 64x64 blocks and
       at most 8 warps on NVIDIA; each block a multiple of the `mma` shape;
-    * tile_k: 32 for 16-bit operands, 16 otherwise;
+    * tile_k: 32 for 16-bit operands, 16 otherwise (16 for SIMT kernels
+      on Xe);
     * stages: 1 when `ceil(K / tile_k)` is 1, 2 below 4, 3 below 16, else 4,
       lowered until `stages * (tile_m + tile_n) * tile_k * operand bytes`
       fits `slm_bytes` (else the candidate is rejected);
