@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs every package the build, the tests and the demo need. Idempotent and
-# non-interactive: packages already present are not touched, so a second run
-# costs one dpkg query.
+# Installs every package the build, the tests and the demo need, and fetches
+# Intel's offline GPU compiler for the tests (scripts/fetch-intel-ocloc.sh).
+# Idempotent and non-interactive: packages already present are not touched,
+# so a second run costs one dpkg query.
 set -euo pipefail
 
 packages=(
@@ -24,12 +25,22 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages present"
-  exit 0
+else
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-echo "setup: installing ${missing[*]}"
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# Vendor compilers the tests check the kernels with (lit features `ocloc`,
+# `ptxas`): Intel's ocloc/IGC from Debian sid into .vendor/ (no change to the
+# system; unavailable rather than a failure when it cannot be fetched).
+# NVIDIA's ptxas is used where the CUDA toolkit is installed.
+bash "$(dirname "$0")/fetch-intel-ocloc.sh"
+if [ -x /usr/local/cuda/bin/ptxas ]; then
+  echo "setup: ptxas present: $(/usr/local/cuda/bin/ptxas --version | tail -1)"
+else
+  echo "setup: no /usr/local/cuda/bin/ptxas; the tests that need it will be UNSUPPORTED"
+fi

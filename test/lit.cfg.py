@@ -52,6 +52,37 @@ import shutil
 if shutil.which("spirv-val") and shutil.which("spirv-dis"):
     config.available_features.add("spirv-tools")
 
+# Vendor compilers (scripts/setup.sh). `ocloc`: Intel's offline compiler with
+# IGC 2.x, from scripts/fetch-intel-ocloc.sh (or --param ocloc=PATH; Debian
+# bookworm's own ocloc is too old), for test/Vendor/IGC. `ptxas`: NVIDIA's
+# assembler from the CUDA toolkit (or --param ptxas=PATH).
+def _runs(tool, *args):
+    try:
+        return subprocess.call([tool] + list(args), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=60) == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+ocloc = lit_config.params.get(
+    "ocloc", os.path.join(config.xpu_src_root, ".vendor", "intel-ocloc", "bin",
+                          "ocloc"))
+if os.path.exists(ocloc) and _runs(ocloc, "--version"):
+    config.available_features.add("ocloc")
+    version = os.path.join(os.path.dirname(ocloc), "..", "VERSION")
+    if os.path.exists(version):
+        lit_config.note("ocloc: " + open(version).read().strip())
+config.substitutions.append(("%ocloc", ocloc))
+config.substitutions.append(
+    ("%igccheck",
+     "%s %s --ocloc %s" % (config.python_executable,
+                           os.path.join(config.xpu_src_root, "test", "lib",
+                                        "igccheck.py"), ocloc)))
+ptxas = lit_config.params.get("ptxas", shutil.which("ptxas") or
+                              "/usr/local/cuda/bin/ptxas")
+if os.path.exists(ptxas) and _runs(ptxas, "--version"):
+    config.available_features.add("ptxas")
+config.substitutions.append(("%ptxas", ptxas))
+
 # The plugin for stock mlir-opt (test/Plugin), a copy stamped with another
 # LLVM release, and what test/Install needs to install xpu and build
 # examples/downstream against it. The longer name is substituted first.

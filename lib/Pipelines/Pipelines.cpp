@@ -185,6 +185,7 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
   if (options.gemmKernels) {
     XPUSelectStrategyPassOptions strategy;
     strategy.defaultTarget = options.target;
+    strategy.kernel = "simt";
     pm.addNestedPass<func::FuncOp>(createXPUSelectStrategyPass(strategy));
     XPUConvertXPUToGPUPassOptions toGPU;
     toGPU.defaultTarget = options.target;
@@ -212,14 +213,18 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
   // The host waits for the kernels only where it touches their results.
   pm.addNestedPass<func::FuncOp>(createXPUAsyncLaunchesPass());
 
-  // The kernels, to OpenCL-flavour SPIR-V.
+  // The kernels, to OpenCL-flavour SPIR-V. SPIR-V 1.1 and SubgroupDispatch
+  // for OpExecutionMode SubgroupSize: the kernels run with the subgroup size
+  // their tiles were laid out for, not one the device compiler picks.
   GpuSPIRVAttachTargetOptions attach;
-  attach.spirvVersion = "v1.0";
-  attach.spirvCapabilities = {"Addresses", "Float16", "Float16Buffer",
-                              "Float64",   "Int16",   "Int64",
-                              "Kernel"};
+  attach.spirvVersion = "v1.1";
+  attach.spirvCapabilities = {
+      "Addresses", "Float16", "Float16Buffer",    "Float64",      "Int16",
+      "Int64",     "Kernel",  "SubgroupDispatch", "DeviceEnqueue"};
   pm.addPass(createGpuSPIRVAttachTarget(attach));
-  pm.addNestedPass<gpu::GPUModuleOp>(createXPUSetSPIRVEntryPointABIPass());
+  XPUSetSPIRVEntryPointABIPassOptions abi;
+  abi.defaultTarget = options.target;
+  pm.addNestedPass<gpu::GPUModuleOp>(createXPUSetSPIRVEntryPointABIPass(abi));
   // convert-gpu-to-spirv has no math patterns: math ops become OpenCL
   // extended instructions first.
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());
@@ -235,6 +240,11 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
   pm.addPass(createGpuModuleToBinaryPass());
+  // The GRF mode planned for the kernels, inside their SPIR-V (the runtimes
+  // pass it to the driver).
+  XPUEmbedXeBuildOptionsPassOptions embed;
+  embed.defaultTarget = options.target;
+  pm.addPass(createXPUEmbedXeBuildOptionsPass(embed));
   if (!options.dumpBinaries.empty()) {
     XPUDumpGPUBinariesPassOptions dump;
     dump.dir = options.dumpBinaries;

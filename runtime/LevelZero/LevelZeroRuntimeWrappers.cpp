@@ -25,6 +25,8 @@
 
 #include "xpu/Runtime/XPURuntime.h"
 
+#include "../Common/SPIRVBuildOptions.h"
+
 #include <level_zero/ze_api.h>
 
 #include <cstdio>
@@ -374,43 +376,12 @@ extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeSelectDevice(int index) {
   selectedDevice = index;
 }
 
-/// The compiler options a SPIR-V module carries for itself: the text of an
-/// `OpModuleProcessed "xpu.build-options: <options>"` (written by
-/// xpu-embed-xe-build-options, e.g. -ze-opt-large-register-file for a
-/// 256-GRF kernel), or "".
-static std::string getEmbeddedBuildOptions(const void *data, size_t size) {
-  static const char prefix[] = "xpu.build-options: ";
-  const auto *bytes = static_cast<const uint8_t *>(data);
-  size_t numWords = size / 4;
-  auto word = [&](size_t i) {
-    const uint8_t *w = bytes + 4 * i;
-    return uint32_t(w[0]) | uint32_t(w[1]) << 8 | uint32_t(w[2]) << 16 |
-           uint32_t(w[3]) << 24;
-  };
-  if (numWords < 5 || word(0) != 0x07230203u)
-    return "";
-  for (size_t at = 5; at < numWords;) {
-    uint32_t count = word(at) >> 16, opcode = word(at) & 0xffffu;
-    if (count == 0 || at + count > numWords)
-      return "";
-    if (opcode == 330) { // OpModuleProcessed
-      const char *text = reinterpret_cast<const char *>(bytes + 4 * (at + 1));
-      size_t maxLength = 4 * (count - 1);
-      std::string value(text, strnlen(text, maxLength));
-      if (value.rfind(prefix, 0) == 0)
-        return value.substr(sizeof(prefix) - 1);
-    }
-    at += count;
-  }
-  return "";
-}
-
 extern "C" XPU_RUNTIME_EXPORT void *mgpuModuleLoad(const void *data,
                                                    size_t size) {
   Runtime &rt = getRuntime();
   if (!data || size == 0)
     fatal("mgpuModuleLoad: empty module");
-  std::string buildFlags = getEmbeddedBuildOptions(data, size);
+  std::string buildFlags = xpu::runtime::getEmbeddedBuildOptions(data, size);
   ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC,
                            nullptr,
                            ZE_MODULE_FORMAT_IL_SPIRV,

@@ -8,10 +8,11 @@
 // queue for the selected device.
 //
 // SPIR-V modules are loaded with clCreateProgramWithIL when the device reports
-// an IL version. Otherwise (PoCL 3.1, for one) the module is translated to
-// SPIR 1.2 bitcode with `llvm-spirv -r --spirv-target-env=CL1.2`, found at
-// configure time, and loaded with clCreateProgramWithBinary and the build
-// options "-x spir -spir-std=1.2".
+// an IL version (built with the options the module embeds for Intel's
+// compiler, e.g. its GRF mode, on Intel devices). Otherwise (PoCL 3.1, for one)
+// the module is translated to SPIR 1.2 bitcode with `llvm-spirv -r
+// --spirv-target-env=CL1.2`, found at configure time, and loaded with
+// clCreateProgramWithBinary and the build options "-x spir -spir-std=1.2".
 //
 // Buffers: generated code passes raw pointers, so all memory from
 // mgpuMemAlloc is SVM (clSVMAlloc; fine-grain buffer SVM when the device has
@@ -42,6 +43,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Runtime/XPURuntime.h"
+
+#include "../Common/SPIRVBuildOptions.h"
 
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -189,6 +192,7 @@ struct DeviceDesc {
   std::string ilVersion;
   std::string extensions;
   cl_device_type type = 0;
+  cl_uint vendorId = 0;
   cl_device_svm_capabilities svmCaps = 0;
   bool hasSVMQuery = false;
 };
@@ -246,6 +250,8 @@ static std::vector<DeviceDesc> discoverDevices() {
       desc.extensions = getDeviceString(device, CL_DEVICE_EXTENSIONS);
       XPU_CL_CALL(clGetDeviceInfo, device, CL_DEVICE_TYPE, sizeof(desc.type),
                   &desc.type, nullptr);
+      XPU_CL_CALL(clGetDeviceInfo, device, CL_DEVICE_VENDOR_ID,
+                  sizeof(desc.vendorId), &desc.vendorId, nullptr);
       // OpenCL 1.x devices know neither query: treat a CL_INVALID_VALUE as
       // "no IL" and "no SVM".
       size_t ilSize = 0;
@@ -274,6 +280,9 @@ static bool hasFineGrainSVM(const DeviceDesc &desc) {
 static bool hasCoarseGrainSVM(const DeviceDesc &desc) {
   return desc.svmCaps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
 }
+
+/// CL_DEVICE_VENDOR_ID of Intel devices (the PCI vendor ID).
+static constexpr cl_uint kIntelVendorId = 0x8086;
 
 static bool hasSPIRVIL(const DeviceDesc &desc) {
   return desc.ilVersion.find("SPIR-V") != std::string::npos;
@@ -534,7 +543,12 @@ static cl_program loadProgram(const void *data, size_t size) {
   if (hasSPIRVIL(rt.desc)) {
     cl_program program = clCreateProgramWithIL(rt.context, data, size, &error);
     checkCL(error, "clCreateProgramWithIL");
-    buildProgram(program, device, "");
+    // The options embedded for Intel's compiler (the GRF mode) mean nothing
+    // to other vendors' drivers.
+    std::string options;
+    if (rt.desc.vendorId == kIntelVendorId)
+      options = xpu::runtime::getEmbeddedBuildOptions(data, size);
+    buildProgram(program, device, options.c_str());
     return program;
   }
   std::vector<unsigned char> bitcode = translateToSPIR(data, size);

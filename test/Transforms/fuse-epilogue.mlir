@@ -59,8 +59,10 @@ func.func @bias_gelu_relu_fuse_whole(%x: tensor<16x64xf32>, %w: tensor<32x64xf32
 // -----
 
 // A deliberately heavy chain: y = acc + b; out = tanh(y) * exp(y) * y + tanh(y).
-// At math.exp, y and tanh(y) stay live, exp's result and one temporary:
-// 4 fragments, 16 + 4 * 32 = 144 > 128. The only valid shorter cut is after
+// At math.exp, y and tanh(y) stay live, exp's result, one temporary and one
+// more for the transcendental before it (tanh; chained transcendentals do not
+// share temporaries in IGC, docs/Strategy.md "Calibration"): 5 fragments,
+// 16 + 5 * 32 = 176 > 128. The only valid shorter cut is after
 // the bias add (tanh(y) and y would both cross any later cut), so the chain
 // is split there and the rest stays an elementwise generic.
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -75,7 +77,7 @@ func.func @bias_gelu_relu_fuse_whole(%x: tensor<16x64xf32>, %w: tensor<32x64xf32
 //       CHECK:     math.exp
 //       CHECK:   return %[[R]]
 func.func @heavy_chain_is_split(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %b: tensor<32xf32>) -> tensor<16x32xf32> {
-  // expected-remark @+2 {{fusion stopped before math.tanh: estimated 144 registers per thread > 128 on pvc (32 per accumulator fragment, 16 reserved); the rest stays a separate elementwise kernel}}
+  // expected-remark @+2 {{fusion stopped before math.tanh: estimated 176 registers per thread > 128 on pvc (32 per accumulator fragment, 16 reserved); the rest stays a separate elementwise kernel}}
   // expected-remark @+1 {{fused arith.addf into the xpu.gemm epilogue: estimated 48 registers per thread <= 128 on pvc}}
   %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) : (tensor<16x64xf32>, tensor<32x64xf32>) -> tensor<16x32xf32>
   %e = tensor.empty() : tensor<16x32xf32>
@@ -104,7 +106,7 @@ func.func @heavy_chain_is_split(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %b
 //       CHECK:   } {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [8, 4], stages = 2, grf_mode = 256, schedule = data_parallel>}
 //   CHECK-NOT:   linalg.generic
 func.func @heavy_chain_fits_256_grf(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %b: tensor<32xf32>) -> tensor<16x32xf32> {
-  // expected-remark @+1 {{estimated 144 registers per thread <= 256 on pvc}}
+  // expected-remark @+1 {{estimated 176 registers per thread <= 256 on pvc}}
   %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [8, 4], stages = 2, grf_mode = 256, schedule = data_parallel>} : (tensor<16x64xf32>, tensor<32x64xf32>) -> tensor<16x32xf32>
   %e = tensor.empty() : tensor<16x32xf32>
   %r = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}

@@ -2,6 +2,21 @@
 // Remarks: upstream's remark engine drops remarks of split chunks processed
 // on other threads, so this run is single-threaded.
 // RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy))' --xpu-remarks --verify-diagnostics --mlir-disable-threading > /dev/null
+// kernel=simt: the register model of convert-xpu-to-gpu's SIMT kernels
+// (docs/Strategy.md, "Registers and the GRF mode"), tile_k 16 on Xe. On pvc
+// a 4096^3 bf16 GEMM gets 8-row tiles in 256-GRF mode: 8x256 on [1, 8]
+// subgroups is an 8x32 block, 16 lanes along n, 8x2 accumulators per lane:
+// 64 + 16 + ceil(3 * 16 / 4) * (8 + 2) = 200 <= 256; a 16-row tile would need
+// 64 + 32 + 12 * 18 = 312. Elsewhere (sm_90) the model and tile_k are those
+// of matrix kernels.
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy{kernel=simt}))' | FileCheck %s --check-prefix=SIMT
+// SIMT-LABEL: func.func @pvc_large_square
+//       SIMT:   xpu.gemm {{.*}} {config = #xpu.config<tile = [8, 256, 16], group_m = 8, subgroups = [1, 8], stages = 4, grf_mode = 256, schedule = data_parallel>}
+// SIMT-LABEL: func.func @sm90_large_square
+//       SIMT:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 32], group_m = 8, subgroups = [2, 4], stages = 4, grf_mode = 0, schedule = data_parallel>}
+// RUN: not xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy{kernel=dpas}))' 2>&1 | FileCheck %s --check-prefix=KIND
+// KIND: error: xpu-select-strategy: unknown kernel 'dpas' (matrix or simt)
+
 // The default-target option: only @odd_shape has no module target.
 // RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy{default-target=sm_90}))' | FileCheck %s --check-prefix=SM90
 

@@ -89,7 +89,9 @@ struct Candidate {
   int64_t groupM = 1;
   int64_t grfMode = 0;
   // Registers.
-  int64_t registers = 0, budget = 0, fragmentRegisters = 0, reserved = 0;
+  int64_t registers = 0, budget = 0;
+  /// How the register model got `registers` (RegisterModel::describe).
+  std::string registerTerms;
   // SLM.
   int64_t slm = 0;
   // Occupancy and time.
@@ -135,8 +137,14 @@ Problem getProblem(GemmOp gemm, TargetAttr target) {
 }
 
 /// tile_k: one 64-byte row of each K slice for 16-bit operands (32, the DPAS
-/// and mma.sync friendly size, two mma k-steps), 16 for wider ones.
-int64_t getTileK(const Problem &p) { return p.operandBytes <= 2 ? 32 : 16; }
+/// and mma.sync friendly size, two mma k-steps), 16 for wider ones. SIMT
+/// kernels on Xe take 16: the register model counts their K-loop operands
+/// per step of a slice (docs/Strategy.md, "Calibration").
+int64_t getTileK(const Problem &p, TargetAttr target, KernelKind kind) {
+  if (kind == KernelKind::Simt && target.isIntel())
+    return 16;
+  return p.operandBytes <= 2 ? 32 : 16;
+}
 
 /// K-steps prefetched: nothing to prefetch for one step, then 2, 3, 4 as the
 /// K loop gets long enough to hide the latency of more slices.
@@ -206,6 +214,7 @@ struct SelectStrategyPass final
   void runOnOperation() override;
 
 private:
+  KernelKind kernelKind = KernelKind::Matrix;
   /// Chooses and attaches a config; false when no candidate fits.
   bool select(GemmOp gemm, TargetAttr target);
   /// Verifies a hand-written config; false after an error.
@@ -217,7 +226,7 @@ bool SelectStrategyPass::select(GemmOp gemm, TargetAttr target) {
   Problem p = getProblem(gemm, target);
   SmallVector<int64_t, 3> mma = getMmaShape(target);
   LayoutRules rules = getLayoutRules(target);
-  int64_t tk = getTileK(p);
+  int64_t tk = getTileK(p, target, kernelKind);
   int64_t kStages = getStages(llvm::divideCeil(p.k, tk));
 
   std::optional<Candidate> best;
@@ -256,10 +265,10 @@ bool SelectStrategyPass::select(GemmOp gemm, TargetAttr target) {
       // Registers: 128-GRF mode if it fits, else 256 on Xe; the per-thread
       // limit elsewhere.
       c.grfMode = target.isIntel() ? 128 : 0;
-      RegisterModel model = RegisterModel::get(target, c.toAttr(ctx));
+      RegisterModel model =
+          RegisterModel::get(target, c.toAttr(ctx), kernelKind);
       c.registers = model.estimate(p.liveFragments);
-      c.fragmentRegisters = model.fragmentRegisters;
-      c.reserved = model.reserved;
+      c.registerTerms = model.describe(p.liveFragments);
       c.budget = model.budget;
       if (c.registers > c.budget && target.isIntel()) {
         c.grfMode = 256;
@@ -309,10 +318,8 @@ bool SelectStrategyPass::select(GemmOp gemm, TargetAttr target) {
   if (best->grfMode == 256)
     remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "GRFMode"))
         << remark::reason(
-               "256-GRF mode: estimated {0} registers per thread > 128 ({1} "
-               "per accumulator fragment x {2} live + {3} reserved)",
-               best->registers, best->fragmentRegisters, p.liveFragments,
-               best->reserved);
+               "256-GRF mode: estimated {0} registers per thread > 128 ({1})",
+               best->registers, best->registerTerms);
   return true;
 }
 
@@ -369,7 +376,7 @@ bool SelectStrategyPass::verifyHandConfig(GemmOp gemm, TargetAttr target) {
                               c.stages, tile[0], tile[1], tile[2],
                               p.operandBytes, c.slm, p.slmBytes));
 
-  RegisterModel model = RegisterModel::get(gemm, target);
+  RegisterModel model = RegisterModel::get(gemm, target, kernelKind);
   c.registers = model.estimate(p.liveFragments);
   c.budget = model.budget;
   scoreTime(p, c);
@@ -387,15 +394,19 @@ bool SelectStrategyPass::verifyHandConfig(GemmOp gemm, TargetAttr target) {
     remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "Spills"))
         << remark::reason(
                "the config written by hand needs an estimated {0} registers "
-               "per thread > {1} ({2} per accumulator fragment x {3} live + "
-               "{4} reserved): expect spills",
-               c.registers, c.budget, model.fragmentRegisters, p.liveFragments,
-               model.reserved);
+               "per thread > {1} ({2}): expect spills",
+               c.registers, c.budget, model.describe(p.liveFragments));
   return true;
 }
 
 void SelectStrategyPass::runOnOperation() {
   func::FuncOp func = getOperation();
+  if (kernel != "matrix" && kernel != "simt") {
+    func.emitError() << kPassArg << ": unknown kernel '" << kernel
+                     << "' (matrix or simt)";
+    return signalPassFailure();
+  }
+  kernelKind = kernel == "simt" ? KernelKind::Simt : KernelKind::Matrix;
   FailureOr<TargetAttr> resolved = resolveTarget(func, defaultTarget, kPassArg);
   if (failed(resolved))
     return signalPassFailure();

@@ -425,14 +425,17 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
     * subgroups: `[clamp(tile_m / 32, 1, 8), clamp(tile_n / 32, 1, 8)]`
       halved (columns first) to at most 32 subgroups on Xe; 64x64 blocks and
       at most 8 warps on NVIDIA; each block a multiple of the `mma` shape;
-    * tile_k: 32 for 16-bit operands, 16 otherwise;
+    * tile_k: 32 for 16-bit operands, 16 otherwise (16 for SIMT kernels
+      on Xe);
     * stages: 1 when `ceil(K / tile_k)` is 1, 2 below 4, 3 below 16, else 4,
       lowered until `stages * (tile_m + tile_n) * tile_k * operand bytes`
       fits `slm_bytes` (else the candidate is rejected);
     * registers: the fusion guard's model (`RegisterModel`, accumulator
-      fragment times the epilogue's peak live fragments, plus the reserve)
-      picks `grf_mode` 128 when it fits, else 256 on Xe, else rejects; the
-      budget is `grf_count` (255) on NVIDIA, where `grf_mode` is 0;
+      fragment times the epilogue's peak live fragments, plus the reserve;
+      with `kernel=simt` on Xe, the SIMT micro-tile's accumulators and K-loop
+      operands) picks `grf_mode` 128 when it fits, else 256 on Xe, else
+      rejects; the budget is `grf_count` (255) on NVIDIA, where `grf_mode` is
+      0;
     * time: `ceil(tiles / compute_units)` waves times the roofline time of
       one tile on one compute unit (its share of the peak rate and of the
       memory bandwidth); the fastest candidate wins, ties going to the
@@ -477,7 +480,11 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
   let dependentDialects = ["::mlir::xpu::XPUDialect"];
   let options = [
     Option<"defaultTarget", "default-target", "std::string", /*default=*/"\"pvc\"",
-           "Target preset used when the module has no xpu.target">
+           "Target preset used when the module has no xpu.target">,
+    Option<"kernel", "kernel", "std::string", /*default=*/"\"matrix\"",
+           "The kernels the GEMMs become, for the register model: matrix "
+           "(DPAS / mma fragments, convert-xpu-to-xegpu) or simt "
+           "(convert-xpu-to-gpu's micro-tiles)">
   ];
   let statistics = [
     Statistic<"numSelected", "num-selected", "GEMMs given a config">,
