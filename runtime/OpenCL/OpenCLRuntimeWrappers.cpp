@@ -330,6 +330,29 @@ struct Runtime {
   /// Start address -> size in bytes of every live mgpuMemAlloc allocation.
   std::map<uintptr_t, size_t> allocations;
 
+  /// Host ranges registered with mgpuMemHostRegisterMemRef: start ->
+  /// (size, device-visible copy).
+  std::map<uintptr_t, std::pair<size_t, void *>> hostMirrors;
+
+  /// The SVM copy of host memory at `address` (inside a registered range),
+  /// or null.
+  void *mirrorOf(uintptr_t address) {
+    std::lock_guard<std::mutex> lock(allocationsMutex);
+    auto it = hostMirrors.upper_bound(address);
+    if (it == hostMirrors.begin())
+      return nullptr;
+    --it;
+    if (address - it->first >= std::max<size_t>(it->second.first, 1))
+      return nullptr;
+    return static_cast<char *>(it->second.second) + (address - it->first);
+  }
+
+  /// Launches recorded between xpuRuntimeProfileStart and Stop.
+  std::mutex profileMutex;
+  bool profiling = false;
+  std::vector<std::pair<std::string, cl_event>> profiledLaunches;
+  std::vector<std::string> profileNames;
+
   /// Returns true if `address` lies inside a live allocation.
   bool isAllocated(uintptr_t address) {
     std::lock_guard<std::mutex> lock(allocationsMutex);
@@ -380,6 +403,11 @@ struct Event {
 };
 } // namespace
 
+/// Every queue records timestamps, so that xpuRuntimeProfileStart can start
+/// at any time.
+static const cl_queue_properties kQueueProperties[] = {
+    CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+
 static std::mutex runtimeMutex;
 static Runtime *runtime = nullptr;
 static int selectedDevice = 0;
@@ -413,7 +441,7 @@ static Runtime *createRuntime(int index) {
       clCreateContext(properties, 1, &desc.device, nullptr, nullptr, &error);
   checkCL(error, "clCreateContext");
   rt->defaultQueue = clCreateCommandQueueWithProperties(
-      rt->context, desc.device, nullptr, &error);
+      rt->context, desc.device, kQueueProperties, &error);
   checkCL(error, "clCreateCommandQueueWithProperties");
   return rt;
 }
@@ -765,11 +793,16 @@ static std::string describeArg(const Function &function, size_t index) {
 
 static void setPointerArg(Runtime &rt, Function &function, cl_uint index,
                           void *value) {
+  // Registered host memory (constants): the kernel reads the SVM copy.
+  if (value && !rt.isAllocated(reinterpret_cast<uintptr_t>(value)))
+    if (void *mirror = rt.mirrorOf(reinterpret_cast<uintptr_t>(value)))
+      value = mirror;
   if (value && !rt.isAllocated(reinterpret_cast<uintptr_t>(value)))
     fatal(describeArg(function, index) + " is the pointer " +
           formatPointer(value) +
-          ", which is not inside memory from mgpuMemAlloc; kernels can only "
-          "access SVM allocations");
+          ", which is neither inside memory from mgpuMemAlloc nor registered "
+          "host memory (gpu.host_register); kernels can only access SVM "
+          "allocations");
   XPU_CL_CALL(clSetKernelArgSVMPointer, function.kernel, index, value);
 }
 
@@ -924,6 +957,9 @@ mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
       // an SVM pointer, anything else a scalar (see the file header).
       uintptr_t value = 0;
       std::memcpy(&value, params[i], sizeof(value));
+      if (value && !rt.isAllocated(value))
+        if (void *mirror = rt.mirrorOf(value))
+          value = reinterpret_cast<uintptr_t>(mirror);
       if (value && rt.isAllocated(value))
         XPU_CL_CALL(clSetKernelArgSVMPointer, fn.kernel, index,
                     reinterpret_cast<void *>(value));
@@ -946,15 +982,19 @@ mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
   size_t global[3] = {static_cast<size_t>(gridX) * local[0],
                       static_cast<size_t>(gridY) * local[1],
                       static_cast<size_t>(gridZ) * local[2]};
+  std::lock_guard<std::mutex> profileLock(rt.profileMutex);
+  cl_event event = nullptr;
   XPU_CL_CALL(clEnqueueNDRangeKernel, getQueue(stream), fn.kernel, 3, nullptr,
-              global, local, 0, nullptr, nullptr);
+              global, local, 0, nullptr, rt.profiling ? &event : nullptr);
+  if (rt.profiling)
+    rt.profiledLaunches.emplace_back(fn.name, event);
 }
 
 extern "C" XPU_RUNTIME_EXPORT void *mgpuStreamCreate(void) {
   Runtime &rt = getRuntime();
   cl_int error = CL_SUCCESS;
   cl_command_queue queue = clCreateCommandQueueWithProperties(
-      rt.context, rt.desc.device, nullptr, &error);
+      rt.context, rt.desc.device, kQueueProperties, &error);
   checkCL(error, "clCreateCommandQueueWithProperties");
   return queue;
 }
@@ -1082,4 +1122,105 @@ extern "C" XPU_RUNTIME_EXPORT void mgpuMemset32(void *dst, unsigned int value,
 extern "C" XPU_RUNTIME_EXPORT void mgpuMemset16(void *dst, unsigned short value,
                                                 size_t count, void *stream) {
   memsetImpl(dst, value, count, stream);
+}
+
+/// Start address and size in bytes of the memref at `descriptor`.
+static std::pair<uintptr_t, size_t> memrefRange(int64_t rank, void *descriptor,
+                                                int64_t elementSizeBytes) {
+  // {allocated, aligned, offset, sizes[rank], strides[rank]}
+  auto *fields = static_cast<int64_t *>(descriptor);
+  char *aligned = nullptr;
+  std::memcpy(&aligned, &fields[1], sizeof(aligned));
+  int64_t offset = fields[2];
+  int64_t extent = 1; // one past the last element, in elements
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = fields[3 + d], stride = fields[3 + rank + d];
+    if (size == 0)
+      return {reinterpret_cast<uintptr_t>(aligned), 0};
+    extent += (size - 1) * stride;
+  }
+  return {reinterpret_cast<uintptr_t>(aligned + offset * elementSizeBytes),
+          static_cast<size_t>(extent * elementSizeBytes)};
+}
+
+extern "C" XPU_RUNTIME_EXPORT void
+mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                          int64_t elementSizeBytes) {
+  if (!descriptor)
+    fatal("mgpuMemHostRegisterMemRef: null descriptor");
+  auto [start, size] = memrefRange(rank, descriptor, elementSizeBytes);
+  if (!size)
+    return;
+  Runtime &rt = getRuntime();
+  {
+    std::lock_guard<std::mutex> lock(rt.allocationsMutex);
+    auto it = rt.hostMirrors.find(start);
+    if (it != rt.hostMirrors.end() && it->second.first >= size)
+      return;
+  }
+  if (rt.isAllocated(start))
+    return; // already device-visible
+  void *copy = mgpuMemAlloc(size, nullptr, /*isHostShared=*/false);
+  XPU_CL_CALL(clEnqueueSVMMemcpy, rt.defaultQueue, CL_TRUE, copy,
+              reinterpret_cast<void *>(start), size, 0, nullptr, nullptr);
+  std::lock_guard<std::mutex> lock(rt.allocationsMutex);
+  auto &entry = rt.hostMirrors[start];
+  if (entry.second)
+    clSVMFree(rt.context, entry.second); // a larger range replaces it
+  entry = {size, copy};
+}
+
+extern "C" XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t, void *,
+                                                               int64_t) {
+  // Constants stay registered for the life of the program: a later call of
+  // the same function registers them again, and the copy is still valid.
+}
+
+extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeProfileStart(void) {
+  Runtime &rt = getRuntime();
+  std::lock_guard<std::mutex> lock(rt.profileMutex);
+  for (auto &launch : rt.profiledLaunches)
+    if (launch.second)
+      clReleaseEvent(launch.second);
+  rt.profiledLaunches.clear();
+  rt.profileNames.clear();
+  rt.profiling = true;
+}
+
+extern "C" XPU_RUNTIME_EXPORT int
+xpuRuntimeProfileStop(XPUKernelProfile *entries, int capacity) {
+  Runtime &rt = getRuntime();
+  std::lock_guard<std::mutex> lock(rt.profileMutex);
+  rt.profiling = false;
+  std::vector<std::string> &names = rt.profileNames;
+  names.clear();
+  std::vector<uint64_t> launches;
+  std::vector<int64_t> nanoseconds;
+  for (auto &[name, event] : rt.profiledLaunches) {
+    size_t i = std::find(names.begin(), names.end(), name) - names.begin();
+    if (i == names.size()) {
+      names.push_back(name);
+      launches.push_back(0);
+      nanoseconds.push_back(0);
+    }
+    ++launches[i];
+    cl_ulong start = 0, end = 0;
+    bool timed =
+        event && clWaitForEvents(1, &event) == CL_SUCCESS &&
+        clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START,
+                                sizeof(start), &start, nullptr) == CL_SUCCESS &&
+        clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof(end),
+                                &end, nullptr) == CL_SUCCESS;
+    if (!timed || nanoseconds[i] < 0)
+      nanoseconds[i] = -1;
+    else
+      nanoseconds[i] += static_cast<int64_t>(end - start);
+    if (event)
+      clReleaseEvent(event);
+  }
+  rt.profiledLaunches.clear();
+  int count = static_cast<int>(names.size());
+  for (int i = 0; i < count && i < capacity && entries; ++i)
+    entries[i] = {names[i].c_str(), launches[i], nanoseconds[i]};
+  return count;
 }
