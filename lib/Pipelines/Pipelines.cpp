@@ -15,6 +15,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -228,6 +229,9 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
                               "Kernel"};
   pm.addPass(createGpuSPIRVAttachTarget(attach));
   pm.addNestedPass<gpu::GPUModuleOp>(createXPUSetSPIRVEntryPointABIPass());
+  // OpenCL implementations need not have the f16 forms of erf, exp, ...
+  // (PoCL fails to build them): 16-bit math is computed in f32 and rounded.
+  pm.addNestedPass<gpu::GPUModuleOp>(math::createMathExtendToSupportedTypes());
   // convert-gpu-to-spirv has no math patterns: math ops become OpenCL
   // extended instructions first.
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());

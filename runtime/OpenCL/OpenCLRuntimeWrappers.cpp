@@ -800,8 +800,8 @@ static void setPointerArg(Runtime &rt, Function &function, cl_uint index,
   if (value && !rt.isAllocated(reinterpret_cast<uintptr_t>(value)))
     fatal(describeArg(function, index) + " is the pointer " +
           formatPointer(value) +
-          ", which is neither inside memory from mgpuMemAlloc nor registered "
-          "host memory (gpu.host_register); kernels can only access SVM "
+          ", which is not inside memory from mgpuMemAlloc or registered host "
+          "memory (gpu.host_register); kernels can only access SVM "
           "allocations");
   XPU_CL_CALL(clSetKernelArgSVMPointer, function.kernel, index, value);
 }

@@ -367,6 +367,9 @@ static std::optional<std::string> checkOptionValues() {
   if (!precision.empty() && precision != "f32" && precision != "f64" &&
       precision != "bf16" && precision != "f16")
     return "--precision must be f32, f64, bf16 or f16, got '" + precision + "'";
+  if (device.getNumOccurrences() && device < 0)
+    return "--xpu-device expects a device index >= 0, got '" +
+           std::to_string(device) + "'";
   if (repeat < 1)
     return "--repeat must be at least 1, got " + std::to_string(repeat);
   if (compareSeeds < 1)

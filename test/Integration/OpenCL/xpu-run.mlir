@@ -8,15 +8,22 @@
 // RUN: xpu-run %s --target=opencl --function=forward --input=@%t/x.npy --input=@%t/w.npy --input=@%t/b.npy --output=@%t/y.npy
 // RUN: %python %xpu_src_root/test/lib/npycheck.py check %t/y.npy --inputs %t x w b --expr "np.tanh(x @ w.T + b)" --tol 1e-5
 
-// Calling @forward 7 times launches the weight-pack kernels once and the
-// GEMM kernel 7 times.
-// RUN: xpu-run %s --target=opencl --function=forward --input=@%t/x.npy --input=@%t/w.npy --input=@%t/b.npy --repeat=7 --time --output=@%t/y7.npy | FileCheck %s --check-prefix=TIME
-// TIME: xpu-run: @forward on opencl: 7 call(s), wall time per call: min
-// TIME: xpu-run: @forward.pack (weights packed once, before the calls):
-// TIME: kernel {{ +}}launches {{ +}}device total {{ +}}per launch
-// TIME-DAG: {{^forward_pack[^ ]*}} {{ +}}1 {{ +}}{{[0-9.]+}} ms
-// TIME-DAG: {{^forward_packed[^ ]*}} {{ +}}7 {{ +}}{{[0-9.]+}} ms
-// RUN: %python %xpu_src_root/test/lib/npycheck.py check %t/y7.npy --inputs %t x w b --expr "np.tanh(x @ w.T + b)" --tol 1e-5
+// Linear + BatchNorm + ReLU (BatchNorm folded into the weights at pack
+// time): calling @forward 7 times launches the pack kernels as often as
+// calling it once, and the GEMM kernel once per call.
+// RUN: xpu-run %xpu_src_root/examples/linear_bn_relu.mlir --target=opencl --function=forward --repeat=1 --time --output=@%t/bn1.npy > %t/once.txt
+// RUN: xpu-run %xpu_src_root/examples/linear_bn_relu.mlir --target=opencl --function=forward --repeat=7 --time --output=@%t/bn7.npy > %t/seven.txt
+// RUN: cat %t/once.txt %t/seven.txt | FileCheck %s --check-prefixes=ONCE,SEVEN
+// ONCE: xpu-run: @forward on opencl: 1 call(s), wall time per call: min
+// ONCE: xpu-run: @forward.pack (weights packed once, before the calls):
+// ONCE: kernel launches device total per launch
+// ONCE-DAG: {{^forward.pack_kernel}} [[PACKS:[0-9]+]] {{[0-9.]+}} ms
+// ONCE-DAG: {{^forward.packed_kernel}} 1 {{[0-9.]+}} ms
+// SEVEN: xpu-run: @forward on opencl: 7 call(s), wall time per call: min
+// SEVEN: kernel launches device total per launch
+// SEVEN-DAG: {{^forward.pack_kernel}} [[PACKS]] {{[0-9.]+}} ms
+// SEVEN-DAG: {{^forward.packed_kernel}} 7 {{[0-9.]+}} ms
+// RUN: cmp %t/bn1.npy %t/bn7.npy
 
 // Constant weights (torch-mlir's freeze) on the device: @frozen's weight is
 // a constant folded and transposed at compile time, read by the kernel
