@@ -40,8 +40,10 @@ def main():
         sys.exit("bench-ai-bench: ai-bench-suite is not installed (see the "
                  "docstring)")
     cpu = torch.device("cpu")
+    # xpu_opt's CPU code is single-threaded: compare with one PyTorch thread.
+    torch.set_num_threads(1)
     print(f"bench-ai-bench: {time.strftime('%c')}, {platform.processor() or platform.machine()}, "
-          f"torch {torch.__version__}, ai_bench timer (mean us, {args.rep} reps)")
+          f"torch {torch.__version__} (1 thread), ai_bench timer (mean us, {args.rep} reps)")
     print(f"| {'model':28} | {'target':7} | {'eager us':>10} | {'xpu_opt us':>10} | {'speedup':>7} | {'rel. error':>10} |")
     print(f"|{'-' * 30}|{'-' * 9}|{'-' * 12}|{'-' * 12}|{'-' * 9}|{'-' * 12}|")
     for path in args.files:

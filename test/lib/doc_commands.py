@@ -119,9 +119,14 @@ def main():
                     script.append("echo " + shlex.quote(
                         f"SKIP {where}: {cmd}  -- {skip[2]}"))
                     continue
+                if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=\S*", cmd):
+                    # A variable for the commands after it.
+                    script.append("echo " + shlex.quote(f"RUN  {where}: {cmd}")
+                                  + "\n" + cmd)
+                    continue
                 expect_fail = cmd.rstrip().endswith("# expect-fail")
                 run = ("echo " + shlex.quote(f"RUN  {where}: {cmd}") + "\n" +
-                       "( " + cmd + " ) > cmd.out 2>&1; status=$?\n" +
+                       "( " + cmd + "\n) > cmd.out 2>&1; status=$?\n" +
                        "cat cmd.out | head -c 4000; echo\n")
                 if expect_fail:
                     run += ("if [ $status -eq 0 ]; then echo " +

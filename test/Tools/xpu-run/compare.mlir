@@ -26,7 +26,7 @@
 // RUN: not xpu-run %s --compare-pipeline='func.func(no-such-pass)' 2>&1 | FileCheck %s --check-prefix=PARSE
 // PARSE: error: xpu-run: --compare-pipeline: cannot parse 'func.func(no-such-pass)'
 // RUN: not xpu-run %s --compare-pipeline='func.func(xpu-fuse-epilogue)' --compare-function=scalar 2>&1 | FileCheck %s --check-prefix=SCALAR
-// SCALAR: error: xpu-run: cannot compare @scalar: argument #0 has type 'f32'; only statically shaped float tensors are supported
+// SCALAR: error: xpu-run: cannot compare @scalar: argument #0 has type 'f32'; only statically shaped tensors are supported
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #col = affine_map<(d0, d1) -> (d1)>
