@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -29,12 +30,16 @@ namespace {
 /// x ** n = copysign(powf(|x|, n), x) for odd n, powf(|x|, n) for even n.
 struct FPowIToPowF final : OpRewritePattern<math::FPowIOp> {
   FPowIToPowF(MLIRContext *ctx, llvm::Statistic &count)
-      : OpRewritePattern(ctx, /*benefit=*/0), count(count) {}
+      : OpRewritePattern(ctx, /*benefit=*/2), count(count) {}
 
   LogicalResult matchAndRewrite(math::FPowIOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value x = op.getLhs(), n = op.getRhs();
+    // Constant exponents are upstream's (multiplications); its rewrite of
+    // the others, powf(x, n) on x itself, leaves the sign to powf.
+    if (matchPattern(n, m_Constant()))
+      return rewriter.notifyMatchFailure(op, "constant exponent");
     Type type = x.getType(), intType = n.getType();
     Value exponent = arith::SIToFPOp::create(rewriter, loc, type, n);
     Value magnitude = math::AbsFOp::create(rewriter, loc, x);
@@ -64,7 +69,7 @@ struct ExpandFPowIPass final
     : xpu::impl::XPUExpandFPowIPassBase<ExpandFPowIPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    // Constant exponents first (benefit 1): multiplications.
+    // Constant exponents: multiplications (upstream's expansion).
     math::populateExpansionPatterns(patterns, {"fpowi"});
     patterns.add<FPowIToPowF>(&getContext(), numGeneral);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
