@@ -25,6 +25,8 @@
 
 #include "xpu/Runtime/XPURuntime.h"
 
+#include "../common/HostMirrors.h"
+
 #include <level_zero/ze_api.h>
 
 #include <algorithm>
@@ -211,22 +213,10 @@ struct Runtime {
     return profiledEvents.count(event) != 0;
   }
 
-  /// Host ranges registered with mgpuMemHostRegisterMemRef: start ->
-  /// (size, device-visible copy).
-  std::mutex mirrorsMutex;
-  std::map<uintptr_t, std::pair<size_t, void *>> hostMirrors;
-
-  /// The device-visible copy of host memory at `address`, or null.
-  void *mirrorOf(uintptr_t address) {
-    std::lock_guard<std::mutex> lock(mirrorsMutex);
-    auto it = hostMirrors.upper_bound(address);
-    if (it == hostMirrors.begin())
-      return nullptr;
-    --it;
-    if (address - it->first >= std::max<size_t>(it->second.first, 1))
-      return nullptr;
-    return static_cast<char *>(it->second.second) + (address - it->first);
-  }
+  /// Host ranges registered with mgpuMemHostRegisterMemRef and their
+  /// device-visible copies.
+  xpu::runtime::HostMirrors hostMirrors;
+  void *mirrorOf(uintptr_t address) { return hostMirrors.translate(address); }
 };
 
 struct Function {
@@ -763,33 +753,17 @@ mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                           int64_t elementSizeBytes) {
   if (!descriptor)
     fatal("mgpuMemHostRegisterMemRef: null descriptor");
-  // {allocated, aligned, offset, sizes[rank], strides[rank]}
-  auto *fields = static_cast<int64_t *>(descriptor);
-  char *aligned = nullptr;
-  std::memcpy(&aligned, &fields[1], sizeof(aligned));
-  int64_t extent = 1;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (fields[3 + d] == 0)
-      return;
-    extent += (fields[3 + d] - 1) * fields[3 + rank + d];
-  }
-  auto start =
-      reinterpret_cast<uintptr_t>(aligned + fields[2] * elementSizeBytes);
-  size_t size = static_cast<size_t>(extent * elementSizeBytes);
+  auto [start, size] =
+      xpu::runtime::memrefRange(rank, descriptor, elementSizeBytes);
+  if (!size)
+    return;
   Runtime &rt = getRuntime();
-  {
-    std::lock_guard<std::mutex> lock(rt.mirrorsMutex);
-    auto it = rt.hostMirrors.find(start);
-    if (it != rt.hostMirrors.end() && it->second.first >= size)
-      return;
-  }
+  if (rt.hostMirrors.covers(start, size))
+    return;
   void *copy = mgpuMemAlloc(size, nullptr, /*isHostShared=*/true);
   std::memcpy(copy, reinterpret_cast<void *>(start), size);
-  std::lock_guard<std::mutex> lock(rt.mirrorsMutex);
-  auto &entry = rt.hostMirrors[start];
-  if (entry.second)
-    XPU_ZE_CALL(zeMemFree, rt.context, entry.second);
-  entry = {size, copy};
+  if (void *old = rt.hostMirrors.add(start, size, copy))
+    XPU_ZE_CALL(zeMemFree, rt.context, old);
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t, void *,

@@ -43,6 +43,8 @@
 
 #include "xpu/Runtime/XPURuntime.h"
 
+#include "../common/HostMirrors.h"
+
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
@@ -330,22 +332,10 @@ struct Runtime {
   /// Start address -> size in bytes of every live mgpuMemAlloc allocation.
   std::map<uintptr_t, size_t> allocations;
 
-  /// Host ranges registered with mgpuMemHostRegisterMemRef: start ->
-  /// (size, device-visible copy).
-  std::map<uintptr_t, std::pair<size_t, void *>> hostMirrors;
-
-  /// The SVM copy of host memory at `address` (inside a registered range),
-  /// or null.
-  void *mirrorOf(uintptr_t address) {
-    std::lock_guard<std::mutex> lock(allocationsMutex);
-    auto it = hostMirrors.upper_bound(address);
-    if (it == hostMirrors.begin())
-      return nullptr;
-    --it;
-    if (address - it->first >= std::max<size_t>(it->second.first, 1))
-      return nullptr;
-    return static_cast<char *>(it->second.second) + (address - it->first);
-  }
+  /// Host ranges registered with mgpuMemHostRegisterMemRef and their SVM
+  /// copies.
+  xpu::runtime::HostMirrors hostMirrors;
+  void *mirrorOf(uintptr_t address) { return hostMirrors.translate(address); }
 
   /// Launches recorded between xpuRuntimeProfileStart and Stop.
   std::mutex profileMutex;
@@ -1124,50 +1114,23 @@ extern "C" XPU_RUNTIME_EXPORT void mgpuMemset16(void *dst, unsigned short value,
   memsetImpl(dst, value, count, stream);
 }
 
-/// Start address and size in bytes of the memref at `descriptor`.
-static std::pair<uintptr_t, size_t> memrefRange(int64_t rank, void *descriptor,
-                                                int64_t elementSizeBytes) {
-  // {allocated, aligned, offset, sizes[rank], strides[rank]}
-  auto *fields = static_cast<int64_t *>(descriptor);
-  char *aligned = nullptr;
-  std::memcpy(&aligned, &fields[1], sizeof(aligned));
-  int64_t offset = fields[2];
-  int64_t extent = 1; // one past the last element, in elements
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t size = fields[3 + d], stride = fields[3 + rank + d];
-    if (size == 0)
-      return {reinterpret_cast<uintptr_t>(aligned), 0};
-    extent += (size - 1) * stride;
-  }
-  return {reinterpret_cast<uintptr_t>(aligned + offset * elementSizeBytes),
-          static_cast<size_t>(extent * elementSizeBytes)};
-}
-
 extern "C" XPU_RUNTIME_EXPORT void
 mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                           int64_t elementSizeBytes) {
   if (!descriptor)
     fatal("mgpuMemHostRegisterMemRef: null descriptor");
-  auto [start, size] = memrefRange(rank, descriptor, elementSizeBytes);
+  auto [start, size] =
+      xpu::runtime::memrefRange(rank, descriptor, elementSizeBytes);
   if (!size)
     return;
   Runtime &rt = getRuntime();
-  {
-    std::lock_guard<std::mutex> lock(rt.allocationsMutex);
-    auto it = rt.hostMirrors.find(start);
-    if (it != rt.hostMirrors.end() && it->second.first >= size)
-      return;
-  }
-  if (rt.isAllocated(start))
+  if (rt.hostMirrors.covers(start, size) || rt.isAllocated(start))
     return; // already device-visible
   void *copy = mgpuMemAlloc(size, nullptr, /*isHostShared=*/false);
   XPU_CL_CALL(clEnqueueSVMMemcpy, rt.defaultQueue, CL_TRUE, copy,
               reinterpret_cast<void *>(start), size, 0, nullptr, nullptr);
-  std::lock_guard<std::mutex> lock(rt.allocationsMutex);
-  auto &entry = rt.hostMirrors[start];
-  if (entry.second)
-    clSVMFree(rt.context, entry.second); // a larger range replaces it
-  entry = {size, copy};
+  if (void *old = rt.hostMirrors.add(start, size, copy))
+    mgpuMemFree(old, nullptr); // a larger range replaces it
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t, void *,
