@@ -109,3 +109,31 @@ tools = [
     ToolSubst("mlir-runner", unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# PyTorch and torch-mlir in the project's .venv (scripts/setup.sh installs
+# them): the Python tests (test/Python) REQUIRE `torch`.
+venv_python = os.path.join(config.xpu_src_root, ".venv", "bin", "python")
+config.substitutions.append(("%venv_python", venv_python))
+if os.path.exists(venv_python):
+    try:
+        if subprocess.call([venv_python, "-c", "import torch, torch_mlir.fx, xpu_opt"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           timeout=300) == 0:
+            config.available_features.add("torch")
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+# The Python package finds this build tree through the environment.
+config.environment["XPU_OPT_BUILD_DIR"] = config.xpu_obj_root
+config.environment["XPU_OPT_CACHE_DIR"] = os.path.join(config.xpu_obj_root,
+                                                       "test", "xpu_opt_cache")
+
+# An OpenCL device (PoCL on the CPU here) for the tests that run kernels.
+_clinfo = shutil.which("clinfo")
+if _clinfo:
+    try:
+        _r = subprocess.run([_clinfo, "-l"], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, timeout=60)
+        if _r.returncode == 0 and b"Device #" in _r.stdout:
+            config.available_features.add("opencl-device")
+    except (OSError, subprocess.TimeoutExpired):
+        pass

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -28,13 +29,17 @@ using namespace mlir::xpu;
 
 void mlir::xpu::buildXPUOptimizePipeline(
     OpPassManager &pm, const XPUOptimizePipelineOptions &options) {
-  // Recognize the GEMMs, then work in f32 unless asked otherwise.
+  // Recognize the GEMMs, then work in f32 unless asked otherwise
+  // (precision=f64 keeps f64).
+  pm.addNestedPass<func::FuncOp>(createXPUExpandFPowIPass());
   XPURaisePassOptions raise;
   raise.strict = options.strict;
   pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
-  XPUDemoteF64PassOptions demote;
-  demote.keep.assign(options.keepF64.begin(), options.keepF64.end());
-  pm.addNestedPass<func::FuncOp>(createXPUDemoteF64Pass(demote));
+  if (options.precision != "f64") {
+    XPUDemoteF64PassOptions demote;
+    demote.keep.assign(options.keepF64.begin(), options.keepF64.end());
+    pm.addNestedPass<func::FuncOp>(createXPUDemoteF64Pass(demote));
+  }
   // Reductions are marked before fusion pulls elementwise work into the
   // epilogue; the epilogue is then complete for the algebra that follows.
   pm.addNestedPass<func::FuncOp>(createXPUSplitGemmReductionPass());
@@ -47,7 +52,7 @@ void mlir::xpu::buildXPUOptimizePipeline(
   pm.addPass(createCSEPass());
   // Precision last among the function passes, so that the conversions of
   // weights (folded ones included) are weight-only computation ...
-  if (options.precision != "f32") {
+  if (options.precision != "f32" && options.precision != "f64") {
     XPUPrepackBF16PassOptions prepack;
     prepack.precision = options.precision;
     pm.addNestedPass<func::FuncOp>(createXPUPrepackBF16Pass(prepack));
@@ -62,16 +67,16 @@ void mlir::xpu::buildXPUOptimizePipeline(
 void mlir::xpu::detail::addRaiseAndOptimize(OpPassManager &pm, bool optimize,
                                             StringRef precision,
                                             StringRef defaultTarget) {
+  // Contractions with dynamic shapes stay linalg ops (a remark says so) and
+  // take the generic, unfused path.
   if (optimize) {
     XPUOptimizePipelineOptions options;
     options.precision = precision.str();
-    options.strict = true;
     options.defaultTarget = defaultTarget.str();
     buildXPUOptimizePipeline(pm, options);
   } else {
-    XPURaisePassOptions raise;
-    raise.strict = true;
-    pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
+    pm.addNestedPass<func::FuncOp>(createXPUExpandFPowIPass());
+    pm.addNestedPass<func::FuncOp>(createXPURaisePass());
   }
 }
 
@@ -136,6 +141,8 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
     pm.addPass(createCSEPass());
   }
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Clones of buffers a function returns but does not own.
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   // Down to the LLVM dialect.
   pm.addPass(createConvertLinalgToLoopsPass());
@@ -198,6 +205,8 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
 
   detail::addBufferization(pm);
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Clones of buffers a function returns but does not own.
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   // Statically shaped linalg ops become kernels: one thread per output
   // element, in 16x16 workgroups.
@@ -225,6 +234,9 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
   XPUSetSPIRVEntryPointABIPassOptions abi;
   abi.defaultTarget = options.target;
   pm.addNestedPass<gpu::GPUModuleOp>(createXPUSetSPIRVEntryPointABIPass(abi));
+  // OpenCL implementations need not have the f16 forms of erf, exp, ...
+  // (PoCL fails to build them): 16-bit math is computed in f32 and rounded.
+  pm.addNestedPass<gpu::GPUModuleOp>(math::createMathExtendToSupportedTypes());
   // convert-gpu-to-spirv has no math patterns: math ops become OpenCL
   // extended instructions first.
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());

@@ -78,13 +78,11 @@ void mlir::xpu::buildXPUXePipeline(OpPassManager &pm,
   if (options.optimize) {
     XPUOptimizePipelineOptions optimize;
     optimize.precision = precision;
-    optimize.strict = true;
     optimize.defaultTarget = options.chip;
     buildXPUOptimizePipeline(pm, optimize);
   } else {
-    XPURaisePassOptions raise;
-    raise.strict = true;
-    pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
+    pm.addNestedPass<func::FuncOp>(createXPUExpandFPowIPass());
+    pm.addNestedPass<func::FuncOp>(createXPURaisePass());
   }
   XPUSelectStrategyPassOptions strategy;
   strategy.defaultTarget = options.chip;
@@ -100,6 +98,8 @@ void mlir::xpu::buildXPUXePipeline(OpPassManager &pm,
 
   detail::addBufferization(pm);
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Clones of buffers a function returns but does not own.
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   addXeKernelLowering(pm);
   GpuModuleToBinaryPassOptions toBinary;

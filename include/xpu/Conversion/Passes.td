@@ -147,11 +147,18 @@ def XPUHostBuffersToGPUPass : Pass<"xpu-host-buffers-to-gpu"> {
     `gpu.dealloc` between `gpu.wait async` and `gpu.wait`, the async form
     that `gpu-to-llvm` lowers. Buffers that come from outside the module
     (arguments of the entry point) are not converted: the module must
-    allocate the buffers it launches kernels on, as `@main` does.
+    allocate the buffers it launches kernels on, as `@main` does, or its
+    caller passes device-visible ones (xpu-run and the Python package do).
+    Every `memref.get_global` of a constant (weights folded at compile
+    time) is followed by a `gpu.host_register` of it: the runtime gives
+    kernels that read it a device-visible copy, made once.
   }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
   let statistics = [
-    Statistic<"numAllocs", "num-allocs", "memref.alloc ops made host_shared">
+    Statistic<"numAllocs", "num-allocs", "memref.alloc ops made host_shared">,
+    Statistic<"numConstants", "num-constants",
+              "constant globals registered with gpu.host_register">
   ];
 }
 

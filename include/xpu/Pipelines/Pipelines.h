@@ -14,7 +14,9 @@ struct XPUOptimizePipelineOptions
   PassOptions::Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("GEMM operand precision: f32 (default: keep f32 "
-                     "numerics), bf16 or f16 (xpu-prepack-bf16)"),
+                     "numerics; f64 GEMMs are demoted by xpu-demote-f64, "
+                     "with a remark), f64 (f64 GEMMs stay f64), bf16 or "
+                     "f16 (xpu-prepack-bf16)"),
       llvm::cl::init("f32")};
   PassOptions::Option<std::string> weights{
       *this, "weights",
@@ -46,7 +48,8 @@ struct XPUCPUPipelineOptions : PassPipelineOptions<XPUCPUPipelineOptions> {
   PassOptions::Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("GEMM operand precision for xpu-optimize: f32 "
-                     "(default), bf16 or f16"),
+                     "(default; f64 demoted with a remark), f64 (kept), "
+                     "bf16 or f16"),
       llvm::cl::init("f32")};
   PassOptions::Option<bool> optimize{
       *this, "optimize",
@@ -78,7 +81,8 @@ struct XPUSPIRVPipelineOptions : PassPipelineOptions<XPUSPIRVPipelineOptions> {
   PassOptions::Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("GEMM operand precision for xpu-optimize: f32 "
-                     "(default), bf16 or f16"),
+                     "(default; f64 demoted with a remark), f64 (kept), "
+                     "bf16 or f16"),
       llvm::cl::init("f32")};
   PassOptions::Option<bool> optimize{
       *this, "optimize",
@@ -122,7 +126,8 @@ struct XPUXePipelineOptions : PassPipelineOptions<XPUXePipelineOptions> {
       *this, "precision",
       llvm::cl::desc("Precision of the model: f32 (default; DPAS operands "
                      "are converted to bf16 once at pack time, accumulation "
-                     "in f32), bf16 or f16"),
+                     "in f32), bf16, f16 or f64 (f64 GEMMs kept; DPAS has "
+                     "no f64)"),
       llvm::cl::init("f32")};
   PassOptions::Option<bool> optimize{
       *this, "optimize",

@@ -236,6 +236,44 @@ def XPUOutlineWeightPackPass : Pass<"xpu-outline-weight-pack", "ModuleOp"> {
   ];
 }
 
+def XPUExpandFPowIPass : Pass<"xpu-expand-fpowi", "func::FuncOp"> {
+  let summary = "Lower math.fpowi, which no backend lowers, to multiplications "
+                "or math.powf";
+  let description = [{
+    torch-mlir emits `math.fpowi` for `x ** n` (GELU's tanh approximation
+    computes `x ** 3`). The LLVM lowering rejects its vector form and SPIR-V
+    has no pattern for it, so every code generation pipeline runs this pass
+    first:
+
+    * a constant exponent `n` becomes multiplications by repeated squaring
+      (upstream's `math-expand-ops` expansion; a negative `n` divides 1 by
+      the product, with the IEEE results for zero);
+    * any other exponent becomes `math.powf(|x|, sitofp(n))` with the sign of
+      `x` copied when `n` is odd (`math.copysign`), which is exact in sign for
+      every `n` and as accurate as `powf`.
+
+    Scalars and vectors of any float type are handled; the exponent's
+    integer type does not matter.
+
+    Before:
+    ```mlir
+    %c3 = arith.constant 3 : i64
+    %y = math.fpowi %x, %c3 : f32, i64
+    ```
+    After:
+    ```mlir
+    %0 = arith.mulf %x, %x : f32
+    %y = arith.mulf %0, %x : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+  let statistics = [
+    Statistic<"numGeneral", "num-general",
+              "math.fpowi with a non-constant exponent lowered to math.powf">
+  ];
+}
+
 def XPUDemoteF64Pass : Pass<"xpu-demote-f64", "func::FuncOp"> {
   let summary = "Compute f64 GEMMs and epilogues in f32";
   let description = [{
