@@ -68,7 +68,13 @@ def XPUCPUTileAndVectorizePass
     * the register tile is vectorized to `vector.contract`; tiles cut by the
       shape's edge are vectorized with masks;
     * elementwise `linalg.generic` ops (the epilogue) are tiled to
-      `[1, ..., 1, elementwise-width]` and vectorized.
+      `[1, ..., 1, elementwise-width]` and vectorized;
+    * row reductions (a `linalg.generic` whose only reduction loop is the
+      innermost: softmax's max and sum, logsumexp, sums along rows) are
+      tiled one row at a time; a row longer than `elementwise-width` is
+      reduced in chunks of that width into a vector of partial results
+      (upstream's partial-reduction tiling) that one
+      `vector.multi_reduction` merges.
 
     Ops that cannot be vectorized (for example a body with `cf.assert`) stay
     scalar, with a remark (`--xpu-remarks`).
@@ -95,6 +101,8 @@ def XPUCPUTileAndVectorizePass
     Statistic<"numGemms", "num-gemms", "Contractions tiled and vectorized">,
     Statistic<"numElementwise", "num-elementwise",
               "Elementwise ops tiled and vectorized">,
+    Statistic<"numReductions", "num-reductions",
+              "Row reductions tiled and vectorized">,
     Statistic<"numScalar", "num-scalar", "Ops left scalar">
   ];
 }

@@ -155,6 +155,16 @@ LogicalResult vectorizePanelTile(RewriterBase &rewriter, linalg::LinalgOp op) {
   return success();
 }
 
+/// A linalg.generic with one result whose only reduction loop is the
+/// innermost one: a reduction along rows.
+bool isRowReduction(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp>(op.getOperation()) || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 1)
+    return false;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  return iterators.back() == utils::IteratorType::reduction;
+}
+
 bool hasStaticTensorShapes(linalg::LinalgOp op) {
   return op.hasPureTensorSemantics() &&
          llvm::all_of(op->getOperandTypes(), [](Type t) {
@@ -187,7 +197,7 @@ struct TileAndVectorizePass final
     }
 
     IRRewriter rewriter(&getContext());
-    SmallVector<linalg::LinalgOp> gemms, packedGemms, elementwise;
+    SmallVector<linalg::LinalgOp> gemms, packedGemms, elementwise, reductions;
     SmallVector<Operation *> relayouts;
     getOperation().walk([&](Operation *op) {
       if (isa<linalg::PackOp, linalg::UnPackOp>(op))
@@ -202,6 +212,8 @@ struct TileAndVectorizePass final
                op.getNumLoops() > 0 &&
                op.getNumParallelLoops() == op.getNumLoops())
         elementwise.push_back(op);
+      else if (isRowReduction(op))
+        reductions.push_back(op);
     });
 
     for (linalg::LinalgOp op : gemms)
@@ -210,6 +222,8 @@ struct TileAndVectorizePass final
       tilePackedGemm(rewriter, op, cache);
     for (linalg::LinalgOp op : elementwise)
       tileElementwise(rewriter, op);
+    for (linalg::LinalgOp op : reductions)
+      tileRowReduction(rewriter, op);
     for (Operation *op : relayouts)
       tileRelayout(rewriter, op);
 
@@ -417,6 +431,67 @@ struct TileAndVectorizePass final
       return signalPassFailure();
     }
     if (failed(vectorize(rewriter, *tiled, vectorSizes)))
+      ++numScalar;
+  }
+
+  /// A row reduction (softmax's max and sum, logsumexp, sums along rows):
+  /// one row per step of the parallel loops; a row longer than
+  /// elementwise-width is reduced in elementwise-width chunks into a vector
+  /// of partial results (upstream's partial-reduction tiling), which one
+  /// vector.multi_reduction merges after the row.
+  void tileRowReduction(RewriterBase &rewriter, linalg::LinalgOp op) {
+    if (!hasStaticTensorShapes(op) ||
+        failed(linalg::vectorizeOpPrecondition(op))) {
+      ++numScalar;
+      remark::missed(op.getLoc(), remarkOpts(kPassArg, "NotVectorized"))
+          << remark::reason("reduction {0} has dynamic shapes or ops the "
+                            "vectorizer does not support; left scalar",
+                            op->getName().getStringRef());
+      return;
+    }
+    unsigned rank = op.getNumLoops();
+    int64_t extent = op.getStaticLoopRanges().back();
+    SmallVector<int64_t> rows(rank, 1);
+    rows.back() = 0;
+    FailureOr<Operation *> row =
+        tile(rewriter, cast<TilingInterface>(op.getOperation()), rows, {});
+    if (failed(row)) {
+      op.emitError() << "reduction tiling failed";
+      return signalPassFailure();
+    }
+    SmallVector<int64_t> vectorSizes(rank, 1);
+    if (extent <= elementwiseWidth) {
+      vectorSizes.back() = extent;
+      if (failed(vectorize(rewriter, *row, vectorSizes)))
+        ++numScalar;
+      else
+        ++numReductions;
+      return;
+    }
+    SmallVector<OpFoldResult> chunk(rank, rewriter.getIndexAttr(0));
+    chunk.back() = rewriter.getIndexAttr(elementwiseWidth);
+    rewriter.setInsertionPoint(*row);
+    FailureOr<scf::SCFTilingResult> partial = scf::tileReductionUsingScf(
+        rewriter, cast<PartialReductionOpInterface>(*row), chunk);
+    if (failed(partial)) {
+      ++numScalar;
+      return;
+    }
+    rewriter.replaceOp(*row, partial->replacements);
+    // The partial ops are elementwise over [1, ..., chunk]; the merge and
+    // the fills of the partial accumulators are vectorized likewise.
+    vectorSizes.back() = elementwiseWidth;
+    bool ok = true;
+    for (Operation *tiled : partial->tiledOps)
+      ok &= succeeded(vectorize(rewriter, tiled, vectorSizes));
+    for (Operation *merge : partial->mergeOps)
+      ok &= succeeded(vectorize(rewriter, merge, vectorSizes));
+    for (Value init : partial->initialValues)
+      if (auto fill = init.getDefiningOp<linalg::FillOp>())
+        ok &= succeeded(vectorize(rewriter, fill.getOperation(), vectorSizes));
+    if (ok)
+      ++numReductions;
+    else
       ++numScalar;
   }
 

@@ -184,3 +184,24 @@ func.func @assert_stays_scalar(%v: tensor<32xf32>) -> tensor<32xf32> {
   } -> tensor<32xf32>
   return %r : tensor<32xf32>
 }
+
+// A sum along rows of 100: one row per step, 16-wide chunks accumulated
+// into a vector of partial sums (the last chunk of 4 masked), merged by one
+// vector.multi_reduction per row.
+// CHECK-LABEL: func.func @row_sum
+//       CHECK:   scf.for {{.*}} to %c8 step %c1
+//       CHECK:     scf.for {{.*}} to %c100 step %c16
+//       CHECK:       vector.create_mask
+//       CHECK:       arith.addf {{.*}} : vector<1x16xf32>
+//       CHECK:     vector.multi_reduction <add>, {{.*}} [1] : vector<1x16xf32> to vector<1xf32>
+func.func @row_sum(%x: tensor<8x100xf32>, %init: tensor<8xf32>) -> tensor<8xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                        affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x100xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %in, %acc : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
