@@ -76,15 +76,15 @@ def epilogue_body(kind):
                 "    %one = arith.constant 1.0 : f32\n"
                 "    %is2 = arith.constant 0.70710678118654752 : f32\n"
                 "    %s = arith.mulf %v, %is2 : f32\n"
-                "    %e = math.erf %s : f32\n"
-                "    %p = arith.addf %e, %one : f32\n"
+                "    %er = math.erf %s : f32\n"
+                "    %p = arith.addf %er, %one : f32\n"
                 "    %q = arith.mulf %v, %h : f32\n"
                 "    %r = arith.mulf %q, %p : f32")
     if kind == "sigmoid":
         return ("%one = arith.constant 1.0 : f32\n"
                 "    %n = arith.negf %v : f32\n"
-                "    %e = math.exp %n : f32\n"
-                "    %d = arith.addf %e, %one : f32\n"
+                "    %ex = math.exp %n : f32\n"
+                "    %d = arith.addf %ex, %one : f32\n"
                 "    %r = arith.divf %one, %d : f32")
     raise ValueError(kind)
 
@@ -283,8 +283,7 @@ import iree.compiler as ic
 import iree.runtime as rt
 m, n, k, layout, epi, reps, mlir = %(args)r
 vmfb = ic.compile_str(mlir, target_backends=["llvm-cpu"], extra_args=[
-    "--iree-llvmcpu-target-cpu=host", "--iree-opt-data-tiling",
-    "--iree-llvmcpu-enable-ukernels=none", "--iree-dispatch-creation-data-tiling"])
+    "--iree-llvmcpu-target-cpu=host", "--iree-opt-data-tiling"])
 config = rt.Config("local-sync")
 ctx = rt.SystemContext(config=config)
 ctx.add_vm_module(rt.VmModule.copy_buffer(ctx.instance, vmfb))
@@ -318,8 +317,9 @@ def run_xpu(args, mlir_path, options, pin=True, wall=False):
     return (wall_s if wall else cpu), out
 
 
-def run_child(args, code, env, pin=True):
-    cmd = (pinned(args.core) if pin else []) + [args.python, "-c", code]
+def run_child(args, code, env, pin=True, python=None):
+    cmd = (pinned(args.core) if pin else []) + [python or args.python, "-c",
+                                                code]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True,
                          env=env).stdout
     import json
@@ -535,7 +535,8 @@ def main():
                         m, n, k, layout, epi, reps, mlir)}
                     try:
                         times["iree"] += run_child(args, code,
-                                                   dict(os.environ))
+                                                   dict(os.environ),
+                                                   python=iree_py)
                     except subprocess.CalledProcessError as e:
                         print("bench-cpu: iree failed on %s: %s" % (
                             name, e.stderr[-500:] if e.stderr else e))
@@ -558,7 +559,8 @@ def main():
     head = "| case | M x N x K |"
     for v in variants:
         head += " %s min / median ms (GFLOP/s) |" % v
-    head += " xpu / best one-core peer | xpu max rel. error | compile s |"
+    head += (" xpu vs numpy-1t | xpu vs best one-core peer | xpu max rel. "
+             "error | compile s |")
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     for name, m, n, k, times, check, ctime, mt in rows:
@@ -573,11 +575,13 @@ def main():
                 min(t) * 1e3, statistics.median(t) * 1e3, flops / min(t) / 1e9)
         peers = [min(times[v]) for v in ("numpy-1t", "iree") if times.get(v)]
         ratio = min(peers) / min(times["xpu"]) if peers else float("nan")
-        line += " %.2fx | %s | %.2f |" % (ratio, check, ctime)
+        vs_np = min(times["numpy-1t"]) / min(times["xpu"])
+        line += " %.2fx | %.2fx | %s | %.2f |" % (vs_np, ratio, check, ctime)
         print(line)
     print()
-    print("ratio = (best of numpy-1t, iree min time) / (xpu min time): above "
-          "1 the xpu pipeline is faster.")
+    print("xpu vs X = (X min time) / (xpu min time): above 1 the xpu "
+          "pipeline is faster; best one-core peer = the faster of numpy-1t "
+          "and iree.")
     if args.threads:
         print()
         print("All cores, not pinned (wall time, %d online cores):"
