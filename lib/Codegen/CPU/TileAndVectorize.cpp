@@ -235,6 +235,29 @@ struct TileAndVectorizePass final
       return signalPassFailure();
   }
 
+  /// Tiles `op` for the caches (`cacheSizes` in `cacheOrder`), then the
+  /// cache tile for registers; returns the register tile, or failure with
+  /// an error on the op that could not be tiled.
+  FailureOr<Operation *> tileForCachesAndRegisters(
+      RewriterBase &rewriter, Operation *op, ArrayRef<int64_t> cacheSizes,
+      ArrayRef<int64_t> cacheOrder, ArrayRef<int64_t> registerSizes,
+      ArrayRef<int64_t> registerOrder) {
+    FailureOr<Operation *> cacheTiled =
+        tile(rewriter, cast<TilingInterface>(op), cacheSizes, cacheOrder);
+    if (failed(cacheTiled)) {
+      op->emitError() << "cache tiling failed";
+      return failure();
+    }
+    FailureOr<Operation *> regTiled =
+        tile(rewriter, cast<TilingInterface>(*cacheTiled), registerSizes,
+             registerOrder);
+    if (failed(regTiled)) {
+      (*cacheTiled)->emitError() << "register tiling failed";
+      return failure();
+    }
+    return regTiled;
+  }
+
   void tileGemm(RewriterBase &rewriter, linalg::LinalgOp op,
                 ArrayRef<int64_t> cache, ArrayRef<int64_t> reg) {
     if (!hasStaticTensorShapes(op) || !op.hasPureTensorSemantics()) {
@@ -259,18 +282,10 @@ struct TileAndVectorizePass final
       order2 = {1, 0, 2};
     }
     SmallVector<int64_t> vectorSizes = l2;
-    auto tiling = cast<TilingInterface>(op.getOperation());
-    FailureOr<Operation *> cacheTiled = tile(rewriter, tiling, l1, order1);
-    if (failed(cacheTiled)) {
-      op.emitError() << "cache tiling failed";
-      return signalPassFailure();
-    }
     FailureOr<Operation *> regTiled =
-        tile(rewriter, cast<TilingInterface>(*cacheTiled), l2, order2);
-    if (failed(regTiled)) {
-      (*cacheTiled)->emitError() << "register tiling failed";
+        tileForCachesAndRegisters(rewriter, op, l1, order1, l2, order2);
+    if (failed(regTiled))
       return signalPassFailure();
-    }
     // Vectorization replaces the tile: keep its location for the remark.
     Location loc = (*regTiled)->getLoc();
     if (failed(vectorize(rewriter, *regTiled, vectorSizes))) {
@@ -365,18 +380,10 @@ struct TileAndVectorizePass final
     SmallVector<int64_t> cacheSizes(l1);
     if (parallelDim >= 0)
       cacheSizes[parallelDim] = 0;
-    FailureOr<Operation *> cacheTiled =
-        tile(rewriter, cast<TilingInterface>(toTile), cacheSizes, order1);
-    if (failed(cacheTiled)) {
-      op.emitError() << "cache tiling failed";
+    FailureOr<Operation *> regTiled = tileForCachesAndRegisters(
+        rewriter, toTile, cacheSizes, order1, l2, order2);
+    if (failed(regTiled))
       return signalPassFailure();
-    }
-    FailureOr<Operation *> regTiled =
-        tile(rewriter, cast<TilingInterface>(*cacheTiled), l2, order2);
-    if (failed(regTiled)) {
-      (*cacheTiled)->emitError() << "register tiling failed";
-      return signalPassFailure();
-    }
     Location loc = (*regTiled)->getLoc();
     if (failed(
             vectorizePanelTile(rewriter, cast<linalg::LinalgOp>(*regTiled)))) {
