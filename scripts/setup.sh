@@ -12,6 +12,9 @@ packages=(
   # Tests: the reference checker is Python + NumPy, run by the same python3 lit uses;
   # python3-venv for the PyTorch environment below.
   python3 python3-numpy python3-venv
+  # make bench's peer: Debian's NumPy calls the reference BLAS unless OpenBLAS
+  # provides libblas.so.3 (update-alternatives picks it up on install).
+  libopenblas0-pthread
   # SPIR-V and OpenCL (PoCL runs OpenCL on the CPU), Level Zero loader.
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo llvm-spirv-15
   spirv-tools libze-dev

@@ -10,6 +10,21 @@
 
 #include "mlir/Pass/PassManager.h"
 
+namespace mlir::xpu {
+struct XPUOptimizePipelineOptions;
+
+/// xpu-optimize up to, not including, the outlining of weight-only work:
+/// raise, demote f64, split GEMM + reduction, fuse, fold, simplify, prepack
+/// 16-bit operands when asked. A target pipeline puts its operand-layout
+/// passes between this and addOutlineWeightPack, so that the packing of
+/// weights is outlined (and folded for constant weights) with the rest.
+void addTargetIndependentOptimize(OpPassManager &pm,
+                                  const XPUOptimizePipelineOptions &options);
+
+/// xpu-outline-weight-pack (`weights`: auto or marked) and a cleanup.
+void addOutlineWeightPack(OpPassManager &pm, StringRef weights);
+} // namespace mlir::xpu
+
 namespace mlir::xpu::detail {
 
 /// Raises (strictly: dynamic shapes are errors) and runs xpu-optimize when

@@ -27,7 +27,7 @@
 using namespace mlir;
 using namespace mlir::xpu;
 
-void mlir::xpu::buildXPUOptimizePipeline(
+void mlir::xpu::addTargetIndependentOptimize(
     OpPassManager &pm, const XPUOptimizePipelineOptions &options) {
   // Recognize the GEMMs, then work in f32 unless asked otherwise
   // (precision=f64 keeps f64).
@@ -57,11 +57,20 @@ void mlir::xpu::buildXPUOptimizePipeline(
     prepack.precision = options.precision;
     pm.addNestedPass<func::FuncOp>(createXPUPrepackBF16Pass(prepack));
   }
+}
+
+void mlir::xpu::addOutlineWeightPack(OpPassManager &pm, StringRef weights) {
   // ... which moves to <fn>.pack here.
   XPUOutlineWeightPackPassOptions outline;
-  outline.weights = options.weights;
+  outline.weights = weights.str();
   pm.addPass(createXPUOutlineWeightPackPass(outline));
   pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::xpu::buildXPUOptimizePipeline(
+    OpPassManager &pm, const XPUOptimizePipelineOptions &options) {
+  addTargetIndependentOptimize(pm, options);
+  addOutlineWeightPack(pm, options.weights);
 }
 
 void mlir::xpu::detail::addRaiseAndOptimize(OpPassManager &pm, bool optimize,
@@ -110,9 +119,30 @@ static void addLoopsAndMemRefsToLLVM(OpPassManager &pm) {
 
 void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
                                     const XPUCPUPipelineOptions &options) {
+  // The target-independent catalog, then the CPU operand layout (packed
+  // panels for the micro-kernel) before the weight-only work is outlined:
+  // packing a weight happens once, in <fn>.pack.
+  // Contractions with dynamic shapes stay linalg ops (a remark says so) and
+  // take the generic, unfused path.
+  XPUOptimizePipelineOptions optimize;
+  optimize.precision = options.precision;
+  optimize.defaultTarget = "cpu";
+  if (options.optimize) {
+    addTargetIndependentOptimize(pm, optimize);
+  } else {
+    pm.addNestedPass<func::FuncOp>(createXPUExpandFPowIPass());
+    pm.addNestedPass<func::FuncOp>(createXPURaisePass());
+  }
+  if (options.vectorize) {
+    pm.addPass(createXPULowerToLinalgPass());
+    XPUCPUPackOperandsPassOptions packing;
+    packing.registerTile.assign(options.registerTile.begin(),
+                                options.registerTile.end());
+    pm.addNestedPass<func::FuncOp>(createXPUCPUPackOperandsPass(packing));
+  }
+  if (options.optimize)
+    addOutlineWeightPack(pm, optimize.weights);
   // The CPU strategy applies the epilogue per vector tile.
-  detail::addRaiseAndOptimize(pm, options.optimize, options.precision,
-                              /*defaultTarget=*/"cpu");
   detail::addLowerXPUToLinalg(pm);
 
   // CPU strategy on tensors.
@@ -121,6 +151,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
     tiling.cacheTile.assign(options.cacheTile.begin(), options.cacheTile.end());
     tiling.registerTile.assign(options.registerTile.begin(),
                                options.registerTile.end());
+    tiling.parallel = options.threads != 1;
     pm.addNestedPass<func::FuncOp>(createXPUCPUTileAndVectorizePass(tiling));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
@@ -140,9 +171,23 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createXPUCPULowerVectorsPass());
     pm.addPass(createCSEPass());
   }
+  // Vector math stays vector math: polynomial approximations instead of
+  // one libm call per lane.
+  pm.addNestedPass<func::FuncOp>(createXPUCPUApproximateMathPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   // Clones of buffers a function returns but does not own.
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // Parallel loops become OpenMP regions here only to carry their bodies
+  // through the LLVM conversion; xpu-cpu-parallel-to-threads then runs them
+  // on POSIX threads.
+  bool threaded = options.vectorize && options.threads != 1;
+  if (threaded) {
+    pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
+    pm.addPass(createConvertSCFToOpenMPPass());
+    // The memref.alloca_scope around each body (no allocas in it) goes
+    // away before scf-to-cf gives the body several blocks.
+    pm.addPass(createCanonicalizerPass());
+  }
 
   // Down to the LLVM dialect.
   pm.addPass(createConvertLinalgToLoopsPass());
@@ -162,7 +207,14 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
+  if (threaded)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  if (threaded) {
+    XPUCPUParallelToThreadsPassOptions threading;
+    threading.threads = options.threads;
+    pm.addPass(createXPUCPUParallelToThreadsPass(threading));
+  }
   pm.addPass(createCanonicalizerPass());
 }
 

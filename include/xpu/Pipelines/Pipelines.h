@@ -61,12 +61,21 @@ struct XPUCPUPipelineOptions : PassPipelineOptions<XPUCPUPipelineOptions> {
           "Cache tile [mc, nc, kc] of the GEMM (default 64,256,256)")};
   PassOptions::ListOption<int64_t> registerTile{
       *this, "register-tile",
-      llvm::cl::desc("Register tile [mr, nr] of the GEMM (default 4,16)")};
+      llvm::cl::desc(
+          "Register tile [mr, nr] of the GEMM: the panels of the packed "
+          "operands (default 6,16)")};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Tile and vectorize (default); off gives the scalar loop "
                      "nest"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads of the GEMMs' parallel loops (POSIX threads, "
+                     "xpu-cpu-parallel-to-threads): 0 (default) one per "
+                     "online core at run time, 1 single-threaded code (for "
+                     "measurements on one core), N at most N"),
+      llvm::cl::init(0)};
 };
 
 /// Builds `xpu-cpu-pipeline`: xpu-optimize (or just the raise), lower xpu
