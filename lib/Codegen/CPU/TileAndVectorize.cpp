@@ -456,6 +456,39 @@ struct TileAndVectorizePass final
                             op->getName().getStringRef());
       return;
     }
+    // Upstream's partial-reduction tiling reads every init map as a
+    // projected permutation; a keepdim reduction as torch-mlir emits it,
+    // `(d0, d1) -> (d0, 0)`, is not one (its constant result is read as a
+    // dimension: uninitialised memory, a crash on some machines). Its unit
+    // dimensions are dropped first (upstream's dropUnitDims: the init
+    // becomes `(d0, d1) -> (d0)` behind a reshape).
+    auto isPermutation = [](linalg::LinalgOp linalgOp) {
+      return llvm::all_of(linalgOp.getDpsInitsMutable(), [&](OpOperand &init) {
+        return linalgOp.getMatchingIndexingMap(&init).isProjectedPermutation();
+      });
+    };
+    if (!isPermutation(op)) {
+      FailureOr<linalg::DropUnitDimsResult> dropped = failure();
+      rewriter.setInsertionPoint(op);
+      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+        dropped = linalg::dropUnitDims(rewriter, generic,
+                                       linalg::ControlDropUnitDims());
+      auto reduced =
+          succeeded(dropped)
+              ? dyn_cast<linalg::LinalgOp>(dropped->resultOp.getOperation())
+              : linalg::LinalgOp();
+      if (!reduced || !isPermutation(reduced)) {
+        ++numScalar;
+        remark::missed(op.getLoc(), remarkOpts(kPassArg, "NotVectorized"))
+            << remark::reason("reduction {0} writes through a map with "
+                              "constant results that are not unit "
+                              "dimensions; left scalar",
+                              op->getName().getStringRef());
+        return;
+      }
+      rewriter.replaceOp(op, dropped->replacements);
+      op = reduced;
+    }
     unsigned rank = op.getNumLoops();
     int64_t extent = op.getStaticLoopRanges().back();
     SmallVector<int64_t> rows(rank, 1);

@@ -205,3 +205,25 @@ func.func @row_sum(%x: tensor<8x100xf32>, %init: tensor<8xf32>) -> tensor<8xf32>
   } -> tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+// A keepdim reduction as torch-mlir emits it writes through `(d0, 0)`, which
+// upstream's partial-reduction tiling cannot read: the unit dimension is
+// dropped first and the row is then reduced in vector chunks as above.
+// CHECK-LABEL: func.func @row_sum_keepdim
+//       CHECK:   tensor.collapse_shape {{.*}} : tensor<8x1xf32> into tensor<8xf32>
+//       CHECK:   scf.for {{.*}} to %c8 step %c1
+//       CHECK:     scf.for {{.*}} to %c48 step %c16
+//       CHECK:       arith.addf {{.*}} : vector<1x16xf32>
+//       CHECK:     vector.multi_reduction <add>, {{.*}} [1] : vector<1x16xf32> to vector<1xf32>
+//       CHECK:   tensor.expand_shape {{.*}} : tensor<8xf32> into tensor<8x1xf32>
+func.func @row_sum_keepdim(%x: tensor<8x48xf32>, %init: tensor<8x1xf32>) -> tensor<8x1xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                        affine_map<(d0, d1) -> (d0, 0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x48xf32>) outs(%init : tensor<8x1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %in, %acc : f32
+    linalg.yield %0 : f32
+  } -> tensor<8x1xf32>
+  return %r : tensor<8x1xf32>
+}
