@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# Installs every package the build, the tests and the demo need. Idempotent and
-# non-interactive: packages already present are not touched, so a second run
-# costs one dpkg query.
+# Installs every package the build, the tests and the demo need, and fetches
+# Intel's offline GPU compiler for the tests (scripts/fetch-intel-ocloc.sh).
+# Idempotent and non-interactive: packages already present are not touched,
+# so a second run costs one dpkg query.
 set -euo pipefail
 
 packages=(
   # Toolchain: Debian's LLVM/MLIR 22 (headers, libMLIR.so, mlir-opt, lit, FileCheck).
   llvm-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   cmake ninja-build g++ make clang-format
-  # Tests: the reference checker is Python + NumPy, run by the same python3 lit uses.
-  python3 python3-numpy
+  # Tests: the reference checker is Python + NumPy, run by the same python3 lit uses;
+  # python3-venv for the PyTorch environment below.
+  python3 python3-numpy python3-venv
+  # make bench's peer: Debian's NumPy calls the reference BLAS unless OpenBLAS
+  # provides libblas.so.3 (update-alternatives picks it up on install).
+  libopenblas0-pthread
   # SPIR-V and OpenCL (PoCL runs OpenCL on the CPU), Level Zero loader.
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo llvm-spirv-15
   spirv-tools libze-dev
@@ -24,12 +29,67 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages present"
-  exit 0
+else
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-echo "setup: installing ${missing[*]}"
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# Vendor compilers the tests check the kernels with (lit features `ocloc`,
+# `ptxas`): Intel's ocloc/IGC from Debian sid into .vendor/ (no change to the
+# system; unavailable rather than a failure when it cannot be fetched).
+# NVIDIA's ptxas is used where the CUDA toolkit is installed.
+bash "$(dirname "$0")/fetch-intel-ocloc.sh"
+if [ -x /usr/local/cuda/bin/ptxas ]; then
+  echo "setup: ptxas present: $(/usr/local/cuda/bin/ptxas --version | tail -1)"
+else
+  echo "setup: no /usr/local/cuda/bin/ptxas; the tests that need it will be UNSUPPORTED"
+fi
+
+# PyTorch and torch-mlir from PyPI in .venv/ (git-ignored), with the xpu_opt
+# package (python/) importable from the source tree. torch 2.14.1's Linux wheel is
+# a CUDA build: it is installed without its dependencies, and only the four
+# NVIDIA wheels the CUDA toolkit of these machines lacks come with it (the
+# toolkit in /usr/local/cuda supplies the rest; CPU work needs no GPU). The
+# wheels are kept in a download cache, so that a second setup (another
+# clone, CI) installs without downloading: about 1.1 GB to download, 2.2 GB
+# installed, ~6 minutes the first time. XPU_SKIP_TORCH=1 skips this step.
+root=$(cd "$(dirname "$0")/.." && pwd)
+venv="$root/.venv"
+torch_pins=(
+  torch==2.14.1 torch-mlir==20261001
+  nvidia-cufile==1.15.1.6 nvidia-cusparselt-cu13==0.8.1
+  nvidia-nvshmem-cu13==3.4.5 nvidia-nccl-cu13==2.30.7
+  numpy==2.4.6 filelock==4.3.1 fsspec==2026.9.0 jinja2==3.1.6
+  MarkupSafe==3.0.4 mpmath==1.3.0 networkx==3.6.1 packaging==26.4
+  sympy==1.14.0 typing-extensions==4.16.0
+)
+if [ "${XPU_SKIP_TORCH:-0}" = "1" ]; then
+  echo "setup: XPU_SKIP_TORCH=1: not installing PyTorch (the Python tests will be unsupported)"
+elif [ -x "$venv/bin/python" ] && "$venv/bin/python" - "${torch_pins[@]}" <<'PY' 2>/dev/null
+import sys
+from importlib import metadata
+for pin in sys.argv[1:]:
+    name, version = pin.split("==")
+    if metadata.version(name) != version:
+        sys.exit(1)
+import xpu_opt  # the editable install of python/
+PY
+then
+  echo "setup: .venv has torch 2.14.1, torch-mlir 20261001 and xpu_opt"
+else
+  start=$(date +%s)
+  wheels="${XDG_CACHE_HOME:-$HOME/.cache}/xpu-opt/wheels"
+  mkdir -p "$wheels"
+  [ -x "$venv/bin/python" ] || /usr/bin/python3 -m venv "$venv"
+  echo "setup: downloading PyTorch wheels into $wheels (skipped when present)"
+  "$venv/bin/pip" download -q --no-deps --progress-bar off -d "$wheels" "${torch_pins[@]}"
+  "$venv/bin/pip" install -q --no-deps --no-index --find-links "$wheels" "${torch_pins[@]}"
+  # xpu_opt from the source tree (an editable install, as a .pth file).
+  site=$("$venv/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+  echo "$root/python" > "$site/xpu_opt.pth"
+  echo "setup: .venv ready in $(( $(date +%s) - start )) s"
+fi

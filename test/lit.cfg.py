@@ -52,6 +52,37 @@ import shutil
 if shutil.which("spirv-val") and shutil.which("spirv-dis"):
     config.available_features.add("spirv-tools")
 
+# Vendor compilers (scripts/setup.sh). `ocloc`: Intel's offline compiler with
+# IGC 2.x, from scripts/fetch-intel-ocloc.sh (or --param ocloc=PATH; Debian
+# bookworm's own ocloc is too old), for test/Vendor/IGC. `ptxas`: NVIDIA's
+# assembler from the CUDA toolkit (or --param ptxas=PATH).
+def _runs(tool, *args):
+    try:
+        return subprocess.call([tool] + list(args), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=60) == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+ocloc = lit_config.params.get(
+    "ocloc", os.path.join(config.xpu_src_root, ".vendor", "intel-ocloc", "bin",
+                          "ocloc"))
+if os.path.exists(ocloc) and _runs(ocloc, "--version"):
+    config.available_features.add("ocloc")
+    version = os.path.join(os.path.dirname(ocloc), "..", "VERSION")
+    if os.path.exists(version):
+        lit_config.note("ocloc: " + open(version).read().strip())
+config.substitutions.append(("%ocloc", ocloc))
+config.substitutions.append(
+    ("%igccheck",
+     "%s %s --ocloc %s" % (config.python_executable,
+                           os.path.join(config.xpu_src_root, "test", "lib",
+                                        "igccheck.py"), ocloc)))
+ptxas = lit_config.params.get("ptxas", shutil.which("ptxas") or
+                              "/usr/local/cuda/bin/ptxas")
+if os.path.exists(ptxas) and _runs(ptxas, "--version"):
+    config.available_features.add("ptxas")
+config.substitutions.append(("%ptxas", ptxas))
+
 # The plugin for stock mlir-opt (test/Plugin), a copy stamped with another
 # LLVM release, and what test/Install needs to install xpu and build
 # examples/downstream against it. The longer name is substituted first.
@@ -78,3 +109,31 @@ tools = [
     ToolSubst("mlir-runner", unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# PyTorch and torch-mlir in the project's .venv (scripts/setup.sh installs
+# them): the Python tests (test/Python) REQUIRE `torch`.
+venv_python = os.path.join(config.xpu_src_root, ".venv", "bin", "python")
+config.substitutions.append(("%venv_python", venv_python))
+if os.path.exists(venv_python):
+    try:
+        if subprocess.call([venv_python, "-c", "import torch, torch_mlir.fx, xpu_opt"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           timeout=300) == 0:
+            config.available_features.add("torch")
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+# The Python package finds this build tree through the environment.
+config.environment["XPU_OPT_BUILD_DIR"] = config.xpu_obj_root
+config.environment["XPU_OPT_CACHE_DIR"] = os.path.join(config.xpu_obj_root,
+                                                       "test", "xpu_opt_cache")
+
+# An OpenCL device (PoCL on the CPU here) for the tests that run kernels.
+_clinfo = shutil.which("clinfo")
+if _clinfo:
+    try:
+        _r = subprocess.run([_clinfo, "-l"], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, timeout=60)
+        if _r.returncode == 0 and b"Device #" in _r.stdout:
+            config.available_features.add("opencl-device")
+    except (OSError, subprocess.TimeoutExpired):
+        pass

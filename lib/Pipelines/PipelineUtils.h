@@ -12,24 +12,21 @@
 
 #include "mlir/Pass/PassManager.h"
 
-namespace mlir::xpu::detail {
+namespace mlir::xpu {
 
-/// xpu-optimize minus weight-pack outlining: the catalog passes that need no
-/// target layout (raise, demote f64, split GEMM + reduction, fuse epilogues,
-/// fold affine epilogues, simplify, prepack bf16/f16 when asked).
+/// xpu-optimize up to, not including, the outlining of weight-only work:
+/// raise, demote f64, split GEMM + reduction, fuse, fold, simplify, prepack
+/// 16-bit operands when asked. A target pipeline puts its operand-layout
+/// passes between this and addOutlineWeightPack, so that the packing of
+/// weights is outlined (and folded for constant weights) with the rest.
 void addTargetIndependentOptimize(OpPassManager &pm,
                                   const XPUOptimizePipelineOptions &options);
 
-/// xpu-outline-weight-pack with `weights` (auto or marked), then
-/// canonicalization: the end of xpu-optimize, after the target-dependent
-/// layout passes in the GPU pipelines.
+/// xpu-outline-weight-pack (`weights`: auto or marked) and a cleanup.
 void addOutlineWeightPack(OpPassManager &pm, StringRef weights);
+} // namespace mlir::xpu
 
-/// Attaches the `chip` target (xpu-attach-target), then raises (strictly:
-/// dynamic shapes are errors) and runs xpu-optimize when asked: the start of
-/// the CPU pipeline.
-void addRaiseAndOptimize(OpPassManager &pm, bool optimize, StringRef precision,
-                         StringRef chip);
+namespace mlir::xpu::detail {
 
 /// The start of a GPU pipeline up to and including weight-pack outlining:
 /// the target, the target-independent catalog (or the raise alone), then,

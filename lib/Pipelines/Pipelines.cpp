@@ -15,6 +15,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -26,15 +27,19 @@
 using namespace mlir;
 using namespace mlir::xpu;
 
-void mlir::xpu::detail::addTargetIndependentOptimize(
+void mlir::xpu::addTargetIndependentOptimize(
     OpPassManager &pm, const XPUOptimizePipelineOptions &options) {
-  // Recognize the GEMMs, then work in f32 unless asked otherwise.
+  // Recognize the GEMMs, then work in f32 unless asked otherwise
+  // (precision=f64 keeps f64).
+  pm.addNestedPass<func::FuncOp>(createXPUExpandFPowIPass());
   XPURaisePassOptions raise;
   raise.strict = options.strict;
   pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
-  XPUDemoteF64PassOptions demote;
-  demote.keep.assign(options.keepF64.begin(), options.keepF64.end());
-  pm.addNestedPass<func::FuncOp>(createXPUDemoteF64Pass(demote));
+  if (options.precision != "f64") {
+    XPUDemoteF64PassOptions demote;
+    demote.keep.assign(options.keepF64.begin(), options.keepF64.end());
+    pm.addNestedPass<func::FuncOp>(createXPUDemoteF64Pass(demote));
+  }
   // Reductions are marked before fusion pulls elementwise work into the
   // epilogue; the epilogue is then complete for the algebra that follows.
   pm.addNestedPass<func::FuncOp>(createXPUSplitGemmReductionPass());
@@ -46,15 +51,14 @@ void mlir::xpu::detail::addTargetIndependentOptimize(
   // Precision last among the function passes, so that the conversions of
   // weights (folded ones included) are weight-only computation, which
   // addOutlineWeightPack moves to <fn>.pack.
-  if (options.precision != "f32") {
+  if (options.precision != "f32" && options.precision != "f64") {
     XPUPrepackBF16PassOptions prepack;
     prepack.precision = options.precision;
     pm.addNestedPass<func::FuncOp>(createXPUPrepackBF16Pass(prepack));
   }
 }
 
-void mlir::xpu::detail::addOutlineWeightPack(OpPassManager &pm,
-                                             StringRef weights) {
+void mlir::xpu::addOutlineWeightPack(OpPassManager &pm, StringRef weights) {
   XPUOutlineWeightPackPassOptions outline;
   outline.weights = weights.str();
   pm.addPass(createXPUOutlineWeightPackPass(outline));
@@ -63,26 +67,8 @@ void mlir::xpu::detail::addOutlineWeightPack(OpPassManager &pm,
 
 void mlir::xpu::buildXPUOptimizePipeline(
     OpPassManager &pm, const XPUOptimizePipelineOptions &options) {
-  detail::addTargetIndependentOptimize(pm, options);
-  detail::addOutlineWeightPack(pm, options.weights);
-}
-
-void mlir::xpu::detail::addRaiseAndOptimize(OpPassManager &pm, bool optimize,
-                                            StringRef precision,
-                                            StringRef chip) {
-  XPUAttachTargetPassOptions attach;
-  attach.chip = chip.str();
-  pm.addPass(createXPUAttachTargetPass(attach));
-  if (optimize) {
-    XPUOptimizePipelineOptions options;
-    options.precision = precision.str();
-    options.strict = true;
-    buildXPUOptimizePipeline(pm, options);
-  } else {
-    XPURaisePassOptions raise;
-    raise.strict = true;
-    pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
-  }
+  addTargetIndependentOptimize(pm, options);
+  addOutlineWeightPack(pm, options.weights);
 }
 
 void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm, bool optimize,
@@ -93,15 +79,15 @@ void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm, bool optimize,
   XPUAttachTargetPassOptions attach;
   attach.chip = chip.str();
   pm.addPass(createXPUAttachTargetPass(attach));
+  // Contractions with dynamic shapes stay linalg ops (a remark says so) and
+  // take the generic, unfused path.
   XPUOptimizePipelineOptions options;
   options.precision = precision.str();
-  options.strict = true;
   if (optimize) {
-    detail::addTargetIndependentOptimize(pm, options);
+    addTargetIndependentOptimize(pm, options);
   } else {
-    XPURaisePassOptions raise;
-    raise.strict = true;
-    pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
+    pm.addNestedPass<func::FuncOp>(createXPUExpandFPowIPass());
+    pm.addNestedPass<func::FuncOp>(createXPURaisePass());
   }
   // Target-dependent: a config per GEMM, then the operands in the layout of
   // its backend, so that the layout work on weights is weight-only
@@ -117,7 +103,7 @@ void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm, bool optimize,
   }
   // ... that moves into <fn>.pack here.
   if (optimize)
-    detail::addOutlineWeightPack(pm, options.weights);
+    addOutlineWeightPack(pm, options.weights);
 }
 
 void mlir::xpu::detail::addLowerXPUToLinalg(OpPassManager &pm) {
@@ -150,9 +136,32 @@ static void addLoopsAndMemRefsToLLVM(OpPassManager &pm) {
 
 void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
                                     const XPUCPUPipelineOptions &options) {
+  // The target-independent catalog, then the CPU operand layout (packed
+  // panels for the micro-kernel) before the weight-only work is outlined:
+  // packing a weight happens once, in <fn>.pack.
+  // Contractions with dynamic shapes stay linalg ops (a remark says so) and
+  // take the generic, unfused path.
+  XPUAttachTargetPassOptions attach;
+  attach.chip = "cpu";
+  pm.addPass(createXPUAttachTargetPass(attach));
+  XPUOptimizePipelineOptions optimize;
+  optimize.precision = options.precision;
+  if (options.optimize) {
+    addTargetIndependentOptimize(pm, optimize);
+  } else {
+    pm.addNestedPass<func::FuncOp>(createXPUExpandFPowIPass());
+    pm.addNestedPass<func::FuncOp>(createXPURaisePass());
+  }
+  if (options.vectorize) {
+    pm.addPass(createXPULowerToLinalgPass());
+    XPUCPUPackOperandsPassOptions packing;
+    packing.registerTile.assign(options.registerTile.begin(),
+                                options.registerTile.end());
+    pm.addNestedPass<func::FuncOp>(createXPUCPUPackOperandsPass(packing));
+  }
+  if (options.optimize)
+    addOutlineWeightPack(pm, optimize.weights);
   // The CPU strategy applies the epilogue per vector tile.
-  detail::addRaiseAndOptimize(pm, options.optimize, options.precision,
-                              /*defaultTarget=*/"cpu");
   detail::addLowerXPUToLinalg(pm);
 
   // CPU strategy on tensors.
@@ -161,6 +170,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
     tiling.cacheTile.assign(options.cacheTile.begin(), options.cacheTile.end());
     tiling.registerTile.assign(options.registerTile.begin(),
                                options.registerTile.end());
+    tiling.parallel = options.threads != 1;
     pm.addNestedPass<func::FuncOp>(createXPUCPUTileAndVectorizePass(tiling));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
@@ -180,7 +190,23 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createXPUCPULowerVectorsPass());
     pm.addPass(createCSEPass());
   }
+  // Vector math stays vector math: polynomial approximations instead of
+  // one libm call per lane.
+  pm.addNestedPass<func::FuncOp>(createXPUCPUApproximateMathPass());
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Clones of buffers a function returns but does not own.
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  // Parallel loops become OpenMP regions here only to carry their bodies
+  // through the LLVM conversion; xpu-cpu-parallel-to-threads then runs them
+  // on POSIX threads.
+  bool threaded = options.vectorize && options.threads != 1;
+  if (threaded) {
+    pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
+    pm.addPass(createConvertSCFToOpenMPPass());
+    // The memref.alloca_scope around each body (no allocas in it) goes
+    // away before scf-to-cf gives the body several blocks.
+    pm.addPass(createCanonicalizerPass());
+  }
 
   // Down to the LLVM dialect.
   pm.addPass(createConvertLinalgToLoopsPass());
@@ -200,7 +226,14 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
+  if (threaded)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  if (threaded) {
+    XPUCPUParallelToThreadsPassOptions threading;
+    threading.threads = options.threads;
+    pm.addPass(createXPUCPUParallelToThreadsPass(threading));
+  }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createXPUDetachTargetPass());
 }
@@ -243,6 +276,8 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
 
   detail::addBufferization(pm);
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Clones of buffers a function returns but does not own.
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   // Statically shaped linalg ops become kernels with full workgroups:
   // elementwise and pack work one work-item per element, row reductions one
@@ -255,17 +290,24 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
   // The host waits for the kernels only where it touches their results.
   pm.addNestedPass<func::FuncOp>(createXPUAsyncLaunchesPass());
 
-  // The kernels, to OpenCL-flavour SPIR-V.
+  // The kernels, to OpenCL-flavour SPIR-V. SPIR-V 1.1 and SubgroupDispatch
+  // for OpExecutionMode SubgroupSize: the kernels run with the subgroup size
+  // their tiles were laid out for, not one the device compiler picks.
   GpuSPIRVAttachTargetOptions attach;
-  attach.spirvVersion = "v1.0";
-  attach.spirvCapabilities = {"Addresses", "Float16", "Float16Buffer",
-                              "Float64",   "Int16",   "Int64",
-                              "Kernel"};
+  attach.spirvVersion = "v1.1";
+  attach.spirvCapabilities = {
+      "Addresses", "Float16", "Float16Buffer",    "Float64",      "Int16",
+      "Int64",     "Kernel",  "SubgroupDispatch", "DeviceEnqueue"};
   pm.addPass(createGpuSPIRVAttachTarget(attach));
+  // The kernels' subgroup size from the target that xpu-attach-target put
+  // on the module.
   pm.addNestedPass<gpu::GPUModuleOp>(createXPUSetSPIRVEntryPointABIPass());
   // Upstream's scf.for lowering loses the init values of a loop that runs
   // zero times: guard such loops.
   pm.addNestedPass<gpu::GPUModuleOp>(createXPUGuardZeroTripLoopsPass());
+  // OpenCL implementations need not have the f16 forms of erf, exp, ...
+  // (PoCL fails to build them): 16-bit math is computed in f32 and rounded.
+  pm.addNestedPass<gpu::GPUModuleOp>(math::createMathExtendToSupportedTypes());
   // convert-gpu-to-spirv has no math patterns: math ops become OpenCL
   // extended instructions first.
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());
@@ -281,6 +323,9 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
   pm.addPass(createGpuModuleToBinaryPass());
+  // The GRF mode planned for the kernels, inside their SPIR-V (the runtimes
+  // pass it to the driver).
+  pm.addPass(createXPUEmbedXeBuildOptionsPass());
   if (!options.dumpBinaries.empty()) {
     XPUDumpGPUBinariesPassOptions dump;
     dump.dir = options.dumpBinaries;

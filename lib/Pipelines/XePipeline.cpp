@@ -88,6 +88,8 @@ void mlir::xpu::buildXPUXePipeline(OpPassManager &pm,
 
   detail::addBufferization(pm);
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Clones of buffers a function returns but does not own.
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   addXeKernelLowering(pm);
   GpuModuleToBinaryPassOptions toBinary;

@@ -25,14 +25,20 @@
 
 #include "xpu/Runtime/XPURuntime.h"
 
+#include "../common/SPIRVBuildOptions.h"
+#include "../common/HostMirrors.h"
+
 #include <level_zero/ze_api.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -127,9 +133,11 @@ class EventPool {
 public:
   static constexpr uint32_t kEventsPerPool = 128;
 
-  void init(ze_context_handle_t ctx, ze_device_handle_t dev) {
+  void init(ze_context_handle_t ctx, ze_device_handle_t dev,
+            ze_event_pool_flags_t poolFlags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE) {
     context = ctx;
     device = dev;
+    flags = poolFlags;
   }
 
   ze_event_handle_t take() {
@@ -141,8 +149,7 @@ public:
     }
     if (pools.empty() || nextIndex == kEventsPerPool) {
       ze_event_pool_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,
-                                   ZE_EVENT_POOL_FLAG_HOST_VISIBLE,
-                                   kEventsPerPool};
+                                   flags, kEventsPerPool};
       ze_event_pool_handle_t pool = nullptr;
       XPU_ZE_CALL(zeEventPoolCreate, context, &desc, 1, &device, &pool);
       pools.push_back(pool);
@@ -165,6 +172,7 @@ public:
 private:
   ze_context_handle_t context = nullptr;
   ze_device_handle_t device = nullptr;
+  ze_event_pool_flags_t flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
   std::mutex mutex;
   std::vector<ze_event_pool_handle_t> pools;
   std::vector<ze_event_handle_t> available;
@@ -187,6 +195,29 @@ struct Runtime {
   uint32_t computeOrdinal = 0;
   EventPool events;
   Stream *defaultStream = nullptr;
+
+  /// Kernel launches recorded between xpuRuntimeProfileStart and Stop, each
+  /// signalling an event of `timestampEvents` (kernel timestamps).
+  EventPool timestampEvents;
+  std::mutex profileMutex;
+  bool profiling = false;
+  std::vector<std::pair<std::string, ze_event_handle_t>> profiledLaunches;
+  std::set<ze_event_handle_t> profiledEvents;
+  std::vector<std::string> profileNames;
+
+  /// Every live stream, so that xpuRuntimeProfileStop can wait for all.
+  std::mutex streamsMutex;
+  std::set<Stream *> streams;
+
+  bool isProfiled(ze_event_handle_t event) {
+    std::lock_guard<std::mutex> lock(profileMutex);
+    return profiledEvents.count(event) != 0;
+  }
+
+  /// Host ranges registered with mgpuMemHostRegisterMemRef and their
+  /// device-visible copies.
+  xpu::runtime::HostMirrors hostMirrors;
+  void *mirrorOf(uintptr_t address) { return hostMirrors.translate(address); }
 };
 
 struct Function {
@@ -259,6 +290,8 @@ static Stream *createStream(Runtime &rt) {
                                   ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
   XPU_ZE_CALL(zeCommandListCreateImmediate, rt.context, rt.desc.device, &desc,
               &stream->list);
+  std::lock_guard<std::mutex> lock(rt.streamsMutex);
+  rt.streams.insert(stream);
   return stream;
 }
 
@@ -294,6 +327,9 @@ static Runtime *createRuntime(int index) {
     fatal("device " + std::to_string(index) + " (" + rt->desc.properties.name +
           ") has no compute queue group");
   rt->events.init(rt->context, rt->desc.device);
+  rt->timestampEvents.init(rt->context, rt->desc.device,
+                           ZE_EVENT_POOL_FLAG_HOST_VISIBLE |
+                               ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP);
   rt->defaultStream = createStream(*rt);
   return rt;
 }
@@ -313,11 +349,15 @@ static Stream &getStream(void *stream) {
 
 /// Appends a command to `stream` through `append(signal, numWaits, waits)`,
 /// ordered after the stream's previous command.
+/// `signal`, when given, is the event the command signals (a profiled
+/// launch's timestamp event) instead of one from the stream's pool.
 template <typename AppendFn>
-static void enqueue(Stream &stream, AppendFn &&append) {
+static void enqueue(Stream &stream, AppendFn &&append,
+                    ze_event_handle_t signal = nullptr) {
   Runtime &rt = getRuntime();
   std::lock_guard<std::mutex> lock(stream.mutex);
-  ze_event_handle_t signal = rt.events.take();
+  if (!signal)
+    signal = rt.events.take();
   ze_event_handle_t *wait =
       stream.pending.empty() ? nullptr : &stream.pending.back();
   append(signal, wait ? 1u : 0u, wait);
@@ -331,8 +371,11 @@ static void synchronize(Stream &stream) {
     return;
   XPU_ZE_CALL(zeEventHostSynchronize, stream.pending.back(),
               std::numeric_limits<uint64_t>::max());
+  // Profiled launches' events are read (and released) by
+  // xpuRuntimeProfileStop.
   for (ze_event_handle_t event : stream.pending)
-    rt.events.release(event);
+    if (!rt.isProfiled(event))
+      rt.events.release(event);
   stream.pending.clear();
 }
 
@@ -374,43 +417,12 @@ extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeSelectDevice(int index) {
   selectedDevice = index;
 }
 
-/// The compiler options a SPIR-V module carries for itself: the text of an
-/// `OpModuleProcessed "xpu.build-options: <options>"` (written by
-/// xpu-embed-xe-build-options, e.g. -ze-opt-large-register-file for a
-/// 256-GRF kernel), or "".
-static std::string getEmbeddedBuildOptions(const void *data, size_t size) {
-  static const char prefix[] = "xpu.build-options: ";
-  const auto *bytes = static_cast<const uint8_t *>(data);
-  size_t numWords = size / 4;
-  auto word = [&](size_t i) {
-    const uint8_t *w = bytes + 4 * i;
-    return uint32_t(w[0]) | uint32_t(w[1]) << 8 | uint32_t(w[2]) << 16 |
-           uint32_t(w[3]) << 24;
-  };
-  if (numWords < 5 || word(0) != 0x07230203u)
-    return "";
-  for (size_t at = 5; at < numWords;) {
-    uint32_t count = word(at) >> 16, opcode = word(at) & 0xffffu;
-    if (count == 0 || at + count > numWords)
-      return "";
-    if (opcode == 330) { // OpModuleProcessed
-      const char *text = reinterpret_cast<const char *>(bytes + 4 * (at + 1));
-      size_t maxLength = 4 * (count - 1);
-      std::string value(text, strnlen(text, maxLength));
-      if (value.rfind(prefix, 0) == 0)
-        return value.substr(sizeof(prefix) - 1);
-    }
-    at += count;
-  }
-  return "";
-}
-
 extern "C" XPU_RUNTIME_EXPORT void *mgpuModuleLoad(const void *data,
                                                    size_t size) {
   Runtime &rt = getRuntime();
   if (!data || size == 0)
     fatal("mgpuModuleLoad: empty module");
-  std::string buildFlags = getEmbeddedBuildOptions(data, size);
+  std::string buildFlags = xpu::runtime::getEmbeddedBuildOptions(data, size);
   ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC,
                            nullptr,
                            ZE_MODULE_FORMAT_IL_SPIRV,
@@ -513,8 +525,18 @@ mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
           "(gpu-to-llvm{use-bare-pointers-for-kernels=true})");
   if (numValueArgs > 0 && !params)
     fatal("mgpuLaunchKernel: null params for kernel '" + fn.name + "'");
-  for (size_t i = 0; i < numValueArgs; ++i)
-    setArgument(fn, static_cast<uint32_t>(i), params[i]);
+  Runtime &rt = getRuntime();
+  for (size_t i = 0; i < numValueArgs; ++i) {
+    // A pointer into registered host memory (constants) becomes a pointer
+    // into its device-visible copy.
+    uintptr_t value = 0;
+    std::memcpy(&value, params[i], sizeof(value));
+    if (void *mirror = value ? rt.mirrorOf(value) : nullptr)
+      XPU_ZE_CALL(zeKernelSetArgumentValue, fn.kernel, static_cast<uint32_t>(i),
+                  sizeof(mirror), &mirror);
+    else
+      setArgument(fn, static_cast<uint32_t>(i), params[i]);
+  }
 
   constexpr intptr_t kMax = std::numeric_limits<uint32_t>::max();
   if (gridX <= 0 || gridY <= 0 || gridZ <= 0 || blockX <= 0 || blockY <= 0 ||
@@ -528,11 +550,23 @@ mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
                              static_cast<uint32_t>(gridY),
                              static_cast<uint32_t>(gridZ)};
   Stream &s = getStream(stream);
-  enqueue(s, [&](ze_event_handle_t signal, uint32_t numWaits,
-                 ze_event_handle_t *waits) {
-    XPU_ZE_CALL(zeCommandListAppendLaunchKernel, s.list, fn.kernel, &groups,
-                signal, numWaits, waits);
-  });
+  ze_event_handle_t timestamp = nullptr;
+  {
+    std::lock_guard<std::mutex> profileLock(rt.profileMutex);
+    if (rt.profiling) {
+      timestamp = rt.timestampEvents.take();
+      rt.profiledLaunches.emplace_back(fn.name, timestamp);
+      rt.profiledEvents.insert(timestamp);
+    }
+  }
+  enqueue(
+      s,
+      [&](ze_event_handle_t signal, uint32_t numWaits,
+          ze_event_handle_t *waits) {
+        XPU_ZE_CALL(zeCommandListAppendLaunchKernel, s.list, fn.kernel, &groups,
+                    signal, numWaits, waits);
+      },
+      timestamp);
 }
 
 extern "C" XPU_RUNTIME_EXPORT void *mgpuStreamCreate(void) {
@@ -544,6 +578,11 @@ extern "C" XPU_RUNTIME_EXPORT void mgpuStreamDestroy(void *stream) {
     return;
   auto *s = static_cast<Stream *>(stream);
   synchronize(*s);
+  {
+    Runtime &rt = getRuntime();
+    std::lock_guard<std::mutex> lock(rt.streamsMutex);
+    rt.streams.erase(s);
+  }
   XPU_ZE_CALL(zeCommandListDestroy, s->list);
   delete s;
 }
@@ -677,4 +716,93 @@ extern "C" XPU_RUNTIME_EXPORT void mgpuMemset32(void *dst, unsigned int value,
 extern "C" XPU_RUNTIME_EXPORT void mgpuMemset16(void *dst, unsigned short value,
                                                 size_t count, void *stream) {
   memsetImpl(dst, value, count, stream);
+}
+
+extern "C" XPU_RUNTIME_EXPORT void
+mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                          int64_t elementSizeBytes) {
+  if (!descriptor)
+    fatal("mgpuMemHostRegisterMemRef: null descriptor");
+  auto [start, size] =
+      xpu::runtime::memrefRange(rank, descriptor, elementSizeBytes);
+  if (!size)
+    return;
+  Runtime &rt = getRuntime();
+  if (rt.hostMirrors.covers(start, size))
+    return;
+  void *copy = mgpuMemAlloc(size, nullptr, /*isHostShared=*/true);
+  std::memcpy(copy, reinterpret_cast<void *>(start), size);
+  if (void *old = rt.hostMirrors.add(start, size, copy))
+    XPU_ZE_CALL(zeMemFree, rt.context, old);
+}
+
+extern "C" XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t, void *,
+                                                               int64_t) {
+  // Constants stay registered for the life of the program (see the header).
+}
+
+extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeProfileStart(void) {
+  Runtime &rt = getRuntime();
+  std::lock_guard<std::mutex> lock(rt.profileMutex);
+  rt.profiledLaunches.clear();
+  rt.profileNames.clear();
+  rt.profiling = true;
+}
+
+extern "C" XPU_RUNTIME_EXPORT int
+xpuRuntimeProfileStop(XPUKernelProfile *entries, int capacity) {
+  Runtime &rt = getRuntime();
+  std::vector<std::pair<std::string, ze_event_handle_t>> launches;
+  {
+    std::lock_guard<std::mutex> lock(rt.profileMutex);
+    rt.profiling = false;
+    launches.swap(rt.profiledLaunches);
+  }
+  // Every recorded launch leaves the streams' pending lists first, so that
+  // its event can go back to the timestamp pool below.
+  std::vector<Stream *> streams;
+  {
+    std::lock_guard<std::mutex> lock(rt.streamsMutex);
+    streams.assign(rt.streams.begin(), rt.streams.end());
+  }
+  for (Stream *stream : streams)
+    synchronize(*stream);
+  // Ticks of the profiling timer in nanoseconds (device properties 1.0).
+  double nsPerTick = static_cast<double>(rt.desc.properties.timerResolution);
+  uint32_t validBits = rt.desc.properties.kernelTimestampValidBits;
+  uint64_t mask =
+      validBits >= 64 ? ~uint64_t(0) : ((uint64_t(1) << validBits) - 1);
+  std::vector<std::string> &names = rt.profileNames;
+  names.clear();
+  std::vector<uint64_t> counts;
+  std::vector<int64_t> nanoseconds;
+  for (auto &[name, event] : launches) {
+    size_t i = std::find(names.begin(), names.end(), name) - names.begin();
+    if (i == names.size()) {
+      names.push_back(name);
+      counts.push_back(0);
+      nanoseconds.push_back(0);
+    }
+    ++counts[i];
+    ze_kernel_timestamp_result_t ts{};
+    bool timed =
+        zeEventHostSynchronize(event, std::numeric_limits<uint64_t>::max()) ==
+            ZE_RESULT_SUCCESS &&
+        zeEventQueryKernelTimestamp(event, &ts) == ZE_RESULT_SUCCESS;
+    if (!timed || nanoseconds[i] < 0) {
+      nanoseconds[i] = -1;
+    } else {
+      uint64_t ticks = (ts.global.kernelEnd - ts.global.kernelStart) & mask;
+      nanoseconds[i] += static_cast<int64_t>(ticks * nsPerTick);
+    }
+    {
+      std::lock_guard<std::mutex> lock(rt.profileMutex);
+      rt.profiledEvents.erase(event);
+    }
+    rt.timestampEvents.release(event);
+  }
+  int count = static_cast<int>(names.size());
+  for (int i = 0; i < count && i < capacity && entries; ++i)
+    entries[i] = {names[i].c_str(), counts[i], nanoseconds[i]};
+  return count;
 }

@@ -8,10 +8,11 @@
 // queue for the selected device.
 //
 // SPIR-V modules are loaded with clCreateProgramWithIL when the device reports
-// an IL version. Otherwise (PoCL 3.1, for one) the module is translated to
-// SPIR 1.2 bitcode with `llvm-spirv -r --spirv-target-env=CL1.2`, found at
-// configure time, and loaded with clCreateProgramWithBinary and the build
-// options "-x spir -spir-std=1.2".
+// an IL version (built with the options the module embeds for Intel's
+// compiler, e.g. its GRF mode, on Intel devices). Otherwise (PoCL 3.1, for one)
+// the module is translated to SPIR 1.2 bitcode with `llvm-spirv -r
+// --spirv-target-env=CL1.2`, found at configure time, and loaded with
+// clCreateProgramWithBinary and the build options "-x spir -spir-std=1.2".
 //
 // Buffers: generated code passes raw pointers, so all memory from
 // mgpuMemAlloc is SVM (clSVMAlloc; fine-grain buffer SVM when the device has
@@ -42,6 +43,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Runtime/XPURuntime.h"
+
+#include "../common/SPIRVBuildOptions.h"
+#include "../common/HostMirrors.h"
 
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -189,6 +193,7 @@ struct DeviceDesc {
   std::string ilVersion;
   std::string extensions;
   cl_device_type type = 0;
+  cl_uint vendorId = 0;
   cl_device_svm_capabilities svmCaps = 0;
   bool hasSVMQuery = false;
 };
@@ -246,6 +251,8 @@ static std::vector<DeviceDesc> discoverDevices() {
       desc.extensions = getDeviceString(device, CL_DEVICE_EXTENSIONS);
       XPU_CL_CALL(clGetDeviceInfo, device, CL_DEVICE_TYPE, sizeof(desc.type),
                   &desc.type, nullptr);
+      XPU_CL_CALL(clGetDeviceInfo, device, CL_DEVICE_VENDOR_ID,
+                  sizeof(desc.vendorId), &desc.vendorId, nullptr);
       // OpenCL 1.x devices know neither query: treat a CL_INVALID_VALUE as
       // "no IL" and "no SVM".
       size_t ilSize = 0;
@@ -274,6 +281,9 @@ static bool hasFineGrainSVM(const DeviceDesc &desc) {
 static bool hasCoarseGrainSVM(const DeviceDesc &desc) {
   return desc.svmCaps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
 }
+
+/// CL_DEVICE_VENDOR_ID of Intel devices (the PCI vendor ID).
+static constexpr cl_uint kIntelVendorId = 0x8086;
 
 static bool hasSPIRVIL(const DeviceDesc &desc) {
   return desc.ilVersion.find("SPIR-V") != std::string::npos;
@@ -330,6 +340,17 @@ struct Runtime {
   /// Start address -> size in bytes of every live mgpuMemAlloc allocation.
   std::map<uintptr_t, size_t> allocations;
 
+  /// Host ranges registered with mgpuMemHostRegisterMemRef and their SVM
+  /// copies.
+  xpu::runtime::HostMirrors hostMirrors;
+  void *mirrorOf(uintptr_t address) { return hostMirrors.translate(address); }
+
+  /// Launches recorded between xpuRuntimeProfileStart and Stop.
+  std::mutex profileMutex;
+  bool profiling = false;
+  std::vector<std::pair<std::string, cl_event>> profiledLaunches;
+  std::vector<std::string> profileNames;
+
   /// Returns true if `address` lies inside a live allocation.
   bool isAllocated(uintptr_t address) {
     std::lock_guard<std::mutex> lock(allocationsMutex);
@@ -380,6 +401,11 @@ struct Event {
 };
 } // namespace
 
+/// Every queue records timestamps, so that xpuRuntimeProfileStart can start
+/// at any time.
+static const cl_queue_properties kQueueProperties[] = {
+    CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+
 static std::mutex runtimeMutex;
 static Runtime *runtime = nullptr;
 static int selectedDevice = 0;
@@ -413,7 +439,7 @@ static Runtime *createRuntime(int index) {
       clCreateContext(properties, 1, &desc.device, nullptr, nullptr, &error);
   checkCL(error, "clCreateContext");
   rt->defaultQueue = clCreateCommandQueueWithProperties(
-      rt->context, desc.device, nullptr, &error);
+      rt->context, desc.device, kQueueProperties, &error);
   checkCL(error, "clCreateCommandQueueWithProperties");
   return rt;
 }
@@ -534,7 +560,12 @@ static cl_program loadProgram(const void *data, size_t size) {
   if (hasSPIRVIL(rt.desc)) {
     cl_program program = clCreateProgramWithIL(rt.context, data, size, &error);
     checkCL(error, "clCreateProgramWithIL");
-    buildProgram(program, device, "");
+    // The options embedded for Intel's compiler (the GRF mode) mean nothing
+    // to other vendors' drivers.
+    std::string options;
+    if (rt.desc.vendorId == kIntelVendorId)
+      options = xpu::runtime::getEmbeddedBuildOptions(data, size);
+    buildProgram(program, device, options.c_str());
     return program;
   }
   std::vector<unsigned char> bitcode = translateToSPIR(data, size);
@@ -765,11 +796,16 @@ static std::string describeArg(const Function &function, size_t index) {
 
 static void setPointerArg(Runtime &rt, Function &function, cl_uint index,
                           void *value) {
+  // Registered host memory (constants): the kernel reads the SVM copy.
+  if (value && !rt.isAllocated(reinterpret_cast<uintptr_t>(value)))
+    if (void *mirror = rt.mirrorOf(reinterpret_cast<uintptr_t>(value)))
+      value = mirror;
   if (value && !rt.isAllocated(reinterpret_cast<uintptr_t>(value)))
     fatal(describeArg(function, index) + " is the pointer " +
           formatPointer(value) +
-          ", which is not inside memory from mgpuMemAlloc; kernels can only "
-          "access SVM allocations");
+          ", which is not inside memory from mgpuMemAlloc or registered host "
+          "memory (gpu.host_register); kernels can only access SVM "
+          "allocations");
   XPU_CL_CALL(clSetKernelArgSVMPointer, function.kernel, index, value);
 }
 
@@ -924,6 +960,9 @@ mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
       // an SVM pointer, anything else a scalar (see the file header).
       uintptr_t value = 0;
       std::memcpy(&value, params[i], sizeof(value));
+      if (value && !rt.isAllocated(value))
+        if (void *mirror = rt.mirrorOf(value))
+          value = reinterpret_cast<uintptr_t>(mirror);
       if (value && rt.isAllocated(value))
         XPU_CL_CALL(clSetKernelArgSVMPointer, fn.kernel, index,
                     reinterpret_cast<void *>(value));
@@ -946,15 +985,19 @@ mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
   size_t global[3] = {static_cast<size_t>(gridX) * local[0],
                       static_cast<size_t>(gridY) * local[1],
                       static_cast<size_t>(gridZ) * local[2]};
+  std::lock_guard<std::mutex> profileLock(rt.profileMutex);
+  cl_event event = nullptr;
   XPU_CL_CALL(clEnqueueNDRangeKernel, getQueue(stream), fn.kernel, 3, nullptr,
-              global, local, 0, nullptr, nullptr);
+              global, local, 0, nullptr, rt.profiling ? &event : nullptr);
+  if (rt.profiling)
+    rt.profiledLaunches.emplace_back(fn.name, event);
 }
 
 extern "C" XPU_RUNTIME_EXPORT void *mgpuStreamCreate(void) {
   Runtime &rt = getRuntime();
   cl_int error = CL_SUCCESS;
   cl_command_queue queue = clCreateCommandQueueWithProperties(
-      rt.context, rt.desc.device, nullptr, &error);
+      rt.context, rt.desc.device, kQueueProperties, &error);
   checkCL(error, "clCreateCommandQueueWithProperties");
   return queue;
 }
@@ -1082,4 +1125,78 @@ extern "C" XPU_RUNTIME_EXPORT void mgpuMemset32(void *dst, unsigned int value,
 extern "C" XPU_RUNTIME_EXPORT void mgpuMemset16(void *dst, unsigned short value,
                                                 size_t count, void *stream) {
   memsetImpl(dst, value, count, stream);
+}
+
+extern "C" XPU_RUNTIME_EXPORT void
+mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                          int64_t elementSizeBytes) {
+  if (!descriptor)
+    fatal("mgpuMemHostRegisterMemRef: null descriptor");
+  auto [start, size] =
+      xpu::runtime::memrefRange(rank, descriptor, elementSizeBytes);
+  if (!size)
+    return;
+  Runtime &rt = getRuntime();
+  if (rt.hostMirrors.covers(start, size) || rt.isAllocated(start))
+    return; // already device-visible
+  void *copy = mgpuMemAlloc(size, nullptr, /*isHostShared=*/false);
+  XPU_CL_CALL(clEnqueueSVMMemcpy, rt.defaultQueue, CL_TRUE, copy,
+              reinterpret_cast<void *>(start), size, 0, nullptr, nullptr);
+  if (void *old = rt.hostMirrors.add(start, size, copy))
+    mgpuMemFree(old, nullptr); // a larger range replaces it
+}
+
+extern "C" XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t, void *,
+                                                               int64_t) {
+  // Constants stay registered for the life of the program: a later call of
+  // the same function registers them again, and the copy is still valid.
+}
+
+extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeProfileStart(void) {
+  Runtime &rt = getRuntime();
+  std::lock_guard<std::mutex> lock(rt.profileMutex);
+  for (auto &launch : rt.profiledLaunches)
+    if (launch.second)
+      clReleaseEvent(launch.second);
+  rt.profiledLaunches.clear();
+  rt.profileNames.clear();
+  rt.profiling = true;
+}
+
+extern "C" XPU_RUNTIME_EXPORT int
+xpuRuntimeProfileStop(XPUKernelProfile *entries, int capacity) {
+  Runtime &rt = getRuntime();
+  std::lock_guard<std::mutex> lock(rt.profileMutex);
+  rt.profiling = false;
+  std::vector<std::string> &names = rt.profileNames;
+  names.clear();
+  std::vector<uint64_t> launches;
+  std::vector<int64_t> nanoseconds;
+  for (auto &[name, event] : rt.profiledLaunches) {
+    size_t i = std::find(names.begin(), names.end(), name) - names.begin();
+    if (i == names.size()) {
+      names.push_back(name);
+      launches.push_back(0);
+      nanoseconds.push_back(0);
+    }
+    ++launches[i];
+    cl_ulong start = 0, end = 0;
+    bool timed =
+        event && clWaitForEvents(1, &event) == CL_SUCCESS &&
+        clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START,
+                                sizeof(start), &start, nullptr) == CL_SUCCESS &&
+        clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof(end),
+                                &end, nullptr) == CL_SUCCESS;
+    if (!timed || nanoseconds[i] < 0)
+      nanoseconds[i] = -1;
+    else
+      nanoseconds[i] += static_cast<int64_t>(end - start);
+    if (event)
+      clReleaseEvent(event);
+  }
+  rt.profiledLaunches.clear();
+  int count = static_cast<int>(names.size());
+  for (int i = 0; i < count && i < capacity && entries; ++i)
+    entries[i] = {names[i].c_str(), launches[i], nanoseconds[i]};
+  return count;
 }

@@ -51,7 +51,7 @@
 // RUN: mlir-opt %{plugin} %{model} --pass-pipeline='builtin.module(xpu-spirv-pipeline)' -o %t.spirv.mlir-opt
 // RUN: diff %t.spirv.xpu-opt %t.spirv.mlir-opt
 // RUN: FileCheck %s --check-prefix=SPIRV < %t.spirv.mlir-opt
-// SPIRV: gpu.binary @forward.packed_kernel {{.*}}#spirv.target_env<#spirv.vce<v1.0, [Addresses, Float16, Float16Buffer, Float64, Int16, Int64, Kernel]
+// SPIRV: gpu.binary @forward.packed_kernel {{.*}}#spirv.target_env<#spirv.vce<v1.1, [Addresses, Float16, Float16Buffer, Float64, Int16, Int64, Kernel, SubgroupDispatch, DeviceEnqueue]
 
 // Remarks come through upstream's remark filter (xpu-opt's --xpu-remarks is
 // a spelling of it).

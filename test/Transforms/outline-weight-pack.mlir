@@ -273,3 +273,27 @@ func.func @again.packed(%x: tensor<4xf32>, %w2: tensor<4xf32>) -> tensor<4xf32> 
   %r = linalg.add ins(%x, %w3 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// bmm of two activations (weights=auto): the second operand of a batched
+// GEMM is an activation, not a weight, so its transpose stays in @bmm and
+// nothing is packed; the residual after it is still taken for a weight,
+// but nothing depends on it alone.
+// CHECK-LABEL: func.func @bmm
+//   CHECK-NOT:   call @bmm.pack
+//       CHECK:   linalg.transpose
+//       CHECK:   xpu.gemm
+// CHECK-NOT: func.func @bmm.pack
+// expected-remark @+2 {{@bmm: argument #1 is an operand of a batched GEMM: an activation, not a weight}}
+// expected-remark @+1 {{@bmm: no computation depends only on the weights (args #2)}}
+func.func @bmm(%a: tensor<4x16x32xf32>, %b: tensor<4x24x32xf32>, %r: tensor<4x16x24xf32>) -> tensor<4x16x24xf32> {
+  %e = tensor.empty() : tensor<4x32x24xf32>
+  %bt = linalg.transpose ins(%b : tensor<4x24x32xf32>) outs(%e : tensor<4x32x24xf32>) permutation = [0, 2, 1]
+  %g = xpu.gemm %a, %bt rhs_layout(kn) acc(f32) epilogue(%r full : tensor<4x16x24xf32>) {
+  ^bb0(%acc: f32, %res: f32):
+    %0 = arith.addf %acc, %res : f32
+    xpu.yield %0 : f32
+  } : (tensor<4x16x32xf32>, tensor<4x32x24xf32>) -> tensor<4x16x24xf32>
+  return %g : tensor<4x16x24xf32>
+}

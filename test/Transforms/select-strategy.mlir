@@ -9,6 +9,19 @@
 // Forcing a schedule (the pipelines' schedule= option) for every GEMM; a
 // config written by hand keeps its own.
 // RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy{schedule=stream_k programs=64}))' | FileCheck %s --check-prefix=FORCED
+// backend=simt: the register model of convert-xpu-to-gpu's SIMT kernels
+// (docs/Strategy.md, "Registers and the GRF mode"), tile_k 16 on Xe. On pvc
+// a 4096^3 bf16 GEMM gets 8-row tiles (the 256-register budget; SIMT
+// configs carry no Xe knobs): 8x256 on [1, 8] subgroups is an 8x32 block,
+// 16 lanes along n, 8x2 accumulators per lane:
+// 64 + 16 + ceil(3 * 16 / 4) * (8 + 2) = 200 <= 256; a 16-row tile would need
+// 64 + 32 + 12 * 18 = 312. Elsewhere (sm_90) the model and tile_k are those
+// of matrix kernels.
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy{backend=simt}))' | FileCheck %s --check-prefix=SIMT
+// SIMT-LABEL: func.func @pvc_large_square
+//       SIMT:   xpu.gemm {{.*}} {config = #xpu.config<tile = [8, 256, 16], group_m = 8, subgroups = [1, 8], stages = 4, schedule = data_parallel>}
+// SIMT-LABEL: func.func @sm90_large_square
+//       SIMT:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 32], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel>}
 
 // Numbers used below (docs/Design.md's target table, docs/Strategy.md's
 // model). Per compute unit: pvc f32 52400 / 128 = 409.375 GFLOP/s, bf16

@@ -45,7 +45,7 @@ def check_local_sizes(spirv_dis, path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("dir")
-    ap.add_argument("--target-env", default="opencl1.2")
+    ap.add_argument("--target-env", default="opencl2.2")
     ap.add_argument("--expect", type=int, default=None,
                     help="exact number of .spv files expected")
     args = ap.parse_args()

@@ -5,6 +5,47 @@
 
 include "mlir/Pass/PassBase.td"
 
+def XPUCPUPackOperandsPass
+    : Pass<"xpu-cpu-pack-operands", "func::FuncOp"> {
+  let summary = "Pack both GEMM operands into the panels the CPU "
+                "micro-kernel reads (linalg.pack, a contraction of panels, "
+                "linalg.unpack)";
+  let description = [{
+    The CPU data layout, on tensors, before `xpu-outline-weight-pack` (so
+    that packing a weight is weight-only work that moves into `<fn>.pack`,
+    and is folded at compile time for constant weights). Each statically
+    shaped f32 `linalg.matmul` / `linalg.batch_matmul` whose rhs is read as
+    `[b?, k, n]` or as `[b?, n, k]` becomes:
+
+    * `linalg.pack` of the lhs `[b?, m, k]` into `[b?, ceil(m/mr), k, mr]`:
+      one contiguous panel per `mr` rows (the `mr` values of one k next to
+      each other), zero-padded at the edge;
+    * `linalg.pack` of the rhs into `[b?, ceil(n/nr), k, nr]`: one
+      contiguous panel per `nr` columns, the same for both rhs layouts (a
+      `[k, n]` weight is as fast as the `x·Wᵀ` form) and free of cache-set
+      conflicts for any leading dimension, zero-padded at the edge;
+    * a `linalg.generic` contraction over `(b?, M1, N1, k, mr, nr)` (the
+      mmt4d form without its unit k0 dimension) into a
+      `[b?, M1, N1, mr, nr]` accumulator (a fill of the packed shape, or
+      the packed init);
+    * `linalg.unpack` back to `[b?, m, n]`, which drops the padding.
+
+    Every register tile of the packed problem is full, whatever the shape:
+    `xpu-cpu-tile-and-vectorize` vectorizes it without masks. Other
+    contractions are left alone, with a remark (`--xpu-remarks`).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+  let options = [
+    ListOption<"registerTile", "register-tile", "int64_t",
+               "Register tile [mr, nr]: the packed panel sizes (default 6,16)">
+  ];
+  let statistics = [
+    Statistic<"numPacked", "num-packed", "Matmuls rewritten to packed form">
+  ];
+}
+
 def XPUCPUTileAndVectorizePass
     : Pass<"xpu-cpu-tile-and-vectorize", "func::FuncOp"> {
   let summary = "Tile linalg GEMMs and elementwise ops for CPU caches and "
@@ -27,7 +68,13 @@ def XPUCPUTileAndVectorizePass
     * the register tile is vectorized to `vector.contract`; tiles cut by the
       shape's edge are vectorized with masks;
     * elementwise `linalg.generic` ops (the epilogue) are tiled to
-      `[1, ..., 1, elementwise-width]` and vectorized.
+      `[1, ..., 1, elementwise-width]` and vectorized;
+    * row reductions (a `linalg.generic` whose only reduction loop is the
+      innermost: softmax's max and sum, logsumexp, sums along rows) are
+      tiled one row at a time; a row longer than `elementwise-width` is
+      reduced in chunks of that width into a vector of partial results
+      (upstream's partial-reduction tiling) that one
+      `vector.multi_reduction` merges.
 
     Ops that cannot be vectorized (for example a body with `cf.assert`) stay
     scalar, with a remark (`--xpu-remarks`).
@@ -45,12 +92,17 @@ def XPUCPUTileAndVectorizePass
                "Register tile [mr, nr] of the GEMM micro-kernel">,
     Option<"elementwiseWidth", "elementwise-width", "int64_t",
            /*default=*/"16",
-           "Vector width of elementwise ops (innermost tile size)">
+           "Vector width of elementwise ops (innermost tile size)">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Make the outermost loop of a packed GEMM (batches, else column "
+           "blocks) an scf.forall, for xpu-cpu-parallel-to-threads">
   ];
   let statistics = [
     Statistic<"numGemms", "num-gemms", "Contractions tiled and vectorized">,
     Statistic<"numElementwise", "num-elementwise",
               "Elementwise ops tiled and vectorized">,
+    Statistic<"numReductions", "num-reductions",
+              "Row reductions tiled and vectorized">,
     Statistic<"numScalar", "num-scalar", "Ops left scalar">
   ];
 }
@@ -64,8 +116,16 @@ def XPUCPUHoistVectorTransfersPass
     the loops that do not change it (upstream's
     `linalg::hoistRedundantVectorTransfers`), so the accumulator of the GEMM
     micro-kernel is loaded once before the k loop and stored once after it.
+    Then unrolls each such k loop (vector iter_args, a `vector.contract` or
+    `vector.outerproduct` in its body) by `k-unroll`, with a remainder loop
+    where the trip count is not a multiple: fewer loop-control instructions
+    between the FMAs.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect"];
+  let options = [
+    Option<"kUnroll", "k-unroll", "int64_t", /*default=*/"4",
+           "Unroll factor of the micro-kernel k loops (1: no unrolling)">
+  ];
 }
 
 def XPUCPULowerVectorsPass
@@ -80,7 +140,8 @@ def XPUCPULowerVectorsPass
 
     1. `vector.mask` of transfers folded into the transfers; transfer
        permutation maps lowered to minor identities plus
-       broadcasts/transposes; leading unit dims cast away;
+       broadcasts/transposes; leading unit dims cast away, other unit dims
+       of elementwise ops and transfers dropped with shape casts;
     2. `vector.contract` lowered to `vector.outerproduct` (one per k
        element; the `mr x nr` accumulator becomes `mr` rows of `nr` lanes);
     3. `vector.outerproduct` lowered to broadcast + `vector.fma` rows,
@@ -96,6 +157,71 @@ def XPUCPULowerVectorsPass
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def XPUCPUApproximateMathPass
+    : Pass<"xpu-cpu-approximate-math", "func::FuncOp"> {
+  let summary = "Replace transcendental math ops by polynomial "
+                "approximations that vectorize";
+  let description = [{
+    On the CPU, a vector `math.exp`, `math.erf`, `math.tanh`, ... without an
+    LLVM intrinsic is otherwise unrolled into one scalar libm call per lane
+    (`convert-math-to-libm`). This pass applies upstream's polynomial
+    approximations (`populateMathPolynomialApproximationPatterns`, with the
+    f32 expansions around them) to the functions listed in `functions`, on
+    scalars and vectors alike, so that epilogues and reductions stay in
+    vector registers. The accuracy of each one is measured against NumPy in
+    float64 by `test/Integration/CPU/math` (max error in f32 ulps over a
+    dense sweep of its range and tails); `docs/Performance.md` lists the
+    bounds.
+  }];
+  let dependentDialects = ["::mlir::math::MathDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "math ops to approximate, by name without the `math.` prefix "
+               "(default: exp, expm1, log, log1p, log2, tanh, erf, erfc)">
+  ];
+  let statistics = [
+    Statistic<"numApproximated", "num-approximated",
+              "Math ops replaced by polynomial approximations">
+  ];
+}
+
+def XPUCPUParallelToThreadsPass
+    : Pass<"xpu-cpu-parallel-to-threads", "ModuleOp"> {
+  let summary = "Run parallel loops on POSIX threads (fork-join), without "
+                "an OpenMP runtime";
+  let description = [{
+    The last step of the CPU pipeline's multithreading. The parallel loops
+    (`scf.forall` over the GEMM's column blocks, made `scf.parallel` and
+    then `omp.parallel { omp.wsloop { omp.loop_nest } }` by
+    `convert-scf-to-openmp`, with bodies already in the LLVM dialect) become:
+
+    * an outlined `llvm.func internal @<fn>_par<i>(ptr)` that runs one
+      contiguous share of the iterations, reading what the body uses from a
+      shared struct `{lb, ub, step, threads, captured values...}`;
+    * at the loop's place: the shared struct (on the stack), the thread
+      count (`threads`, or `sysconf(_SC_NPROCESSORS_ONLN)` when it is 0,
+      never more than the iterations) and a call of
+      `__xpu_cpu_fork_join(fn, shared, threads)`, which starts threads
+      1..n-1 with `pthread_create` (running a share on the calling thread
+      if that fails), runs share 0 itself and joins the others.
+
+    Only the C library is called, so the result runs under xpu-run,
+    mlir-runner, the JIT of any host and as an object file. Other OpenMP
+    forms (more than one loop, reductions, clauses) are errors.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"0",
+           "Threads per parallel loop; 0: one per online core, read at run "
+           "time">
+  ];
+  let statistics = [
+    Statistic<"numParallel", "num-parallel", "Parallel loops lowered">
+  ];
 }
 
 #endif // XPU_CODEGEN_PASSES_TD

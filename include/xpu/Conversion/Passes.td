@@ -223,11 +223,18 @@ def XPUHostBuffersToGPUPass : Pass<"xpu-host-buffers-to-gpu"> {
     `gpu.dealloc` between `gpu.wait async` and `gpu.wait`, the async form
     that `gpu-to-llvm` lowers. Buffers that come from outside the module
     (arguments of the entry point) are not converted: the module must
-    allocate the buffers it launches kernels on, as `@main` does.
+    allocate the buffers it launches kernels on, as `@main` does, or its
+    caller passes device-visible ones (xpu-run and the Python package do).
+    Every `memref.get_global` of a constant (weights folded at compile
+    time) is followed by a `gpu.host_register` of it: the runtime gives
+    kernels that read it a device-visible copy, made once.
   }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
   let statistics = [
-    Statistic<"numAllocs", "num-allocs", "memref.alloc ops made host_shared">
+    Statistic<"numAllocs", "num-allocs", "memref.alloc ops made host_shared">,
+    Statistic<"numConstants", "num-constants",
+              "constant globals registered with gpu.host_register">
   ];
 }
 
@@ -242,8 +249,19 @@ def XPUSetSPIRVEntryPointABIPass : Pass<"xpu-set-spirv-entry-point-abi",
     sizes) when there is one. It also copies the module's SPIR-V target
     (from `spirv-attach-target`) to a `spirv.target_env` attribute, where
     conversions such as `convert-math-to-spirv` look for it.
+
+    With a target (the module's `#xpu.target`, from `xpu-attach-target`;
+    none when it is absent), every kernel also gets the target's
+    first subgroup size, the one `convert-xpu-to-gpu` lays its tiles out for
+    (16 on pvc and bmg). `spirv-lower-abi-attrs` turns it into
+    `OpExecutionMode SubgroupSize`, which needs SPIR-V 1.1 and the
+    `SubgroupDispatch` capability: without them in the target environment
+    the subgroup size is left out with a missed remark. Without a subgroup
+    size, Intel's compiler picks the SIMD width itself (SIMD32 for most
+    kernels), so that the register plan of the strategy does not hold.
   }];
-  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect",
+                           "::mlir::xpu::XPUDialect"];
 }
 
 def XPUGuardZeroTripLoopsPass : Pass<"xpu-guard-zero-trip-loops"> {
@@ -343,10 +361,19 @@ def XPUEmbedXeBuildOptionsPass : Pass<"xpu-embed-xe-build-options", "ModuleOp"> 
     SPIR-V module itself as `OpModuleProcessed "xpu.build-options: <opts>"`
     (a debug instruction every consumer may ignore; the module stays valid),
     and the xpu Level Zero runtime passes them to `zeModuleCreate` as build
-    flags. Objects without options, or that are not SPIR-V, are left alone;
-    a malformed SPIR-V object is an error at the binary.
+    flags (the OpenCL runtime to `clBuildProgram` on Intel devices).
+
+    With a target (the module's `#xpu.target`, from `xpu-attach-target`;
+    none when it is absent) of the Intel vendor, the generic
+    SPIR-V objects (`#spirv.target_env`, from `xpu-spirv-pipeline`) get the
+    GRF mode the register model plans for SIMT kernels
+    (`getGenericKernelGrfMode`: 256, `-ze-opt-large-register-file`, on pvc
+    and bmg, where every SIMT GEMM kernel needs more than 128 registers at
+    SIMD16). Objects without options, or that are not SPIR-V, are left
+    alone; a malformed SPIR-V object is an error at the binary.
   }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::xpu::XPUDialect"];
 }
 
 #endif // XPU_CONVERSION_PASSES_TD

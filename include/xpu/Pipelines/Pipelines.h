@@ -14,7 +14,9 @@ struct XPUOptimizePipelineOptions
   PassOptions::Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("GEMM operand precision: f32 (default: keep f32 "
-                     "numerics), bf16 or f16 (xpu-prepack-bf16)"),
+                     "numerics; f64 GEMMs are demoted by xpu-demote-f64, "
+                     "with a remark), f64 (f64 GEMMs stay f64), bf16 or "
+                     "f16 (xpu-prepack-bf16)"),
       llvm::cl::init("f32")};
   PassOptions::Option<std::string> weights{
       *this, "weights",
@@ -43,7 +45,8 @@ struct XPUCPUPipelineOptions : PassPipelineOptions<XPUCPUPipelineOptions> {
   PassOptions::Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("GEMM operand precision for xpu-optimize: f32 "
-                     "(default), bf16 or f16"),
+                     "(default; f64 demoted with a remark), f64 (kept), "
+                     "bf16 or f16"),
       llvm::cl::init("f32")};
   PassOptions::Option<bool> optimize{
       *this, "optimize",
@@ -55,12 +58,21 @@ struct XPUCPUPipelineOptions : PassPipelineOptions<XPUCPUPipelineOptions> {
           "Cache tile [mc, nc, kc] of the GEMM (default 64,256,256)")};
   PassOptions::ListOption<int64_t> registerTile{
       *this, "register-tile",
-      llvm::cl::desc("Register tile [mr, nr] of the GEMM (default 4,16)")};
+      llvm::cl::desc(
+          "Register tile [mr, nr] of the GEMM: the panels of the packed "
+          "operands (default 6,16)")};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Tile and vectorize (default); off gives the scalar loop "
                      "nest"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads of the GEMMs' parallel loops (POSIX threads, "
+                     "xpu-cpu-parallel-to-threads): 0 (default) one per "
+                     "online core at run time, 1 single-threaded code (for "
+                     "measurements on one core), N at most N"),
+      llvm::cl::init(0)};
 };
 
 /// Builds `xpu-cpu-pipeline`: xpu-optimize (or just the raise), lower xpu
@@ -83,7 +95,8 @@ struct XPUSPIRVPipelineOptions : PassPipelineOptions<XPUSPIRVPipelineOptions> {
   PassOptions::Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("GEMM operand precision for xpu-optimize: f32 "
-                     "(default), bf16 or f16"),
+                     "(default; f64 demoted with a remark), f64 (kept), "
+                     "bf16 or f16"),
       llvm::cl::init("f32")};
   PassOptions::Option<bool> optimize{
       *this, "optimize",
@@ -148,7 +161,8 @@ struct XPUXePipelineOptions : PassPipelineOptions<XPUXePipelineOptions> {
       *this, "precision",
       llvm::cl::desc("Precision of the model: f32 (default; DPAS operands "
                      "are converted to bf16 once at pack time, accumulation "
-                     "in f32), bf16 or f16"),
+                     "in f32), bf16, f16 or f64 (f64 GEMMs kept; DPAS has "
+                     "no f64)"),
       llvm::cl::init("f32")};
   PassOptions::Option<bool> optimize{
       *this, "optimize",

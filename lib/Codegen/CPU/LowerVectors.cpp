@@ -52,6 +52,10 @@ struct LowerVectorsPass final
           vector::populateVectorMaskLoweringPatternsForSideEffectingOps(
               patterns);
           vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+          // The unit k0 dimension of the packed GEMM's operands, inside
+          // elementwise ops (the extf of 16-bit operands) and transfers.
+          vector::populateDropUnitDimWithShapeCastPatterns(patterns);
+          vector::populateVectorTransferDropUnitDimsPatterns(patterns);
         })))
       return signalPassFailure();
 

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace mlir::xpu {
 #define GEN_PASS_DEF_XPUHOSTBUFFERSTOGPUPASS
@@ -26,9 +27,18 @@ struct XPUHostBuffersToGPUPass
   void runOnOperation() override {
     SmallVector<memref::AllocOp> allocs;
     SmallVector<memref::DeallocOp> deallocs;
+    SmallVector<memref::GetGlobalOp> constants;
+    SymbolTableCollection symbols;
     getOperation()->walk([&](Operation *op) {
       if (isInGPUCode(op))
         return;
+      if (auto getGlobal = dyn_cast<memref::GetGlobalOp>(op)) {
+        auto global = symbols.lookupNearestSymbolFrom<memref::GlobalOp>(
+            op, getGlobal.getNameAttr());
+        if (global && global.getConstant() &&
+            !getGlobal.getType().getMemorySpace())
+          constants.push_back(getGlobal);
+      }
       if (auto alloc = dyn_cast<memref::AllocOp>(op))
         allocs.push_back(alloc);
       else if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
@@ -47,6 +57,20 @@ struct XPUHostBuffersToGPUPass
           alloc.getSymbolOperands(), rewriter.getUnitAttr());
       rewriter.replaceOp(alloc, gpuAlloc.getMemref());
       ++numAllocs;
+    }
+
+    // Constants (weights folded at compile time) live in host memory that
+    // kernels cannot read: register them, and the runtime hands kernels a
+    // device-visible copy, made once.
+    for (memref::GetGlobalOp getGlobal : constants) {
+      rewriter.setInsertionPointAfter(getGlobal);
+      MemRefType type = getGlobal.getType();
+      auto unranked =
+          UnrankedMemRefType::get(type.getElementType(), /*memorySpace=*/{});
+      Value cast = memref::CastOp::create(rewriter, getGlobal.getLoc(),
+                                          unranked, getGlobal.getResult());
+      gpu::HostRegisterOp::create(rewriter, getGlobal.getLoc(), cast);
+      ++numConstants;
     }
 
     // gpu-to-llvm lowers gpu.dealloc only in its async form.

@@ -3,14 +3,20 @@
 // The options of an #xevm.target reach ocloc only; a SPIR-V object that Level
 // Zero compiles at load time would lose them (the 256-GRF mode, for one).
 // They are written into the module as OpModuleProcessed, which the xpu Level
-// Zero runtime reads back.
+// Zero and OpenCL runtimes read back. The generic SPIR-V kernels of an Xe
+// target (#spirv.target_env objects, which carry no options) get the GRF
+// mode the register model plans for them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Conversion/Passes.h"
+#include "xpu/Dialect/XPU/IR/XPUOps.h"
+#include "xpu/Dialect/XPU/Utils/GemmUtils.h"
+#include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/XeVMDialect.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
 
@@ -21,8 +27,11 @@ namespace mlir::xpu {
 
 using namespace mlir;
 
-/// The prefix the runtime looks for (runtime/LevelZero).
+/// The prefix the runtimes look for (runtime/LevelZero, runtime/OpenCL).
 static constexpr StringLiteral kPrefix = "xpu.build-options: ";
+static constexpr StringLiteral kPassArg = "xpu-embed-xe-build-options";
+/// IGC's option for 256-GRF mode.
+static constexpr StringLiteral kLargeGrfOption = "-ze-opt-large-register-file";
 
 namespace {
 constexpr uint32_t kSpirvMagic = 0x07230203;
@@ -90,34 +99,47 @@ struct EmbedXeBuildOptionsPass final
   using Base::Base;
 
   void runOnOperation() override {
-    WalkResult result = getOperation().walk([&](gpu::BinaryOp binary) {
+    // The options of generic SPIR-V kernels: those of the target's SIMT
+    // kernels, when there is an Xe target.
+    std::string genericOptions;
+    ModuleOp module = getOperation();
+    if (xpu::TargetAttr target = xpu::TargetAttr::lookup(module))
+      if (xpu::getGenericKernelGrfMode(target) == 256)
+        genericOptions = kLargeGrfOption;
+
+    WalkResult result = module.walk([&](gpu::BinaryOp binary) {
       SmallVector<Attribute> objects;
       bool changed = false;
       for (Attribute attr : binary.getObjects()) {
         objects.push_back(attr);
         auto object = dyn_cast<gpu::ObjectAttr>(attr);
-        auto target = object
-                          ? dyn_cast<xevm::XeVMTargetAttr>(object.getTarget())
-                          : xevm::XeVMTargetAttr();
-        if (!target || !target.getFlags())
+        if (!object)
           continue;
-        auto options =
-            dyn_cast_or_null<ArrayAttr>(target.getFlags().get("cmd-options"));
-        if (!options || options.empty())
+        SmallVector<StringRef> parts;
+        if (auto target = dyn_cast<xevm::XeVMTargetAttr>(object.getTarget())) {
+          auto options = target.getFlags()
+                             ? dyn_cast_or_null<ArrayAttr>(
+                                   target.getFlags().get("cmd-options"))
+                             : ArrayAttr();
+          if (options)
+            for (Attribute option : options)
+              if (auto str = dyn_cast<StringAttr>(option))
+                parts.push_back(str.getValue());
+        } else if (isa<spirv::TargetEnvAttr>(object.getTarget()) &&
+                   !genericOptions.empty()) {
+          parts.push_back(genericOptions);
+        }
+        if (parts.empty())
           continue;
         StringRef bytes = object.getObject().getValue();
         if (bytes.size() < 4 ||
             llvm::support::endian::read32le(bytes.data()) != kSpirvMagic)
           continue;
-        SmallVector<StringRef> parts;
-        for (Attribute option : options)
-          if (auto str = dyn_cast<StringAttr>(option))
-            parts.push_back(str.getValue());
         FailureOr<std::string> embedded = embed(bytes, llvm::join(parts, " "));
         if (failed(embedded)) {
           binary.emitError()
-              << "xpu-embed-xe-build-options: object of '"
-              << binary.getSymName() << "' is not well-formed SPIR-V";
+              << kPassArg << ": object of '" << binary.getSymName()
+              << "' is not well-formed SPIR-V";
           return WalkResult::interrupt();
         }
         objects.back() = gpu::ObjectAttr::get(

@@ -70,3 +70,28 @@ func.func @maybe_empty_loop_is_not_hoisted(%c: memref<4x16xf32>, %n: index) {
   }
   return
 }
+
+// -----
+
+// Once hoisted, the micro-kernel's k loop (vector iter_args, an
+// outerproduct in its body) is unrolled by k-unroll = 4 (the default): 4
+// outer products per step of 4.
+// CHECK-LABEL: func.func @k_loop_is_unrolled
+//       CHECK:   scf.for {{.*}} to %c64 step %c4 iter_args
+// CHECK-COUNT-4:     vector.outerproduct
+//   CHECK-NOT:     vector.outerproduct
+//       CHECK:     scf.yield
+func.func @k_loop_is_unrolled(%a: memref<64x6xf32>, %b: memref<64x16xf32>, %c: memref<6x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %pad = arith.constant 0.0 : f32
+  scf.for %k = %c0 to %c64 step %c1 {
+    %va = vector.transfer_read %a[%k, %c0], %pad {in_bounds = [true]} : memref<64x6xf32>, vector<6xf32>
+    %vb = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true]} : memref<64x16xf32>, vector<16xf32>
+    %vc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<6x16xf32>, vector<6x16xf32>
+    %r = vector.outerproduct %va, %vb, %vc {kind = #vector.kind<add>} : vector<6xf32>, vector<16xf32>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<6x16xf32>, memref<6x16xf32>
+  }
+  return
+}

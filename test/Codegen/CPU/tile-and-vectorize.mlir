@@ -28,27 +28,76 @@ func.func @matmul_static(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>,
   return %r : tensor<16x32xf32>
 }
 
-// A [n, k] rhs is packed to [k, n] by a linalg.transpose, itself tiled 8x8
-// and vectorized; the packed buffer of a 1 KiB row stride gets one cache
-// line of padding (256 + 16 columns).
-// CHECK-LABEL: func.func @matmul_transposed_rhs
-//       CHECK:   %[[E:.*]] = tensor.empty() : tensor<128x272xf32>
-//       CHECK:   %[[S:.*]] = tensor.extract_slice %[[E]][0, 0] [128, 256] [1, 1]
-//       CHECK:   scf.for {{.*}} step %c8 iter_args(%{{.*}} = %[[S]])
-//       CHECK:     scf.for {{.*}} step %c8
-//       CHECK:       vector.transfer_read {{.*}} permutation_map = {{.*}} vector<8x8xf32>
-//       CHECK:       vector.transfer_write {{.*}} vector<8x8xf32>
-//       CHECK:   vector.contract {{.*}} into vector<4x16xf32>
-func.func @matmul_transposed_rhs(%a: tensor<64x128xf32>, %b: tensor<256x128xf32>,
-                                 %c: tensor<64x256xf32>) -> tensor<64x256xf32> {
-  // expected-remark @+1 {{Vectorized}}
-  %r = linalg.matmul
-      indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
-                       affine_map<(m, n, k) -> (n, k)>,
-                       affine_map<(m, n, k) -> (m, n)>]
-      ins(%a, %b : tensor<64x128xf32>, tensor<256x128xf32>)
-      outs(%c : tensor<64x256xf32>) -> tensor<64x256xf32>
-  return %r : tensor<64x256xf32>
+// The packed GEMM of xpu-cpu-pack-operands (M, N, K = 131, 67, 600 in
+// 6x16 panels): k = 600 is split at 512 (a multiple of kc = 256) so that
+// every k loop has a static trip count; cache loops k, then row blocks (the
+// 5 column panels fit one column block), register loops n, m, then k; each
+// register tile reads 6 lhs values and 16 rhs values at one k and
+// accumulates their vector.outerproduct into the 6x16 tile: no masks.
+// CHECK-LABEL: func.func @packed_gemm
+//   CHECK-NOT:   vector.create_mask
+//       CHECK:   scf.for {{.*}} to %c512 step %c256
+//       CHECK:     scf.for {{.*}} to %c22 step %c10
+//       CHECK:       scf.for {{.*}} to %c5 step %c1
+//       CHECK:         scf.for {{.*}} step %c1
+//       CHECK:           scf.for {{.*}} to %c256 step %c1
+//       CHECK:             vector.transfer_read {{.*}} vector<6xf32>
+//       CHECK:             vector.transfer_read {{.*}} vector<16xf32>
+//       CHECK:             vector.transfer_read {{.*}} vector<6x16xf32>
+//       CHECK:             vector.outerproduct {{.*}} : vector<6xf32>, vector<16xf32>
+//       CHECK:             vector.transfer_write {{.*}} vector<6x16xf32>
+//       CHECK:   scf.for {{.*}} to %c22 step %c10
+//       CHECK:           scf.for {{.*}} to %c88 step %c1
+//       CHECK:             vector.outerproduct
+//   CHECK-NOT:   linalg.generic
+func.func @packed_gemm(%a: tensor<22x600x6xf32>, %b: tensor<5x600x16xf32>,
+                       %c: tensor<22x5x6x16xf32>) -> tensor<22x5x6x16xf32> {
+  // One remark for the k blocks [0, 512), one for the remainder [512, 600).
+  // expected-remark @+2 {{[Passed] Vectorized | Category:xpu-cpu-tile-and-vectorize | Reason="packed GEMM (k = 512) tiled for caches [60, 256, 256] (rows, columns, k) and registers [6, 16], vectorized without masks"}}
+  // expected-remark @+1 {{packed GEMM (k = 88) tiled}}
+  %r = linalg.generic {
+      indexing_maps = [affine_map<(m1, n1, k, mi, ni) -> (m1, k, mi)>,
+                       affine_map<(m1, n1, k, mi, ni) -> (n1, k, ni)>,
+                       affine_map<(m1, n1, k, mi, ni) -> (m1, n1, mi, ni)>],
+      iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel"]}
+      ins(%a, %b : tensor<22x600x6xf32>, tensor<5x600x16xf32>)
+      outs(%c : tensor<22x5x6x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<22x5x6x16xf32>
+  return %r : tensor<22x5x6x16xf32>
+}
+
+// The lhs panel packing: blocks of 8 k values of one 6-row panel, read as a
+// (masked at the edges) 6x8 vector, transposed, written as 8 rows of 6.
+// CHECK-LABEL: func.func @pack_lhs_panels
+//       CHECK:   scf.for {{.*}} to %c22 step %c1
+//       CHECK:     scf.for {{.*}} to %c97 step %c8
+//       CHECK:       vector.transfer_read {{.*}} vector<6x8xf32>
+//       CHECK:       vector.transpose
+//       CHECK:       vector.transfer_write {{.*}} vector<1x8x6xf32>
+func.func @pack_lhs_panels(%a: tensor<131x97xf32>) -> tensor<22x97x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<22x97x6xf32>
+  %p = linalg.pack %a padding_value(%zero : f32) inner_dims_pos = [0] inner_tiles = [6]
+      into %e : tensor<131x97xf32> -> tensor<22x97x6xf32>
+  return %p : tensor<22x97x6xf32>
+}
+
+// Unpacking: one 6x16 tile per step, written (masked at the edges) into
+// the 131x67 result.
+// CHECK-LABEL: func.func @unpack_result
+//       CHECK:   scf.for {{.*}} to %c131 step %c6
+//       CHECK:     scf.for {{.*}} to %c67 step %c16
+//       CHECK:       vector.transfer_read {{.*}} vector<1x1x6x16xf32>
+//       CHECK:       vector.transfer_write {{.*}} vector<6x16xf32>
+func.func @unpack_result(%c: tensor<22x5x6x16xf32>) -> tensor<131x67xf32> {
+  %e = tensor.empty() : tensor<131x67xf32>
+  %u = linalg.unpack %c inner_dims_pos = [0, 1] inner_tiles = [6, 16]
+      into %e : tensor<22x5x6x16xf32> -> tensor<131x67xf32>
+  return %u : tensor<131x67xf32>
 }
 
 // M, N, K = 131, 67, 97: no tile divides them, every loop has a partial
@@ -134,4 +183,47 @@ func.func @assert_stays_scalar(%v: tensor<32xf32>) -> tensor<32xf32> {
     linalg.yield %2 : f32
   } -> tensor<32xf32>
   return %r : tensor<32xf32>
+}
+
+// A sum along rows of 100: one row per step, 16-wide chunks accumulated
+// into a vector of partial sums (the last chunk of 4 masked), merged by one
+// vector.multi_reduction per row.
+// CHECK-LABEL: func.func @row_sum
+//       CHECK:   scf.for {{.*}} to %c8 step %c1
+//       CHECK:     scf.for {{.*}} to %c100 step %c16
+//       CHECK:       vector.create_mask
+//       CHECK:       arith.addf {{.*}} : vector<1x16xf32>
+//       CHECK:     vector.multi_reduction <add>, {{.*}} [1] : vector<1x16xf32> to vector<1xf32>
+func.func @row_sum(%x: tensor<8x100xf32>, %init: tensor<8xf32>) -> tensor<8xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                        affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x100xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %in, %acc : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// A keepdim reduction as torch-mlir emits it writes through `(d0, 0)`, which
+// upstream's partial-reduction tiling cannot read: the unit dimension is
+// dropped first and the row is then reduced in vector chunks as above.
+// CHECK-LABEL: func.func @row_sum_keepdim
+//       CHECK:   tensor.collapse_shape {{.*}} : tensor<8x1xf32> into tensor<8xf32>
+//       CHECK:   scf.for {{.*}} to %c8 step %c1
+//       CHECK:     scf.for {{.*}} to %c48 step %c16
+//       CHECK:       arith.addf {{.*}} : vector<1x16xf32>
+//       CHECK:     vector.multi_reduction <add>, {{.*}} [1] : vector<1x16xf32> to vector<1xf32>
+//       CHECK:   tensor.expand_shape {{.*}} : tensor<8xf32> into tensor<8x1xf32>
+func.func @row_sum_keepdim(%x: tensor<8x48xf32>, %init: tensor<8x1xf32>) -> tensor<8x1xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                        affine_map<(d0, d1) -> (d0, 0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x48xf32>) outs(%init : tensor<8x1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %in, %acc : f32
+    linalg.yield %0 : f32
+  } -> tensor<8x1xf32>
+  return %r : tensor<8x1xf32>
 }

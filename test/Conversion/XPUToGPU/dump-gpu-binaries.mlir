@@ -1,6 +1,6 @@
 // xpu-spirv-pipeline{dump-binaries=DIR} writes each kernel's SPIR-V to a
-// file; every one passes spirv-val for OpenCL 1.2 and declares a Kernel
-// entry point.
+// file; every one passes spirv-val for OpenCL 2.2 (SPIR-V 1.1: the kernels
+// state their subgroup size) and declares a Kernel entry point.
 // REQUIRES: spirv-tools
 // RUN: rm -rf %t && mkdir -p %t
 // odd-shapes (131x67x97 + bias) is one fused GEMM kernel with
@@ -16,12 +16,13 @@
 // NOOPT: forward_kernel.0.spv
 // NOOPT-NEXT: forward_kernel_0.0.spv
 // NOOPT-EMPTY:
-// RUN: spirv-val --target-env opencl1.2 %t/odd/forward_kernel.0.spv
-// RUN: spirv-val --target-env opencl1.2 %t/odd-noopt/forward_kernel.0.spv
-// RUN: spirv-val --target-env opencl1.2 %t/odd-noopt/forward_kernel_0.0.spv
+// RUN: spirv-val --target-env opencl2.2 %t/odd/forward_kernel.0.spv
+// RUN: spirv-val --target-env opencl2.2 %t/odd-noopt/forward_kernel.0.spv
+// RUN: spirv-val --target-env opencl2.2 %t/odd-noopt/forward_kernel_0.0.spv
 // RUN: spirv-dis %t/odd/forward_kernel.0.spv | FileCheck %s --check-prefix=DIS
 // DIS: OpCapability Kernel
 // DIS: OpEntryPoint Kernel
+// DIS: OpExecutionMode %{{.*}} SubgroupSize 16
 // The tiled kernel stages its slices in workgroup memory and synchronizes.
 // DIS: OpVariable %{{.*}} Workgroup
 // DIS: OpControlBarrier

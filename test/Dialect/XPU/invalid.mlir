@@ -456,7 +456,7 @@ func.func @weight_not_unit(%w: tensor<4x4xf32> {xpu.weight = 1}) {
 
 // -----
 
-// expected-error @+1 {{'xpu.weight' marks a tensor argument, argument #0 is not a tensor}}
+// expected-error @+1 {{'xpu.weight' marks a tensor (or memref) argument, argument #0 is neither}}
 func.func @weight_not_tensor(%w: f32 {xpu.weight}) {
   return
 }

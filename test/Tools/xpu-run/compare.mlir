@@ -26,7 +26,7 @@
 // RUN: not xpu-run %s --compare-pipeline='func.func(no-such-pass)' 2>&1 | FileCheck %s --check-prefix=PARSE
 // PARSE: error: xpu-run: --compare-pipeline: cannot parse 'func.func(no-such-pass)'
 // RUN: not xpu-run %s --compare-pipeline='func.func(xpu-fuse-epilogue)' --compare-function=scalar 2>&1 | FileCheck %s --check-prefix=SCALAR
-// SCALAR: error: xpu-run: cannot compare @scalar: argument #0 has type 'f32'; only statically shaped float tensors are supported
+// SCALAR: error: xpu-run: cannot compare @scalar: argument #0 has type 'f32'; only statically shaped tensors are supported
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #col = affine_map<(d0, d1) -> (d1)>
@@ -50,3 +50,10 @@ func.func @forward(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %b: tensor<32xf
 func.func @scalar(%x: f32) -> f32 {
   return %x : f32
 }
+
+// A model's own cf.assert (torch-mlir guards 1/sqrt(var + eps)) does not
+// abort the check: the arguments that reach it get values in [0.5, 1.5).
+// RUN: xpu-run %xpu_src_root/examples/linear_bn_relu.mlir --compare-pipeline=xpu-optimize | FileCheck %s --check-prefix=ASSERT
+// ASSERT: xpu-run compare: argument #6 of @forward reaches a cf.assert of the model: its random values are drawn from [0.5, 1.5)
+// ASSERT-NOT: argument #0
+// ASSERT: xpu-run compare: PASS

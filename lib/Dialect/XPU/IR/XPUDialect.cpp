@@ -74,10 +74,12 @@ LogicalResult XPUDialect::verifyRegionArgAttribute(Operation *op,
   if (!isa<UnitAttr>(attr.getValue()))
     return op->emitError() << "'" << getWeightAttrName()
                            << "' is a unit attribute, got " << attr.getValue();
-  if (!isa<TensorType>(
+  // A weight stays a weight when bufferization makes a memref of it.
+  if (!isa<TensorType, BaseMemRefType>(
           op->getRegion(regionIndex).getArgument(argIndex).getType()))
     return op->emitError() << "'" << getWeightAttrName()
-                           << "' marks a tensor argument, argument #"
-                           << argIndex << " is not a tensor";
+                           << "' marks a tensor (or memref) argument, "
+                              "argument #"
+                           << argIndex << " is neither";
   return success();
 }

@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -424,8 +425,35 @@ struct FuseEpiloguePass final
     // Merge the elementwise chain that hangs off each GEMM into one generic,
     // leaving computation that does not depend on a GEMM (BatchNorm's
     // 1/sqrt(var + eps), with its cf.assert) as separate operands.
+    // A linalg.broadcast feeding elementwise work (torch 2.15 broadcasts
+    // nn.Linear's bias to the full [M, N] this way) becomes a generic that
+    // the chain fusion folds into its consumer, which then reads the bias
+    // per column.
+    IRRewriter generalizer(&getContext());
+    SmallVector<linalg::BroadcastOp> broadcasts;
+    func.walk([&](linalg::BroadcastOp b) {
+      if (b.hasPureTensorSemantics() &&
+          llvm::all_of(b->getUsers(), llvm::IsaPred<linalg::GenericOp>))
+        broadcasts.push_back(b);
+    });
+    for (linalg::BroadcastOp b : broadcasts) {
+      generalizer.setInsertionPoint(b);
+      (void)linalg::generalizeNamedOp(generalizer, b);
+    }
     RewritePatternSet patterns(&getContext());
     populateXPUElementwiseChainFusionPatterns(patterns);
+    // A 3-D input is collapsed to 2-D for the GEMM and the result expanded
+    // back (tensor.expand_shape) before the epilogue: the elementwise
+    // consumer of such an expand_shape is collapsed to the GEMM's 2-D shape
+    // instead, with the expand_shape after it, so that it can fuse.
+    linalg::populateFoldReshapeOpsByCollapsingPatterns(
+        patterns, [](OpOperand *operand) {
+          auto expand = operand->get().getDefiningOp<tensor::ExpandShapeOp>();
+          if (!expand)
+            return false;
+          llvm::DenseMap<Operation *, bool> memo;
+          return dependsOnGemm(expand.getSrc(), memo);
+        });
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
       return signalPassFailure();
 
@@ -450,12 +478,34 @@ struct FuseEpiloguePass final
 };
 } // namespace
 
+/// True if `op` only copies its one input to its output through a
+/// broadcasting (projected permutation) map.
+static bool isBroadcastCopy(Operation *op) {
+  auto g = dyn_cast<linalg::GenericOp>(op);
+  if (!g || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
+      !g.hasPureTensorSemantics() || g.getNumParallelLoops() != g.getNumLoops())
+    return false;
+  Block &body = g.getRegion().front();
+  if (!llvm::hasSingleElement(body) ||
+      body.getTerminator()->getNumOperands() != 1 ||
+      body.getTerminator()->getOperand(0) != body.getArgument(0))
+    return false;
+  AffineMap in = g.getMatchingIndexingMap(g.getDpsInputOperand(0));
+  AffineMap out = g.getMatchingIndexingMap(g.getDpsInitOperand(0));
+  return out.isIdentity() && in.isProjectedPermutation() && !in.isIdentity();
+}
+
 void mlir::xpu::populateXPUElementwiseChainFusionPatterns(
     RewritePatternSet &patterns) {
   linalg::ControlFusionFn control = [](OpOperand *fused) {
     Operation *producer = fused->get().getDefiningOp();
     if (!producer || !producer->hasOneUse())
       return false;
+    // A broadcast copy (a bias broadcast to [M, N]) folds into the consumer,
+    // which then reads the bias through the broadcasting map: a per_col
+    // operand instead of a full one, so BatchNorm folding still applies.
+    if (isBroadcastCopy(producer))
+      return true;
     // Elementwise work before a reduction belongs in the GEMM epilogue, not
     // in the reduction (xpu-split-gemm-reduction).
     auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());

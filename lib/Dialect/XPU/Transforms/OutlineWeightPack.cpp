@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
+#include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
@@ -106,7 +107,48 @@ struct OutlineWeightPackPass final
         marked.push_back(i);
     if (weights == "marked" || !marked.empty())
       return marked;
-    return llvm::to_vector(llvm::seq<unsigned>(1, fn.getNumArguments()));
+    // auto: every argument after the first, except the operands of a
+    // batched GEMM (bmm multiplies two activations; a weight shared by the
+    // batch is not batched).
+    SmallVector<unsigned> result;
+    for (unsigned i = 1, e = fn.getNumArguments(); i < e; ++i)
+      if (!feedsBatchedGemm(fn.getArgument(i)))
+        result.push_back(i);
+      else
+        remark::missed(fn.getLoc(), remarkOpts(kPassArg, "NotAWeight"))
+            << remark::reason("@{0}: argument #{1} is an operand of a batched "
+                              "GEMM: an activation, not a weight",
+                              fn.getSymName(), i);
+    return result;
+  }
+
+  /// True if `v` reaches a batched GEMM's lhs or rhs through ops that only
+  /// move data (transposes, reshapes, casts, elementwise generics).
+  static bool feedsBatchedGemm(Value v) {
+    SmallVector<Value> worklist{v};
+    llvm::DenseSet<Value> seen;
+    while (!worklist.empty()) {
+      Value cur = worklist.pop_back_val();
+      if (!seen.insert(cur).second)
+        continue;
+      for (OpOperand &use : cur.getUses()) {
+        Operation *user = use.getOwner();
+        if (auto gemm = dyn_cast<GemmOp>(user)) {
+          if (gemm.isBatched() && use.getOperandNumber() < 2)
+            return true;
+          continue;
+        }
+        if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(user)) {
+          if (bmm.isDpsInput(&use))
+            return true;
+          continue;
+        }
+        if (isa<linalg::TransposeOp, linalg::GenericOp, tensor::CastOp,
+                tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user))
+          llvm::append_range(worklist, user->getResults());
+      }
+    }
+    return false;
   }
 
   void missed(func::FuncOp fn, const Twine &why) {

@@ -165,13 +165,13 @@ FailureOr<bool> SelectStrategyPass::select(GemmOp gemm, TargetAttr target,
                         target.getChip(), describeCandidate(*best, p),
                         overRegisters + overSlm + refused, considered,
                         overRegisters, overSlm);
-  if (best->grfMode == 256)
+  // Xe kernels carry their GRF mode in the config; SIMT kernels on an Xe
+  // target get 256-GRF mode as generic kernels (getGenericKernelGrfMode).
+  if (target.isIntel() && best->registers > 128)
     remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "GRFMode"))
         << remark::reason(
-               "256-GRF mode: estimated {0} registers per thread > 128 ({1} "
-               "per accumulator fragment x {2} live + {3} reserved)",
-               best->registers, best->fragmentRegisters, p.liveFragments,
-               best->reserved);
+               "256-GRF mode: estimated {0} registers per thread > 128 ({1})",
+               best->registers, best->registerTerms);
   best->schedule = decideSchedule(gemm, target, p, *best);
   if (!best->schedule)
     return failure();
@@ -214,10 +214,8 @@ bool SelectStrategyPass::verifyHandConfig(GemmOp gemm, TargetAttr target) {
     remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "Spills"))
         << remark::reason(
                "the config written by hand needs an estimated {0} registers "
-               "per thread > {1} ({2} per accumulator fragment x {3} live + "
-               "{4} reserved): expect spills",
-               c.registers, c.budget, c.fragmentRegisters, p.liveFragments,
-               c.reserved);
+               "per thread > {1} ({2}): expect spills",
+               c.registers, c.budget, c.registerTerms);
   return true;
 }
 

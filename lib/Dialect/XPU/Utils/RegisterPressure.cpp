@@ -5,18 +5,22 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::xpu;
 
-RegisterModel RegisterModel::get(GemmOp gemm, TargetAttr target) {
-  return get(target, gemm.getConfigAttr());
+RegisterModel RegisterModel::get(GemmOp gemm, TargetAttr target,
+                                 KernelKind kind) {
+  return get(target, gemm.getConfigAttr(), kind);
 }
 
-RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config) {
+RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config,
+                                 KernelKind kind) {
   RegisterModel model;
   model.target = target;
+  model.kind = kind;
   SmallVector<int64_t> tile, subgroups;
   if (config) {
     tile.assign(config.getTile().begin(), config.getTile().end());
@@ -36,20 +40,65 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config) {
   int64_t elementsPerLane = llvm::divideCeil(tile[0] * tile[1], threads);
   // A register holds grf_bytes; on Xe one hardware thread runs all lanes of
   // a subgroup, so a per-lane f32 value costs lanes * 4 bytes of its GRF.
-  int64_t bytesPerThread = elementsPerLane * 4 * (target.isIntel() ? lanes : 1);
+  int64_t bytesPerElement = 4 * (target.isIntel() ? lanes : 1);
   model.fragmentRegisters =
-      llvm::divideCeil(bytesPerThread, target.getGrfBytes());
+      llvm::divideCeil(elementsPerLane * bytesPerElement, target.getGrfBytes());
   model.budget = target.getGrfCount();
   if (config && config.getGrfMode() != 0)
     model.budget = config.getGrfMode();
   // Addresses, indices and loop state; the A and B tiles are dead once the
   // K loop has finished and the epilogue runs.
   model.reserved = 16;
+  if (kind == KernelKind::Simt && target.isIntel()) {
+    // convert-xpu-to-gpu's micro-tile: the lanes of a subgroup split its
+    // block along n first (at most `lanes` columns), then along m.
+    int64_t blockM = llvm::divideCeil(tile[0], subgroups[0]);
+    int64_t blockN = llvm::divideCeil(tile[1], subgroups[1]);
+    int64_t lanesN = std::max<int64_t>(1, std::min(lanes, blockN));
+    int64_t lanesM = std::max<int64_t>(1, lanes / lanesN);
+    int64_t rows = llvm::divideCeil(blockM, lanesM);
+    int64_t cols = llvm::divideCeil(blockN, lanesN);
+    model.elementRegisters =
+        llvm::divideCeil(bytesPerElement, target.getGrfBytes());
+    model.fragmentRegisters = rows * cols * model.elementRegisters;
+    int64_t steps = llvm::divideCeil(3 * tile[2], 4);
+    model.operandRegisters = steps * (rows + cols) * model.elementRegisters;
+    model.reserved = kSimtReserve;
+  }
   return model;
 }
 
 int64_t RegisterModel::estimate(int64_t peakLiveFragments) const {
-  return reserved + peakLiveFragments * fragmentRegisters;
+  if (elementRegisters == 0)
+    return reserved + peakLiveFragments * fragmentRegisters;
+  // SIMT: the accumulators and the K loop's operands, or the epilogue's
+  // values of one element next to the accumulators.
+  return reserved + fragmentRegisters +
+         std::max(operandRegisters, peakLiveFragments * elementRegisters);
+}
+
+std::string RegisterModel::describe(int64_t peakLiveFragments) const {
+  if (elementRegisters == 0)
+    return llvm::formatv("{0} per accumulator fragment x {1} live + {2} "
+                         "reserved",
+                         fragmentRegisters, peakLiveFragments, reserved);
+  return llvm::formatv("SIMT: {0} for the accumulators + max({1} for the K "
+                       "loop's operands, {2} x {3} live in the epilogue) + "
+                       "{4} reserved",
+                       fragmentRegisters, operandRegisters, elementRegisters,
+                       peakLiveFragments, reserved);
+}
+
+int64_t mlir::xpu::getGenericKernelGrfMode(TargetAttr target) {
+  if (!target.isIntel())
+    return 0;
+  MLIRContext *ctx = target.getContext();
+  auto smallest =
+      ConfigAttr::get(ctx, {8, 16, 16}, /*groupM=*/1, {1, 1},
+                      /*stages=*/1, ScheduleAttr::getDataParallel(ctx),
+                      /*backend=*/Attribute());
+  RegisterModel model = RegisterModel::get(target, smallest, KernelKind::Simt);
+  return model.estimate(/*peakLiveFragments=*/1) > 128 ? 256 : 0;
 }
 
 int64_t mlir::xpu::peakLiveFragments(ArrayRef<Operation *> ops,
@@ -75,7 +124,7 @@ int64_t mlir::xpu::peakLiveFragments(ArrayRef<Operation *> ops,
     auto it = def ? llvm::find(ops, def) : ops.end();
     return it == ops.end() ? -1 : it - ops.begin();
   };
-  int64_t peak = 0;
+  int64_t peak = 0, transcendentals = 0;
   for (auto [i, op] : llvm::enumerate(ops)) {
     int64_t pos = i;
     // Fragments that stay live across op i, and those op i reads for the
@@ -93,9 +142,10 @@ int64_t mlir::xpu::peakLiveFragments(ArrayRef<Operation *> ops,
     bool makesFragment = llvm::any_of(
         op->getResults(), [&](Value r) { return fragment.contains(r); });
     int64_t live = through + std::max<int64_t>(dying, makesFragment ? 1 : 0);
-    // Polynomial or library math needs one more temporary.
+    // Polynomial or library math needs one more temporary, and one more for
+    // every transcendental op before it (calibrated against IGC).
     if (makesFragment && isTranscendental(op))
-      ++live;
+      live += ++transcendentals;
     peak = std::max(peak, live);
   }
   return std::max<int64_t>(peak, accRoots.empty() ? 0 : 1);

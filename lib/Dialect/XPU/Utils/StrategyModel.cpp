@@ -49,9 +49,20 @@ SmallVector<int64_t, 3> getMmaShape(TargetAttr target) {
   return {1, 1, 1};
 }
 
+/// The register model's kind of kernel for a backend.
+KernelKind getKernelKind(GemmBackend backend) {
+  return backend == GemmBackend::simt ? KernelKind::Simt : KernelKind::Matrix;
+}
+
 /// tile_k: one 64-byte row of each K slice for 16-bit operands (32, the DPAS
-/// and mma.sync friendly size, two mma k-steps), 16 for wider ones.
-int64_t getTileK(const GemmProblem &p) { return p.operandBytes <= 2 ? 32 : 16; }
+/// and mma.sync friendly size, two mma k-steps), 16 for wider ones. SIMT
+/// kernels on Xe take 16: the register model counts their K-loop operands
+/// per step of a slice (docs/Strategy.md, "Calibration").
+int64_t getTileK(const GemmProblem &p, TargetAttr target, GemmBackend backend) {
+  if (backend == GemmBackend::simt && target.isIntel())
+    return 16;
+  return p.operandBytes <= 2 ? 32 : 16;
+}
 
 /// K-steps prefetched: nothing to prefetch for one step, then 2, 3, 4 as the
 /// K loop gets long enough to hide the latency of more slices.
@@ -141,7 +152,7 @@ mlir::xpu::enumerateTileCandidates(const GemmProblem &p, TargetAttr target,
                                    GemmBackend backend) {
   SmallVector<int64_t, 3> mma = getMmaShape(target);
   LayoutRules rules = getLayoutRules(target);
-  int64_t tk = getTileK(p);
+  int64_t tk = getTileK(p, target, backend);
   int64_t stages = getStages(llvm::divideCeil(p.k, tk));
   SmallVector<TileCandidate> result;
   for (int64_t tm : kTileM) {
@@ -191,11 +202,15 @@ Rejection mlir::xpu::checkTileCandidate(const GemmProblem &p, TargetAttr target,
   // limit elsewhere.
   if (!keepStagesAndGrf)
     c.grfMode = c.backend == GemmBackend::xe ? 128 : 0;
-  RegisterModel model = RegisterModel::get(target, c.toAttr(ctx));
+  RegisterModel model =
+      RegisterModel::get(target, c.toAttr(ctx), getKernelKind(c.backend));
   c.registers = model.estimate(p.liveFragments);
-  c.fragmentRegisters = model.fragmentRegisters;
-  c.reserved = model.reserved;
+  c.registerTerms = model.describe(p.liveFragments);
   c.budget = model.budget;
+  // SIMT kernels carry no GRF mode: on Xe they run in the generic kernels'
+  // mode (256 on pvc and bmg, xpu-embed-xe-build-options).
+  if (c.backend == GemmBackend::simt && target.isIntel())
+    c.budget = std::max(c.budget, getGenericKernelGrfMode(target));
   if (!keepStagesAndGrf && c.registers > c.budget && target.isIntel()) {
     c.budget = 256;
     if (c.backend == GemmBackend::xe)

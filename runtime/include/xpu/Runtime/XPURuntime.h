@@ -95,6 +95,46 @@ XPU_RUNTIME_EXPORT void mgpuMemset32(void *dst, unsigned int value,
 XPU_RUNTIME_EXPORT void mgpuMemset16(void *dst, unsigned short value,
                                      size_t count, void *stream);
 
+/// Makes the `rank`-dimensional memref at `descriptor` (a memref descriptor:
+/// allocated and aligned pointers, offset, sizes, strides) readable by
+/// kernels, as `gpu.host_register` asks: kernels that get a pointer into it
+/// read a device-visible copy made here. Meant for constants (weights folded
+/// at compile time): the copy is taken once per range, and later host writes
+/// to the range are not seen by kernels. Registering a range again is a
+/// no-op.
+XPU_RUNTIME_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank,
+                                                  void *descriptor,
+                                                  int64_t elementSizeBytes);
+XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank,
+                                                    void *descriptor,
+                                                    int64_t elementSizeBytes);
+
+//===----------------------------------------------------------------------===//
+// Kernel profiling (xpu-specific)
+//===----------------------------------------------------------------------===//
+
+/// What the runtime recorded for one kernel between xpuRuntimeProfileStart
+/// and xpuRuntimeProfileStop.
+typedef struct XPUKernelProfile {
+  /// The kernel's name; valid until the next xpuRuntimeProfileStart.
+  const char *name;
+  /// Number of launches.
+  uint64_t launches;
+  /// Device time of all launches, from the start to the end of execution
+  /// as the device reports it, in nanoseconds; -1 if the device reports
+  /// none.
+  int64_t deviceNanoseconds;
+} XPUKernelProfile;
+
+/// Forgets what was recorded and records every launch from now on.
+XPU_RUNTIME_EXPORT void xpuRuntimeProfileStart(void);
+
+/// Stops recording, waits for the recorded launches to finish and writes
+/// one entry per kernel (in the order of first launch) into `entries`, at
+/// most `capacity` of them. Returns the number of kernels recorded.
+XPU_RUNTIME_EXPORT int xpuRuntimeProfileStop(XPUKernelProfile *entries,
+                                             int capacity);
+
 //===----------------------------------------------------------------------===//
 // Device discovery and selection (xpu-specific)
 //===----------------------------------------------------------------------===//

@@ -312,6 +312,44 @@ def XPUOutlineWeightPackPass : Pass<"xpu-outline-weight-pack", "ModuleOp"> {
   ];
 }
 
+def XPUExpandFPowIPass : Pass<"xpu-expand-fpowi", "func::FuncOp"> {
+  let summary = "Lower math.fpowi, which no backend lowers, to multiplications "
+                "or math.powf";
+  let description = [{
+    torch-mlir emits `math.fpowi` for `x ** n` (GELU's tanh approximation
+    computes `x ** 3`). The LLVM lowering rejects its vector form and SPIR-V
+    has no pattern for it, so every code generation pipeline runs this pass
+    first:
+
+    * a constant exponent `n` becomes multiplications by repeated squaring
+      (upstream's `math-expand-ops` expansion; a negative `n` divides 1 by
+      the product, with the IEEE results for zero);
+    * any other exponent becomes `math.powf(|x|, sitofp(n))` with the sign of
+      `x` copied when `n` is odd (`math.copysign`), which is exact in sign for
+      every `n` and as accurate as `powf`.
+
+    Scalars and vectors of any float type are handled; the exponent's
+    integer type does not matter.
+
+    Before:
+    ```mlir
+    %c3 = arith.constant 3 : i64
+    %y = math.fpowi %x, %c3 : f32, i64
+    ```
+    After:
+    ```mlir
+    %0 = arith.mulf %x, %x : f32
+    %y = arith.mulf %0, %x : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+  let statistics = [
+    Statistic<"numGeneral", "num-general",
+              "math.fpowi with a non-constant exponent lowered to math.powf">
+  ];
+}
+
 def XPUDemoteF64Pass : Pass<"xpu-demote-f64", "func::FuncOp"> {
   let summary = "Compute f64 GEMMs and epilogues in f32";
   let description = [{
@@ -492,33 +530,43 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
     For each `xpu.gemm` without a config, every candidate workgroup tile of
     the grid `{256, 128, 64, 32, 16, 8} x {256, 128, 64, 32, 16}` whose m and
     n are multiples of the target's `mma` shape is scored on the module's
-    `#xpu.target` (else the `default-target` preset):
+    `#xpu.target` (`xpu-attach-target`; else the `pvc` preset), for the
+    backend of the `backend` option (`auto`: `xe` on Intel targets, `simt`
+    elsewhere; `GemmBackends.h` has each backend's rules):
 
     * subgroups: `[clamp(tile_m / 32, 1, 8), clamp(tile_n / 32, 1, 8)]`
       halved (columns first) to at most 32 subgroups on Xe; 64x64 blocks and
       at most 8 warps on NVIDIA; each block a multiple of the `mma` shape;
-    * tile_k: 32 for 16-bit operands, 16 otherwise;
+    * tile_k: 32 for 16-bit operands, 16 otherwise (16 for SIMT kernels
+      on Xe);
     * stages: 1 when `ceil(K / tile_k)` is 1, 2 below 4, 3 below 16, else 4,
       lowered until `stages * (tile_m + tile_n) * tile_k * operand bytes`
       fits `slm_bytes` (else the candidate is rejected);
     * registers: the fusion guard's model (`RegisterModel`, accumulator
-      fragment times the epilogue's peak live fragments, plus the reserve)
-      picks `grf_mode` 128 when it fits, else 256 on Xe, else rejects; the
-      budget is `grf_count` (255) on NVIDIA, where `grf_mode` is 0;
+      fragment times the epilogue's peak live fragments, plus the reserve;
+      with `backend=simt` on Xe, the SIMT micro-tile's accumulators and K-loop
+      operands) picks `grf_mode` 128 when it fits, else 256 on Xe, else
+      rejects; the budget is `grf_count` (255) on NVIDIA, where `grf_mode` is
+      0;
     * time: `ceil(tiles / compute_units)` waves times the roofline time of
       one tile on one compute unit (its share of the peak rate and of the
       memory bandwidth); the fastest candidate wins, ties going to the
       larger tile area, then the wider tile.
 
     `group_m` is 8 (Triton's GROUP_SIZE_M), 1 when the grid has one row of
-    tiles; `schedule` is `data_parallel` (stream-K and persistent schedules
-    are chosen by later passes). Every decision is a remark with the
-    numbers: tile, waves, wave efficiency, useful work, model time,
-    registers and SLM bytes.
+    tiles. The schedule is then scored on the chosen tile
+    (`docs/Strategy.md`, "Schedule"): Stream-K when the last wave leaves
+    more than `stream-k-threshold` of the machine idle and it models
+    faster, persistent when the grid has at least 4 waves and persistent
+    programs model at least `persistent-gain` faster, else data-parallel;
+    `schedule=` forces one for every GEMM. Every decision is a remark with
+    the numbers: tile, waves, wave efficiency, useful work, model time,
+    registers and SLM bytes, then tiles, programs, waves and the modeled
+    efficiency and time of data-parallel and of the chosen schedule.
 
     A config written by hand is kept (a remark says so, with the same
-    numbers) when it is valid for the target: `grf_mode` 128 or 256 on Xe
-    and 0 elsewhere; subgroup blocks multiples of the `mma` shape; at most
+    numbers) when it is valid for the target: Xe knobs (`#xpu.xe<grf_mode =
+    128 | 256>`) only on Intel targets; a schedule that can be planned; subgroup blocks multiples of the `mma` shape; at most
     1024 work-items per workgroup and, on Xe, at most 64 subgroups (32 in
     256-GRF mode, the hardware threads of one Xe-core); its SLM within
     `slm_bytes`. Otherwise it is an error on the GEMM. A hand config over the
@@ -543,7 +591,7 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
     ```mlir
     %c = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<
            tile = [256, 256, 32], group_m = 8, subgroups = [8, 4], stages = 4,
-           grf_mode = 256, schedule = data_parallel>} : ...
+           schedule = data_parallel, backend = #xpu.xe<grf_mode = 256>>} : ...
     ```
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect"];

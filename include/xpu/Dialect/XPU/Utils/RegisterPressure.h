@@ -3,6 +3,8 @@
 // The fusion_register_pressure_guard of the catalog: how many registers per
 // thread a GEMM epilogue needs on a target. Used by xpu-fuse-epilogue to
 // decide how far to fuse, and by the strategy to choose the GRF mode.
+// Calibrated against Intel's compiler (IGC) on pvc and bmg:
+// docs/Strategy.md, "Calibration".
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +13,19 @@
 
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 
+#include <string>
+
 namespace mlir::xpu {
+
+/// The kind of kernel a GEMM becomes, which decides where its registers go.
+enum class KernelKind {
+  /// The accumulator in matrix-engine fragments and the epilogue applied to
+  /// whole fragments: convert-xpu-to-xegpu's DPAS kernels (and NVIDIA mma).
+  Matrix,
+  /// convert-xpu-to-gpu's SIMT kernels: each thread a micro-tile of scalar
+  /// FMAs fed from shared local memory, the epilogue applied per element.
+  Simt,
+};
 
 /// Registers of one accumulator fragment and the budget of a thread.
 ///
@@ -23,28 +37,58 @@ namespace mlir::xpu {
 /// lane. The budget is the config's GRF mode, else the target's register
 /// count; a reserve covers addresses and loop state (the A and B tiles are
 /// dead when the epilogue runs).
+///
+/// SIMT kernels on Xe (calibrated at SIMD16 against IGC): the accumulators
+/// stay live through the epilogue, which needs one register per live value
+/// of one element; the K loop keeps the micro-tile's A column and B row of
+/// 3/4 of a slice's `tile_k` steps in flight (IGC unrolls the slice loop and
+/// issues its SLM loads ahead), and the reserve is larger (64-bit addresses
+/// of the slice copies and masked loads).
 struct RegisterModel {
   TargetAttr target;
+  KernelKind kind = KernelKind::Matrix;
   int64_t fragmentRegisters = 0;
+  /// SIMT on Xe: registers of one value per element the thread holds (1 at
+  /// SIMD16) and of the K loop's operands in flight; 0 otherwise.
+  int64_t elementRegisters = 0;
+  int64_t operandRegisters = 0;
   int64_t budget = 0;
   int64_t reserved = 0;
 
+  /// Reserve of SIMT kernels on Xe; 16 for every other kernel.
+  static constexpr int64_t kSimtReserve = 64;
+
   /// The model for `gemm` with its own config.
-  static RegisterModel get(GemmOp gemm, TargetAttr target);
+  static RegisterModel get(GemmOp gemm, TargetAttr target,
+                           KernelKind kind = KernelKind::Matrix);
   /// The model for a candidate `config` (null: the target's default tile).
-  static RegisterModel get(TargetAttr target, ConfigAttr config);
+  static RegisterModel get(TargetAttr target, ConfigAttr config,
+                           KernelKind kind = KernelKind::Matrix);
   /// Registers per thread with `peakLiveFragments` fragments live.
   int64_t estimate(int64_t peakLiveFragments) const;
+  /// The terms of `estimate` for remarks, e.g. "64 per accumulator fragment
+  /// x 3 live + 16 reserved".
+  std::string describe(int64_t peakLiveFragments) const;
   /// CPU targets apply the epilogue per vector tile: no guard.
   bool enabled() const { return !target.isCpu(); }
 };
+
+/// The GRF mode of the kernels that carry no plan of their own (the kernels
+/// of xpu-spirv-pipeline, whose GEMM configs do not reach them): 256 on an
+/// Xe target when even the smallest SIMT GEMM kernel (an 8x16 tile on one
+/// subgroup) needs more than 128 registers by the model, else 0 (the
+/// device compiler's default).
+int64_t getGenericKernelGrfMode(TargetAttr target);
 
 /// The largest number of accumulator-dependent values (fragments) live at
 /// once while `ops` run in order, where `accRoots` are the accumulator values
 /// entering and `result` is the value leaving (needed after the last op).
 /// At each op, the fragments live across it count, plus its result, which can
 /// take the register of an operand read for the last time there; a
-/// transcendental op (see isTranscendental) needs one more temporary.
+/// transcendental op (see isTranscendental) needs one more temporary for
+/// itself and one for every transcendental op before it (IGC does not
+/// overlap chained transcendental expansions: tanh then GELU spills where
+/// either alone does not; docs/Strategy.md, "Calibration").
 int64_t peakLiveFragments(ArrayRef<Operation *> ops, ArrayRef<Value> accRoots,
                           Value result);
 

@@ -70,7 +70,9 @@ struct TileCandidate {
   GemmBackend backend = GemmBackend::simt;
   ScheduleAttr schedule;
   // Registers.
-  int64_t registers = 0, budget = 0, fragmentRegisters = 0, reserved = 0;
+  int64_t registers = 0, budget = 0;
+  /// How the register model got `registers` (RegisterModel::describe).
+  std::string registerTerms;
   // Shared memory (the model's: stages slices).
   int64_t slm = 0;
   // Data-parallel occupancy and time.

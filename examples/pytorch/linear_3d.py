@@ -1,0 +1,23 @@
+"""Linear + bias + ReLU on a 3-D input [batch, tokens, features]: torch-mlir
+collapses the input to 2-D for the matmul and expands the result back."""
+import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.linear = nn.Linear(in_features, out_features)
+
+    def forward(self, x):
+        return torch.relu(self.linear(x))
+
+
+def get_inputs():
+    torch.manual_seed(0)
+    return [torch.randn(4, 8, 64)]
+
+
+def get_init_inputs():
+    torch.manual_seed(1)
+    return [64, 48]

@@ -1,0 +1,22 @@
+"""Linear + GELU in torch.float64 (parameters and input)."""
+import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.linear = nn.Linear(in_features, out_features).to(torch.float64)
+
+    def forward(self, x):
+        return nn.functional.gelu(self.linear(x))
+
+
+def get_inputs():
+    torch.manual_seed(0)
+    return [torch.randn(32, 64).to(torch.float64)]
+
+
+def get_init_inputs():
+    torch.manual_seed(1)
+    return [64, 48]

@@ -1,0 +1,23 @@
+"""Linear + LayerNorm over the features."""
+import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.linear = nn.Linear(in_features, out_features)
+        self.norm = nn.LayerNorm(out_features)
+
+    def forward(self, x):
+        return self.norm(self.linear(x))
+
+
+def get_inputs():
+    torch.manual_seed(0)
+    return [torch.randn(32, 64)]
+
+
+def get_init_inputs():
+    torch.manual_seed(1)
+    return [64, 48]

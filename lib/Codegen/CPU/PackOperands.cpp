@@ -1,0 +1,225 @@
+//===- PackOperands.cpp - CPU GEMM operands in micro-kernel layout --------===//
+//
+// Rewrites each statically shaped f32 linalg.matmul / linalg.batch_matmul
+// into linalg.pack of both operands into the panels the CPU micro-kernel
+// reads, a linalg.generic contraction of the panels, and linalg.unpack of
+// the result. See the pass description in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xpu/Codegen/Passes.h"
+#include "xpu/Dialect/XPU/Utils/Remarks.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+namespace mlir::xpu {
+#define GEN_PASS_DEF_XPUCPUPACKOPERANDSPASS
+#include "xpu/Codegen/Passes.h.inc"
+} // namespace mlir::xpu
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+static constexpr StringLiteral kPassArg = "xpu-cpu-pack-operands";
+
+namespace {
+/// Which operand of a matmul is read transposed, from its indexing maps.
+struct MatmulForm {
+  bool batched = false;
+  bool rhsTransposed = false; // rhs is [b?, n, k]
+};
+
+/// The form of `op` if it is a static, floating-point matmul that reads its
+/// lhs as [b?, m, k] and its rhs as [b?, k, n] or [b?, n, k]; otherwise the
+/// reason it is left alone.
+FailureOr<MatmulForm> matchMatmul(linalg::LinalgOp op, std::string &reason) {
+  MatmulForm form;
+  form.batched = isa<linalg::BatchMatmulOp>(op.getOperation());
+  if (!op.hasPureTensorSemantics()) {
+    reason = "it has buffer semantics";
+    return failure();
+  }
+  for (Type t : op->getOperandTypes()) {
+    auto shaped = cast<ShapedType>(t);
+    if (!shaped.hasStaticShape()) {
+      reason = "it has dynamic shapes";
+      return failure();
+    }
+    // The packed micro-kernel is tuned and tested for f32; 16-bit operands
+    // (xpu-prepack-bf16) and f64 keep the matmul tiling.
+    if (!shaped.getElementType().isF32()) {
+      reason = "its element types are not all f32";
+      return failure();
+    }
+  }
+  MLIRContext *ctx = op->getContext();
+  SmallVector<AffineMap> defaults =
+      form.batched ? linalg::BatchMatmulOp::getDefaultIndexingMaps(ctx)
+                   : linalg::MatmulOp::getDefaultIndexingMaps(ctx);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  unsigned rank = defaults[1].getNumResults();
+  if (maps.size() != 3 || maps[0] != defaults[0] || maps[2] != defaults[2] ||
+      maps[1].getNumResults() != rank) {
+    reason = "its lhs or result is not read in [b?, m, k] / [b?, m, n] order, "
+             "or an operand is broadcast";
+    return failure();
+  }
+  if (maps[1] != defaults[1]) {
+    SmallVector<unsigned> perm = llvm::to_vector(llvm::seq<unsigned>(0, rank));
+    std::swap(perm[rank - 1], perm[rank - 2]);
+    AffineMap transposed =
+        AffineMap::getPermutationMap(perm, ctx).compose(defaults[1]);
+    if (maps[1] != transposed) {
+      reason = "its rhs is read neither as [b?, k, n] nor as [b?, n, k]";
+      return failure();
+    }
+    form.rhsTransposed = true;
+  }
+  return form;
+}
+
+/// `value` packed with `tiles` on `dims`, outer dims in `outerPerm` order.
+Value pack(OpBuilder &b, Location loc, Value value, ArrayRef<int64_t> dims,
+           ArrayRef<int64_t> tiles, ArrayRef<int64_t> outerPerm) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<OpFoldResult> tileSizes =
+      getAsIndexOpFoldResult(b.getContext(), tiles);
+  Value dest = linalg::PackOp::createDestinationTensor(b, loc, value, tileSizes,
+                                                       dims, outerPerm);
+  // Zero padding only where a tile does not divide its dimension.
+  std::optional<Value> padding;
+  if (llvm::any_of(llvm::zip(dims, tiles), [&](auto pair) {
+        return type.getDimSize(std::get<0>(pair)) % std::get<1>(pair) != 0;
+      }))
+    padding = arith::ConstantOp::create(b, loc, type.getElementType(),
+                                        b.getZeroAttr(type.getElementType()));
+  return linalg::PackOp::create(b, loc, value, dest, dims, tileSizes, padding,
+                                outerPerm)
+      .getResult();
+}
+
+struct PackOperandsPass final
+    : xpu::impl::XPUCPUPackOperandsPassBase<PackOperandsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<int64_t> reg(registerTile.begin(), registerTile.end());
+    if (reg.empty())
+      reg = {6, 16};
+    if (reg.size() != 2 || reg[0] <= 0 || reg[1] <= 0) {
+      getOperation().emitError()
+          << kPassArg << ": register-tile needs 2 positive sizes [mr, nr]";
+      return signalPassFailure();
+    }
+    SmallVector<linalg::LinalgOp> matmuls;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()))
+        matmuls.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : matmuls) {
+      std::string reason;
+      FailureOr<MatmulForm> form = matchMatmul(op, reason);
+      if (failed(form)) {
+        remark::missed(op.getLoc(), remarkOpts(kPassArg, "NotPacked"))
+            << remark::reason("{0} left in place: {1}",
+                              op->getName().getStringRef(), reason);
+        continue;
+      }
+      rewriteMatmul(rewriter, op, *form, reg[0], reg[1]);
+      ++numPacked;
+    }
+  }
+
+  /// lhs [b?, m, k] -> [b?, M1, k, mr]; rhs [b?, k, n] or [b?, n, k] ->
+  /// [b?, N1, k, nr]; the product accumulates into [b?, M1, N1, mr, nr],
+  /// unpacked to [b?, m, n].
+  void rewriteMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
+                     MatmulForm form, int64_t mr, int64_t nr) {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op->getContext();
+    rewriter.setInsertionPoint(op);
+    int64_t b = form.batched ? 1 : 0;
+    Value lhs = op.getDpsInputOperand(0)->get();
+    Value rhs = op.getDpsInputOperand(1)->get();
+    Value init = op.getDpsInitOperand(0)->get();
+    auto resultType = cast<RankedTensorType>(init.getType());
+
+    // Dimensions past the batch one, and an outer permutation that keeps
+    // the batch dimension first.
+    auto shifted = [&](ArrayRef<int64_t> v) {
+      return llvm::map_to_vector(v, [&](int64_t x) { return x + b; });
+    };
+    auto withBatch = [&](ArrayRef<int64_t> v) {
+      SmallVector<int64_t> r;
+      if (form.batched)
+        r.push_back(0);
+      llvm::append_range(r, shifted(v));
+      return r;
+    };
+    Value packedLhs =
+        pack(rewriter, loc, lhs, shifted({0}), {mr}, /*outerPerm=*/{});
+    // The rhs panel of nr columns is contiguous along k, whichever way the
+    // weight was laid out.
+    Value packedRhs =
+        form.rhsTransposed
+            ? pack(rewriter, loc, rhs, shifted({0}), {nr}, {})
+            : pack(rewriter, loc, rhs, shifted({1}), {nr}, withBatch({1, 0}));
+
+    // The accumulator: a fill of the packed shape when the matmul starts
+    // from a constant, else the init packed like the result.
+    SmallVector<int64_t> resultDims = shifted({0, 1});
+    SmallVector<int64_t> resultTiles = {mr, nr};
+    Value packedInit;
+    if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+      Value dest = linalg::PackOp::createDestinationTensor(
+          rewriter, loc, init, getAsIndexOpFoldResult(ctx, resultTiles),
+          resultDims, {});
+      packedInit = linalg::FillOp::create(rewriter, loc, fill.getInputs(), dest)
+                       .getResult(0);
+    } else {
+      packedInit = pack(rewriter, loc, init, resultDims, resultTiles, {});
+    }
+
+    // The contraction over (b?, M1, N1, k, mr, nr).
+    unsigned numLoops = 5 + b;
+    auto dim = [&](unsigned i) { return getAffineDimExpr(i + b, ctx); };
+    auto map = [&](ArrayRef<AffineExpr> exprs) {
+      SmallVector<AffineExpr> all;
+      if (form.batched)
+        all.push_back(getAffineDimExpr(0, ctx));
+      llvm::append_range(all, exprs);
+      return AffineMap::get(numLoops, 0, all, ctx);
+    };
+    SmallVector<AffineMap> maps = {map({dim(0), dim(2), dim(3)}),
+                                   map({dim(1), dim(2), dim(4)}),
+                                   map({dim(0), dim(1), dim(3), dim(4)})};
+    SmallVector<utils::IteratorType> iterators(numLoops,
+                                               utils::IteratorType::parallel);
+    iterators[b + 2] = utils::IteratorType::reduction;
+    auto product = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{packedInit.getType()},
+        ValueRange{packedLhs, packedRhs}, ValueRange{packedInit}, maps,
+        iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value mul = arith::MulFOp::create(nb, nl, args[0], args[1]);
+          Value add = arith::AddFOp::create(nb, nl, args[2], mul);
+          linalg::YieldOp::create(nb, nl, add);
+        });
+
+    Value dest = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         resultType.getElementType());
+    Value unpacked = linalg::UnPackOp::create(
+                         rewriter, loc, product.getResult(0), dest, resultDims,
+                         getAsIndexOpFoldResult(ctx, resultTiles))
+                         .getResult();
+    remark::passed(loc, remarkOpts(kPassArg, "Packed"))
+        << remark::reason("{0}: lhs packed into {1}-row panels, rhs ({2}) "
+                          "into {3}-column panels, a contraction of panels "
+                          "into [{1}, {3}] tiles",
+                          op->getName().getStringRef(), mr,
+                          form.rhsTransposed ? "[n, k]" : "[k, n]", nr);
+    rewriter.replaceOp(op, unpacked);
+  }
+};
+} // namespace

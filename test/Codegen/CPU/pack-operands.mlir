@@ -1,0 +1,121 @@
+// RUN: xpu-opt %s --xpu-remarks -verify-diagnostics --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(xpu-cpu-pack-operands))' \
+// RUN:   | FileCheck %s
+
+// M, N, K = 131, 67, 97, no panel divides them: the lhs is packed into
+// 6-row panels [22, 97, 6] and the rhs into 16-column panels [5, 97, 16],
+// both zero-padded; the zero-filled accumulator is filled in the packed
+// shape, the panels are contracted over (m1, n1, k, mi, ni) and the result
+// is unpacked to 131x67 (the padding is dropped).
+//   CHECK-DAG: #[[$LHS:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>
+//   CHECK-DAG: #[[$RHS:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d4)>
+//   CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+// CHECK-LABEL: func.func @matmul_odd_shape
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9]+]]: tensor<131x97xf32>
+//  CHECK-SAME:   %[[B:[a-zA-Z0-9]+]]: tensor<97x67xf32>
+//       CHECK:   %[[PA:.*]] = linalg.pack %[[A]] padding_value(%{{.*}} : f32) inner_dims_pos = [0] inner_tiles = [6] into %{{.*}} : tensor<131x97xf32> -> tensor<22x97x6xf32>
+//       CHECK:   %[[PB:.*]] = linalg.pack %[[B]] padding_value(%{{.*}} : f32) outer_dims_perm = [1, 0] inner_dims_pos = [1] inner_tiles = [16] into %{{.*}} : tensor<97x67xf32> -> tensor<5x97x16xf32>
+//       CHECK:   %[[ACC:.*]] = linalg.fill {{.*}} -> tensor<22x5x6x16xf32>
+//       CHECK:   %[[P:.*]] = linalg.generic {indexing_maps = [#[[$LHS]], #[[$RHS]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel"]} ins(%[[PA]], %[[PB]] : {{.*}}) outs(%[[ACC]] : tensor<22x5x6x16xf32>)
+//       CHECK:     arith.mulf
+//       CHECK:     arith.addf
+//       CHECK:   %[[R:.*]] = linalg.unpack %[[P]] inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %{{.*}} : tensor<22x5x6x16xf32> -> tensor<131x67xf32>
+//       CHECK:   return %[[R]]
+func.func @matmul_odd_shape(%a: tensor<131x97xf32>, %b: tensor<97x67xf32>) -> tensor<131x67xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<131x67xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<131x67xf32>) -> tensor<131x67xf32>
+  // expected-remark @+1 {{[Passed] Packed | Category:xpu-cpu-pack-operands | Reason="linalg.matmul: lhs packed into 6-row panels, rhs ([k, n]) into 16-column panels, a contraction of panels into [6, 16] tiles"}}
+  %r = linalg.matmul ins(%a, %b : tensor<131x97xf32>, tensor<97x67xf32>)
+                     outs(%c : tensor<131x67xf32>) -> tensor<131x67xf32>
+  return %r : tensor<131x67xf32>
+}
+
+// -----
+
+// An nn.Linear weight [n, k] packs into the same [N1, k, 16] panels as a
+// [k, n] one, without a transpose of its own.
+// CHECK-LABEL: func.func @matmul_transposed_rhs
+//  CHECK-SAME:   %[[B:[a-zA-Z0-9]+]]: tensor<256x128xf32>
+//       CHECK:   linalg.pack %[[B]] inner_dims_pos = [0] inner_tiles = [16] into %{{.*}} : tensor<256x128xf32> -> tensor<16x128x16xf32>
+//       CHECK:   linalg.generic
+//   CHECK-NOT:   linalg.matmul
+func.func @matmul_transposed_rhs(%a: tensor<64x128xf32>, %b: tensor<256x128xf32>,
+                                 %c: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  // expected-remark @+1 {{rhs ([n, k]) into 16-column panels}}
+  %r = linalg.matmul
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                       affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : tensor<64x128xf32>, tensor<256x128xf32>)
+      outs(%c : tensor<64x256xf32>) -> tensor<64x256xf32>
+  return %r : tensor<64x256xf32>
+}
+
+// -----
+
+// An init that is not a fill is packed like the result, so the mmt4d
+// accumulates onto it; M = 1 gives one 6-row panel (5 rows of padding).
+// CHECK-LABEL: func.func @matmul_init_and_m1
+//  CHECK-SAME:   %[[C:[a-zA-Z0-9]+]]: tensor<1x32xf32>
+//       CHECK:   %[[PC:.*]] = linalg.pack %[[C]] padding_value(%{{.*}} : f32) inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %{{.*}} : tensor<1x32xf32> -> tensor<1x2x6x16xf32>
+//       CHECK:   linalg.generic {{.*}} outs(%[[PC]] : tensor<1x2x6x16xf32>)
+func.func @matmul_init_and_m1(%a: tensor<1x8xf32>, %b: tensor<8x32xf32>,
+                              %c: tensor<1x32xf32>) -> tensor<1x32xf32> {
+  // expected-remark @+1 {{Packed}}
+  %r = linalg.matmul ins(%a, %b : tensor<1x8xf32>, tensor<8x32xf32>)
+                     outs(%c : tensor<1x32xf32>) -> tensor<1x32xf32>
+  return %r : tensor<1x32xf32>
+}
+
+// -----
+
+// Batched: the batch dimension stays outermost in every packed operand.
+// CHECK-LABEL: func.func @batch_matmul
+//       CHECK:   linalg.pack {{.*}} inner_dims_pos = [1] inner_tiles = [6] {{.*}} -> tensor<3x2x16x6xf32>
+//       CHECK:   linalg.pack {{.*}} outer_dims_perm = [0, 2, 1] inner_dims_pos = [2] inner_tiles = [16] {{.*}} -> tensor<3x2x16x16xf32>
+//       CHECK:   linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel", "parallel"]{{.*}} outs(%{{.*}} : tensor<3x2x2x6x16xf32>)
+//       CHECK:   linalg.unpack {{.*}} inner_dims_pos = [1, 2] inner_tiles = [6, 16] {{.*}} -> tensor<3x7x20xf32>
+func.func @batch_matmul(%a: tensor<3x7x16xf32>, %b: tensor<3x16x20xf32>) -> tensor<3x7x20xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x7x20xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<3x7x20xf32>) -> tensor<3x7x20xf32>
+  // expected-remark @+1 {{linalg.batch_matmul: lhs packed into 6-row panels}}
+  %r = linalg.batch_matmul ins(%a, %b : tensor<3x7x16xf32>, tensor<3x16x20xf32>)
+                           outs(%c : tensor<3x7x20xf32>) -> tensor<3x7x20xf32>
+  return %r : tensor<3x7x20xf32>
+}
+
+// -----
+
+// Dynamic shapes are left to the tiling pass (and its masks), with the
+// reason.
+// CHECK-LABEL: func.func @dynamic_matmul_is_untouched
+//       CHECK:   linalg.matmul
+//   CHECK-NOT:   linalg.pack
+func.func @dynamic_matmul_is_untouched(%a: tensor<?x8xf32>, %b: tensor<8x16xf32>,
+                                       %c: tensor<?x16xf32>) -> tensor<?x16xf32> {
+  // expected-remark @+1 {{[Missed] NotPacked | Category:xpu-cpu-pack-operands | Reason="linalg.matmul left in place: it has dynamic shapes"}}
+  %r = linalg.matmul ins(%a, %b : tensor<?x8xf32>, tensor<8x16xf32>)
+                     outs(%c : tensor<?x16xf32>) -> tensor<?x16xf32>
+  return %r : tensor<?x16xf32>
+}
+
+// -----
+
+// A matmul that reads its lhs transposed is not in the packed form's
+// shape: left alone, with the reason.
+// CHECK-LABEL: func.func @transposed_lhs_is_untouched
+//       CHECK:   linalg.matmul
+//   CHECK-NOT:   linalg.mmt4d
+func.func @transposed_lhs_is_untouched(%a: tensor<8x4xf32>, %b: tensor<8x16xf32>,
+                                       %c: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  // expected-remark @+1 {{its lhs or result is not read in [b?, m, k] / [b?, m, n] order}}
+  %r = linalg.matmul
+      indexing_maps = [affine_map<(m, n, k) -> (k, m)>,
+                       affine_map<(m, n, k) -> (k, n)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : tensor<8x4xf32>, tensor<8x16xf32>)
+      outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}

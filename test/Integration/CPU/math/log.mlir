@@ -1,0 +1,25 @@
+// Accuracy of math.log as the CPU pipeline compiles it (vectorized, with
+// the polynomial approximation of xpu-cpu-approximate-math), against NumPy /
+// Python's math in float64, in f32 ulps at the reference value.
+// Sweep (65536 points, uniform in bit pattern): log: x from 2^-126 (the smallest normal; subnormal inputs are flushed) to 3e38 (near the largest float), every binade equally dense; log(1) = 0 is in the sweep.
+// RUN: cat %s %S/Inputs/sweep.mlir | xpu-run -e main -entry-point-result=void \
+// RUN:   | %mathcheck log --tol-ulp 2
+
+func.func private @sweep_bounds() -> (f32, f32, i1) {
+  %lo = arith.constant 1.17549435e-38 : f32
+  %hi = arith.constant 3.0e38 : f32
+  %signed = arith.constant false
+  return %lo, %hi, %signed : f32, f32, i1
+}
+
+func.func @forward(%x: tensor<65536xf32>) -> tensor<65536xf32> {
+  %e = tensor.empty() : tensor<65536xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]}
+      ins(%x : tensor<65536xf32>) outs(%e : tensor<65536xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = math.log %in : f32
+    linalg.yield %r : f32
+  } -> tensor<65536xf32>
+  return %y : tensor<65536xf32>
+}

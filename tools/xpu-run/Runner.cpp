@@ -1,0 +1,461 @@
+//===- Runner.cpp - compile a module for a target and call its functions --===//
+
+#include "Runner.h"
+
+#include "xpu/Config/BuildPaths.h"
+#include "xpu/Runtime/XPURuntime.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace mlir::xpu::run;
+
+//===----------------------------------------------------------------------===//
+// Targets
+//===----------------------------------------------------------------------===//
+
+static const TargetInfo kTargets[] = {
+    {"cpu", "xpu-cpu-pipeline", "", "the host CPU (xpu-cpu-pipeline)"},
+    {"opencl", "xpu-spirv-pipeline", "libxpu_opencl_runtime.so",
+     "any OpenCL 2.0 device with SVM (xpu-spirv-pipeline, SPIR-V kernels)"},
+    {"levelzero", "xpu-spirv-pipeline", "libxpu_levelzero_runtime.so",
+     "Intel GPUs through Level Zero (xpu-spirv-pipeline; xpu-xe-pipeline "
+     "with --xpu-chip)"},
+    {"cuda", "xpu-nvvm-pipeline", "libxpu_cuda_runtime.so",
+     "NVIDIA GPUs through the CUDA driver (xpu-nvvm-pipeline)"},
+};
+
+ArrayRef<TargetInfo> mlir::xpu::run::allTargets() { return kTargets; }
+
+/// The directory holding xpu-run's runtime libraries: ../lib next to the
+/// executable (an install or the build tree), else the build tree's.
+static std::string runtimeLibraryDir() {
+  std::string exe = llvm::sys::fs::getMainExecutable(
+      nullptr, reinterpret_cast<void *>(&runtimeLibraryDir));
+  llvm::SmallString<256> dir(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(dir, "lib");
+  llvm::SmallString<256> probe(dir);
+  llvm::sys::path::append(probe, "libxpu_opencl_runtime.so");
+  if (!exe.empty() && llvm::sys::fs::exists(probe))
+    return std::string(dir);
+  return XPU_RUNTIME_LIBRARY_DIR;
+}
+
+/// Why `target` cannot be used in this build, or nothing.
+static std::optional<std::string> unavailable(const TargetInfo &target) {
+  if (!PassPipelineInfo::lookup(target.pipeline))
+    return llvm::formatv("its pipeline {0} is not part of this build",
+                         target.pipeline)
+        .str();
+  if (*target.runtimeLibrary) {
+    llvm::SmallString<256> path(runtimeLibraryDir());
+    llvm::sys::path::append(path, target.runtimeLibrary);
+    if (!llvm::sys::fs::exists(path))
+      return llvm::formatv("its runtime library {0} was not built",
+                           target.runtimeLibrary)
+          .str();
+  }
+  return std::nullopt;
+}
+
+FailureOr<const TargetInfo *> mlir::xpu::run::lookupTarget(StringRef name,
+                                                           Location loc) {
+  std::string available;
+  const TargetInfo *found = nullptr;
+  for (const TargetInfo &t : kTargets) {
+    if (!unavailable(t))
+      available += (available.empty() ? "" : ", ") + std::string(t.name);
+    if (name == t.name)
+      found = &t;
+  }
+  if (!found)
+    return emitError(loc) << "xpu-run: unknown target '" << name
+                          << "' (available: " << available << ")";
+  if (std::optional<std::string> why = unavailable(*found))
+    return emitError(loc) << "xpu-run: target '" << name
+                          << "' is not available in this build: " << *why
+                          << " (available: " << available << ")";
+  return found;
+}
+
+FailureOr<std::string>
+mlir::xpu::run::runtimeLibraryPath(const TargetInfo &target, Location loc) {
+  if (!*target.runtimeLibrary)
+    return std::string();
+  llvm::SmallString<256> path(runtimeLibraryDir());
+  llvm::sys::path::append(path, target.runtimeLibrary);
+  if (!llvm::sys::fs::exists(path))
+    return emitError(loc) << "xpu-run: the runtime library '" << path
+                          << "' does not exist";
+  return std::string(path);
+}
+
+uint64_t mlir::xpu::run::physicalMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return 0;
+  return uint64_t(pages) * uint64_t(pageSize);
+}
+
+//===----------------------------------------------------------------------===//
+// Progress
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Prints "xpu-run: <what>..." if the step takes longer than a second, and
+/// how long it took when it ends, so that a long compile is not silent.
+class Progress {
+public:
+  Progress(bool enabled, std::string what) : what(std::move(what)) {
+    if (!enabled)
+      return;
+    start = std::chrono::steady_clock::now();
+    thread = std::thread([this] {
+      std::unique_lock<std::mutex> lock(mutex);
+      if (!cv.wait_for(lock, std::chrono::seconds(1),
+                       [this] { return done; })) {
+        llvm::errs() << "xpu-run: " << this->what << "...\n";
+        llvm::errs().flush();
+        printed = true;
+      }
+    });
+  }
+  ~Progress() {
+    if (!thread.joinable())
+      return;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      done = true;
+    }
+    cv.notify_all();
+    thread.join();
+    if (printed) {
+      double s = std::chrono::duration<double>(
+                     std::chrono::steady_clock::now() - start)
+                     .count();
+      llvm::errs() << llvm::formatv("xpu-run: {0}: done in {1:f1} s\n", what,
+                                    s);
+    }
+  }
+
+private:
+  std::string what;
+  std::thread thread;
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool done = false, printed = false;
+  std::chrono::steady_clock::time_point start;
+};
+
+/// Adds the entry wrappers right before the first bufferization.
+struct EntryInstrumentation : PassInstrumentation {
+  EntryPlan *plan;
+  bool added = false;
+  bool failed = false;
+  explicit EntryInstrumentation(EntryPlan *plan) : plan(plan) {}
+  void runBeforePass(Pass *pass, Operation *op) override {
+    if (added || pass->getArgument() != "one-shot-bufferize")
+      return;
+    auto module = dyn_cast<ModuleOp>(op);
+    if (!module)
+      return;
+    added = true;
+    failed = mlir::failed(addEntryWrappers(module, *plan));
+  }
+};
+} // namespace
+
+LogicalResult mlir::xpu::run::compileModule(ModuleOp module,
+                                            const CompileOptions &options,
+                                            EntryPlan *plan) {
+  MLIRContext *ctx = module.getContext();
+  std::string pipelineName = options.pipelineOverride.empty()
+                                 ? options.target->pipeline
+                                 : options.pipelineOverride;
+  std::string text;
+  if (!options.passPipeline.empty()) {
+    text = options.passPipeline;
+    if (!StringRef(text).trim().starts_with("builtin.module("))
+      text = "builtin.module(" + text + ")";
+  } else {
+    text =
+        "builtin.module(" + pipelineName + "{" + options.pipelineOptions + "})";
+  }
+  std::string parseErrors;
+  llvm::raw_string_ostream errs(parseErrors);
+  FailureOr<OpPassManager> parsed = parsePassPipeline(text, errs);
+  if (failed(parsed)) {
+    // The parser's first line says which option (or pass) it stopped at.
+    StringRef first = StringRef(parseErrors).trim().split('\n').first;
+    InFlightDiagnostic diag = module.emitError();
+    if (options.passPipeline.empty())
+      diag << "xpu-run: invalid --xpu-pipeline-options '"
+           << options.pipelineOptions << "' for " << pipelineName;
+    else
+      diag << "xpu-run: cannot parse --pass-pipeline '" << options.passPipeline
+           << "'";
+    if (!first.empty())
+      diag << ": " << first;
+    return failure();
+  }
+  PassManager pm(ctx);
+  static_cast<OpPassManager &>(pm) = *parsed;
+  if (failed(applyPassManagerCLOptions(pm)))
+    return module.emitError() << "xpu-run: bad pass manager options";
+  applyDefaultTimingPassManagerCLOptions(pm);
+  auto *instrumentation = plan ? new EntryInstrumentation(plan) : nullptr;
+  if (instrumentation)
+    pm.addInstrumentation(
+        std::unique_ptr<PassInstrumentation>(instrumentation));
+  {
+    Progress progress(
+        options.progress,
+        llvm::formatv("compiling for {0} ({1})", options.target->name,
+                      options.passPipeline.empty() ? pipelineName
+                                                   : "--pass-pipeline")
+            .str());
+    if (failed(pm.run(module)))
+      return failure();
+  }
+  if (instrumentation && instrumentation->failed)
+    return failure();
+  if (instrumentation && !instrumentation->added)
+    return module.emitError()
+           << "xpu-run: the pipeline has no one-shot-bufferize, before which "
+              "xpu-run adds the wrapper it calls @"
+           << plan->function << " through";
+  if (options.printIR)
+    module->print(llvm::errs());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Program
+//===----------------------------------------------------------------------===//
+
+Program::~Program() = default;
+
+FailureOr<std::unique_ptr<Program>>
+Program::create(ModuleOp module, const TargetInfo &target,
+                ArrayRef<std::string> sharedLibs, unsigned optLevel) {
+  auto program = std::unique_ptr<Program>(new Program());
+  SmallVector<std::string> libs(sharedLibs.begin(), sharedLibs.end());
+  FailureOr<std::string> runtime = runtimeLibraryPath(target, module.getLoc());
+  if (failed(runtime))
+    return failure();
+  if (!runtime->empty()) {
+    libs.push_back(*runtime);
+    std::string error;
+    auto library = llvm::sys::DynamicLibrary::getPermanentLibrary(
+        runtime->c_str(), &error);
+    if (!library.isValid())
+      return module.emitError() << "xpu-run: cannot load the runtime library '"
+                                << *runtime << "': " << error;
+    program->memAlloc_ = reinterpret_cast<void *(*)(uint64_t, void *, bool)>(
+        library.getAddressOfSymbol("mgpuMemAlloc"));
+    program->memFree_ = reinterpret_cast<void (*)(void *, void *)>(
+        library.getAddressOfSymbol("mgpuMemFree"));
+    program->profileStart_ = reinterpret_cast<void (*)()>(
+        library.getAddressOfSymbol("xpuRuntimeProfileStart"));
+    program->profileStop_ = reinterpret_cast<int (*)(XPUKernelProfile *, int)>(
+        library.getAddressOfSymbol("xpuRuntimeProfileStop"));
+    if (!program->memAlloc_ || !program->memFree_)
+      return module.emitError() << "xpu-run: '" << *runtime
+                                << "' does not export mgpuMemAlloc/mgpuMemFree";
+  }
+  SmallVector<StringRef> libRefs(libs.begin(), libs.end());
+  ExecutionEngineOptions engineOptions;
+  auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
+                                               /*targetMachine=*/nullptr);
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel =
+      static_cast<llvm::CodeGenOptLevel>(std::min(optLevel, 3u));
+  engineOptions.sharedLibPaths = libRefs;
+  engineOptions.enableGDBNotificationListener = false;
+  engineOptions.enablePerfNotificationListener = false;
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine = [&] {
+    Progress progress(true, "compiling the host code to machine code");
+    return ExecutionEngine::create(module, engineOptions);
+  }();
+  if (!engine)
+    return module.emitError() << "xpu-run: cannot JIT-compile the module: "
+                              << llvm::toString(engine.takeError());
+  program->engine_ = std::move(*engine);
+  {
+    Progress progress(
+        !runtime->empty(),
+        llvm::formatv("loading the kernels on {0}", target.name).str());
+    program->engine_->initialize();
+  }
+  return program;
+}
+
+FailureOr<Buffer> Program::allocate(Type t, const HostTensor *value,
+                                    Location loc) {
+  Buffer b;
+  Type elt = t;
+  if (auto tensor = dyn_cast<RankedTensorType>(t)) {
+    elt = tensor.getElementType();
+    b.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  } else {
+    b.isScalar = true;
+  }
+  b.kind = *elemKindOf(elt);
+  if (b.isScalar) {
+    if (value) {
+      double v = value->get(0);
+      switch (b.kind) {
+      case ElemKind::F32: {
+        float f = static_cast<float>(v);
+        std::memcpy(&b.scalar, &f, sizeof(f));
+        break;
+      }
+      case ElemKind::F64:
+        std::memcpy(&b.scalar, &v, sizeof(v));
+        break;
+      case ElemKind::F16:
+      case ElemKind::BF16: {
+        HostTensor h = *value;
+        std::memcpy(&b.scalar, h.bytes.data(), 2);
+        break;
+      }
+      default:
+        b.scalar = static_cast<int64_t>(v);
+      }
+    }
+    return b;
+  }
+  uint64_t n = 1;
+  for (int64_t d : b.shape)
+    n *= uint64_t(d);
+  b.bytes = n * elemBytes(b.kind);
+  uint64_t physical = physicalMemoryBytes();
+  if (physical && b.bytes > physical)
+    return emitError(loc) << llvm::formatv(
+               "xpu-run: a buffer of type {0} needs {1} bytes, more than this "
+               "machine's {2} bytes of memory",
+               t, b.bytes, physical);
+  size_t rounded = std::max<size_t>((b.bytes + 63) / 64 * 64, 64);
+  b.data = memAlloc_ ? memAlloc_(rounded, nullptr, /*isHostShared=*/true)
+                     : std::aligned_alloc(64, rounded);
+  if (!b.data)
+    return emitError(loc) << llvm::formatv(
+               "xpu-run: cannot allocate {0} bytes for a buffer of type {1}",
+               b.bytes, t);
+  if (value)
+    std::memcpy(b.data, value->bytes.data(), b.bytes);
+  else
+    std::memset(b.data, 0, b.bytes);
+  auto ptr = reinterpret_cast<int64_t>(b.data);
+  b.descriptor = {ptr, ptr, 0};
+  for (int64_t d : b.shape)
+    b.descriptor.push_back(d);
+  int64_t stride = 1;
+  SmallVector<int64_t> strides(b.shape.size());
+  for (int64_t d = static_cast<int64_t>(b.shape.size()) - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride *= b.shape[d];
+  }
+  b.descriptor.insert(b.descriptor.end(), strides.begin(), strides.end());
+  return b;
+}
+
+void Program::release(Buffer &b) {
+  if (!b.data)
+    return;
+  if (memFree_)
+    memFree_(b.data, nullptr);
+  else
+    std::free(b.data);
+  b.data = nullptr;
+}
+
+HostTensor Program::read(const Buffer &b) const {
+  HostTensor t;
+  t.kind = b.kind;
+  t.shape = b.shape;
+  if (b.isScalar) {
+    t.bytes.assign(elemBytes(b.kind), 0);
+    std::memcpy(t.bytes.data(), &b.scalar, elemBytes(b.kind));
+    return t;
+  }
+  t.bytes.assign(static_cast<const uint8_t *>(b.data),
+                 static_cast<const uint8_t *>(b.data) + b.bytes);
+  return t;
+}
+
+LogicalResult Program::prepare(StringRef function, Location loc) {
+  if (entries_.count(function))
+    return success();
+  std::string symbol = "_mlir_ciface_" + entryName(function);
+  llvm::Expected<void (*)(void **)> fn = engine_->lookupPacked(symbol);
+  if (!fn)
+    return emitError(loc) << "xpu-run: the compiled program has no '" << symbol
+                          << "': " << llvm::toString(fn.takeError());
+  entries_.try_emplace(function, *fn);
+  return success();
+}
+
+LogicalResult Program::call(StringRef function, ArrayRef<Buffer *> inputs,
+                            ArrayRef<Buffer *> outputs, Location loc) {
+  if (failed(prepare(function, loc)))
+    return failure();
+  auto it = entries_.find(function);
+  size_t n = inputs.size() + outputs.size();
+  SmallVector<void *> descriptors(n), args(n);
+  size_t i = 0;
+  for (ArrayRef<Buffer *> group : {inputs, outputs}) {
+    for (Buffer *b : group) {
+      if (b->isScalar) {
+        args[i] = &b->scalar;
+      } else {
+        descriptors[i] = b->descriptor.data();
+        args[i] = &descriptors[i];
+      }
+      ++i;
+    }
+  }
+  it->second(args.data());
+  return success();
+}
+
+bool Program::profileStart() {
+  if (!profileStart_ || !profileStop_)
+    return false;
+  profileStart_();
+  return true;
+}
+
+std::vector<KernelStats> Program::profileStop() {
+  std::vector<KernelStats> stats;
+  if (!profileStop_)
+    return stats;
+  std::vector<XPUKernelProfile> raw(4096);
+  int count = profileStop_(raw.data(), static_cast<int>(raw.size()));
+  if (count > static_cast<int>(raw.size()))
+    llvm::errs() << "xpu-run: " << count << " kernels ran; the first "
+                 << raw.size() << " are shown\n";
+  for (int i = 0; i < count && i < static_cast<int>(raw.size()); ++i)
+    stats.push_back({raw[i].name, raw[i].launches, raw[i].deviceNanoseconds});
+  return stats;
+}

@@ -1,0 +1,142 @@
+//===- Runner.h - compile a module for a target and call its functions -*- C++
+//-*-===//
+//
+// The pieces of xpu-run that its modes share: the table of targets (each a
+// registered pipeline and, for devices, a runtime library), compiling a
+// module with a target's pipeline (wrappers from EntryPoints.h added before
+// bufferization), and a JIT-compiled program whose functions are called
+// with host tensors in device-visible buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPU_TOOLS_XPU_RUN_RUNNER_H
+#define XPU_TOOLS_XPU_RUN_RUNNER_H
+
+#include "EntryPoints.h"
+#include "HostTensor.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+struct XPUKernelProfile;
+
+namespace mlir::xpu::run {
+
+/// A target xpu-run compiles for: the pipeline registered under
+/// `pipeline` and, for devices, the runtime library the code calls. Adding a
+/// target is one entry in the table (Runner.cpp); a target whose pipeline
+/// is not registered in this build, or whose runtime library was not built,
+/// is reported as unavailable.
+struct TargetInfo {
+  const char *name;
+  const char *pipeline;
+  /// File name of the runtime library next to xpu-run's lib/ (or in the
+  /// build tree); empty for the host.
+  const char *runtimeLibrary;
+  const char *description;
+};
+
+/// Every target xpu-run knows, available or not.
+ArrayRef<TargetInfo> allTargets();
+/// The target named `name`, or an error that lists the available ones.
+FailureOr<const TargetInfo *> lookupTarget(StringRef name, Location loc);
+/// Full path of `target`'s runtime library ("" for the host), or an error.
+FailureOr<std::string> runtimeLibraryPath(const TargetInfo &target,
+                                          Location loc);
+
+/// How to compile.
+struct CompileOptions {
+  const TargetInfo *target = nullptr;
+  /// Pipeline options ("precision=f64 optimize=false ...").
+  std::string pipelineOptions;
+  /// Replaces the target's pipeline (--pass-pipeline), if not empty.
+  std::string passPipeline;
+  /// Runs the registered pipeline named here instead of the target's
+  /// (xpu-xe-pipeline for --xpu-chip).
+  std::string pipelineOverride;
+  /// Print the lowered module to stderr.
+  bool printIR = false;
+  /// Say what is compiling when it takes longer than a second.
+  bool progress = true;
+};
+
+/// Compiles `module` to the LLVM dialect for `options.target`. With a plan,
+/// the wrappers of its function (and of the `.pack` / `.packed` parts) are
+/// added before bufferization.
+LogicalResult compileModule(ModuleOp module, const CompileOptions &options,
+                            EntryPlan *plan);
+
+/// A device-visible buffer and its memref descriptor.
+struct Buffer {
+  void *data = nullptr;
+  size_t bytes = 0;
+  ElemKind kind = ElemKind::F32;
+  SmallVector<int64_t> shape;
+  /// {allocated, aligned, offset, sizes..., strides...}
+  std::vector<int64_t> descriptor;
+  /// A scalar argument's value (8 bytes, the low ones used).
+  int64_t scalar = 0;
+  bool isScalar = false;
+};
+
+/// What the runtime recorded for one kernel.
+struct KernelStats {
+  std::string name;
+  uint64_t launches = 0;
+  /// Nanoseconds, -1 when the device reports no time.
+  int64_t deviceNanoseconds = -1;
+};
+
+/// A compiled program on its device.
+class Program {
+public:
+  ~Program();
+
+  /// JIT-compiles the lowered `module` for `target` with the given shared
+  /// libraries (the runtime library is added for devices) and runs its
+  /// global constructors (kernel module loads).
+  static FailureOr<std::unique_ptr<Program>>
+  create(ModuleOp module, const TargetInfo &target,
+         ArrayRef<std::string> sharedLibs, unsigned optLevel);
+
+  ExecutionEngine &engine() { return *engine_; }
+  bool isDevice() const { return memAlloc_ != nullptr; }
+
+  /// A buffer for a value of type `t` (a scalar, or a tensor of it), filled
+  /// from `value` when given. Fails with a message when memory runs out.
+  FailureOr<Buffer> allocate(Type t, const HostTensor *value, Location loc);
+  void release(Buffer &buffer);
+  /// The buffer's contents.
+  HostTensor read(const Buffer &buffer) const;
+
+  /// Calls the wrapper `_mlir_ciface___xpu_entry_<function>` with the
+  /// inputs and the outputs, in that order.
+  LogicalResult call(StringRef function, ArrayRef<Buffer *> inputs,
+                     ArrayRef<Buffer *> outputs, Location loc);
+
+  /// Looks the wrapper of `function` up (the JIT compiles on first lookup).
+  LogicalResult prepare(StringRef function, Location loc);
+
+  /// Kernel profiling of the device runtime; false on the host.
+  bool profileStart();
+  std::vector<KernelStats> profileStop();
+
+private:
+  std::unique_ptr<ExecutionEngine> engine_;
+  void *(*memAlloc_)(uint64_t, void *, bool) = nullptr;
+  void (*memFree_)(void *, void *) = nullptr;
+  void (*profileStart_)() = nullptr;
+  int (*profileStop_)(XPUKernelProfile *, int) = nullptr;
+  llvm::StringMap<void (*)(void **)> entries_;
+};
+
+/// Bytes of physical memory of this machine (0 if unknown).
+uint64_t physicalMemoryBytes();
+
+} // namespace mlir::xpu::run
+
+#endif // XPU_TOOLS_XPU_RUN_RUNNER_H
