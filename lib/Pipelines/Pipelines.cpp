@@ -351,15 +351,17 @@ void mlir::xpu::registerXPUPipelines() {
       buildXPUCPUPipeline);
   PassPipelineRegistration<XPUSPIRVPipelineOptions>(
       "xpu-spirv-pipeline",
-      "Raise to xpu, optimize, choose a strategy for every GEMM and lower it "
-      "to a tiled kernel (convert-xpu-to-gpu: SLM slices, register "
-      "micro-tiles, swizzled program ids, masked tails, fused epilogue); "
-      "lower the rest to linalg, bufferize, map the other statically shaped "
-      "linalg ops to one-thread-per-element kernels, outline, chain the "
-      "launches on one stream, compile the kernels to OpenCL-flavour SPIR-V "
-      "(v1.0, Kernel with 64-bit addresses and 16/64-bit types) in gpu.binary "
-      "ops, allocate "
-      "host buffers as shared virtual memory and lower the host to the LLVM "
+      "Raise to xpu, optimize, choose a strategy and a schedule for every "
+      "GEMM (data-parallel, persistent or Stream-K; schedule= forces one), "
+      "lay out its operands before weight packing, build its programs "
+      "(xpu-schedule-gemm) and lower each tile (convert-xpu-to-gpu: SLM "
+      "slices, register micro-tiles, masked tails, fused epilogue); lower "
+      "the rest to linalg, bufferize, map the other statically shaped linalg "
+      "ops to kernels with full workgroups, outline, chain the launches on "
+      "one stream, compile the kernels to OpenCL-flavour SPIR-V (v1.1, "
+      "Kernel with 64-bit addresses and 16/64-bit types) in gpu.binary ops, "
+      "allocate host buffers as shared virtual memory and lower the host to "
+      "the LLVM "
       "dialect with bare-pointer kernel arguments (runnable by xpu-run "
       "--target=opencl|levelzero)",
       buildXPUSPIRVPipeline);

@@ -110,9 +110,12 @@ void mlir::xpu::registerXPUXePipeline() {
   PassPipelineRegistration<XPUXePipelineOptions>(
       "xpu-xe-pipeline",
       "Intel Xe (pvc, bmg): raise to xpu, optimize with bf16/f16 operands, "
-      "select a strategy, lower each xpu.gemm to a workgroup-level XeGPU "
-      "kernel (2D block descriptors, prefetch, DPAS, fused epilogue; "
-      "convert-xpu-to-xegpu), bufferize, distribute and lower the kernels "
+      "select a strategy and a schedule (data-parallel, persistent or "
+      "Stream-K; schedule= forces one), lay out the operands before weight "
+      "packing, build the programs (xpu-schedule-gemm) and lower each tile "
+      "to workgroup-level XeGPU (2D block descriptors, prefetch, DPAS, fused "
+      "epilogue; convert-xpu-to-xegpu), bufferize, distribute and lower the "
+      "kernels "
       "through XeVM to SPIR-V in a gpu.binary (256-GRF kernels carry "
       "-ze-opt-large-register-file), and lower the host to the LLVM dialect "
       "(runnable by xpu-run --target=levelzero --xpu-chip=pvc|bmg)",

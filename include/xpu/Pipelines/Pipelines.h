@@ -90,8 +90,35 @@ struct GPUScheduleOptions {
   std::string fixup = "deterministic";
 };
 
+/// The schedule options of every GPU pipeline, declared once: `Derived` is
+/// the pipeline's options struct.
+template <typename Derived>
+struct GPUSchedulePipelineOptions : PassPipelineOptions<Derived> {
+  ::mlir::detail::PassOptions::Option<std::string> schedule{
+      *this, "schedule",
+      llvm::cl::desc("Schedule of every GEMM: auto (the cost model "
+                     "chooses; default), data_parallel, persistent or "
+                     "stream_k"),
+      llvm::cl::init("auto")};
+  ::mlir::detail::PassOptions::Option<int64_t> programs{
+      *this, "programs",
+      llvm::cl::desc("Program count of persistent and Stream-K schedules "
+                     "(default 0: the workgroups the target runs at once)"),
+      llvm::cl::init(0)};
+  ::mlir::detail::PassOptions::Option<std::string> fixup{
+      *this, "fixup",
+      llvm::cl::desc("Stream-K fix-up: deterministic (default; fixed "
+                     "summation order) or atomic (float atomics, where the "
+                     "kernels have them)"),
+      llvm::cl::init("deterministic")};
+  GPUScheduleOptions getScheduleOptions() const {
+    return {schedule, programs, fixup};
+  }
+};
+
 /// Options of `xpu-spirv-pipeline`.
-struct XPUSPIRVPipelineOptions : PassPipelineOptions<XPUSPIRVPipelineOptions> {
+struct XPUSPIRVPipelineOptions
+    : GPUSchedulePipelineOptions<XPUSPIRVPipelineOptions> {
   PassOptions::Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("GEMM operand precision for xpu-optimize: f32 "
@@ -119,26 +146,6 @@ struct XPUSPIRVPipelineOptions : PassPipelineOptions<XPUSPIRVPipelineOptions> {
       llvm::cl::desc("Also write each kernel binary (SPIR-V) into this "
                      "directory, for spirv-val, spirv-dis or ocloc"),
       llvm::cl::init("")};
-  PassOptions::Option<std::string> schedule{
-      *this, "schedule",
-      llvm::cl::desc("Schedule of every GEMM: auto (the cost model "
-                     "chooses; default), data_parallel, persistent or "
-                     "stream_k"),
-      llvm::cl::init("auto")};
-  PassOptions::Option<int64_t> programs{
-      *this, "programs",
-      llvm::cl::desc("Program count of persistent and Stream-K schedules "
-                     "(default 0: the workgroups the target runs at once)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<std::string> fixup{
-      *this, "fixup",
-      llvm::cl::desc("Stream-K fix-up: deterministic (default; fixed "
-                     "summation order) or atomic (float atomics, where the "
-                     "kernels have them)"),
-      llvm::cl::init("deterministic")};
-  GPUScheduleOptions getScheduleOptions() const {
-    return {schedule, programs, fixup};
-  }
 };
 
 /// Builds `xpu-spirv-pipeline`: xpu-optimize (or just the raise), lower xpu
@@ -150,7 +157,7 @@ void buildXPUSPIRVPipeline(OpPassManager &pm,
                            const XPUSPIRVPipelineOptions &options);
 
 /// Options of `xpu-xe-pipeline`.
-struct XPUXePipelineOptions : PassPipelineOptions<XPUXePipelineOptions> {
+struct XPUXePipelineOptions : GPUSchedulePipelineOptions<XPUXePipelineOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("Intel Xe chip: pvc (default) or bmg; the #xpu.target "
@@ -173,26 +180,6 @@ struct XPUXePipelineOptions : PassPipelineOptions<XPUXePipelineOptions> {
       llvm::cl::desc("Also write each kernel binary (SPIR-V) into this "
                      "directory, for spirv-val, spirv-dis or ocloc"),
       llvm::cl::init("")};
-  PassOptions::Option<std::string> schedule{
-      *this, "schedule",
-      llvm::cl::desc("Schedule of every GEMM: auto (the cost model "
-                     "chooses; default), data_parallel, persistent or "
-                     "stream_k"),
-      llvm::cl::init("auto")};
-  PassOptions::Option<int64_t> programs{
-      *this, "programs",
-      llvm::cl::desc("Program count of persistent and Stream-K schedules "
-                     "(default 0: the workgroups the target runs at once)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<std::string> fixup{
-      *this, "fixup",
-      llvm::cl::desc("Stream-K fix-up: deterministic (default; fixed "
-                     "summation order) or atomic (float atomics, where the "
-                     "kernels have them)"),
-      llvm::cl::init("deterministic")};
-  GPUScheduleOptions getScheduleOptions() const {
-    return {schedule, programs, fixup};
-  }
 };
 
 /// Builds `xpu-xe-pipeline`: xpu-optimize (bf16/f16 operands), strategy
