@@ -101,6 +101,9 @@ void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm, bool optimize,
     pm.addNestedPass<func::FuncOp>(createXPUSelectStrategyPass(strategy));
     pm.addNestedPass<func::FuncOp>(createXPUMaterializeLayoutsPass());
   }
+  // Constant weights have no argument to outline for: their layout work is
+  // evaluated at compile time.
+  pm.addNestedPass<func::FuncOp>(createXPUFoldConstantWeightsPass());
   // ... that moves into <fn>.pack here.
   if (optimize)
     addOutlineWeightPack(pm, options.weights);

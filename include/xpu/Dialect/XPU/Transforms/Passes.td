@@ -268,6 +268,54 @@ def XPUFoldAffineIntoWeightsPass
   ];
 }
 
+def XPUFoldConstantWeightsPass
+    : Pass<"xpu-fold-constant-weights", "func::FuncOp"> {
+  let summary = "Evaluate the layout work on constant weights at compile time";
+  let description = [{
+    Weights given as constants (torch-mlir freezes parameters as
+    `dense_resource` blobs by default) reach no argument that
+    `xpu-outline-weight-pack` could move their layout work to `<fn>.pack`
+    for, and upstream folding does not evaluate linalg ops on
+    `dense_resource` data, so their transposes, 16-bit conversions, row
+    pitch padding and epilogue panels would run on every call. This pass
+    evaluates, in order (so that chains fold link by link), every op of
+    these kinds whose inputs are all `dense` or `dense_resource` float
+    constants, and replaces it with a `dense` constant of its result:
+
+    * `linalg.transpose`, `linalg.broadcast`;
+    * `tensor.pad` with static sizes and a constant padding value;
+    * an elementwise `linalg.generic` (parallel loops, projected permutation
+      input maps, identity output map, output not read) whose body uses
+      `arith` float ops only (`truncf`, `extf`, `addf`, `subf`, `mulf`,
+      `divf`, `negf`, `maximumf`, `minimumf`, `maxnumf`, `minnumf`, float
+      constants), each rounded to its result type as the op computes.
+
+    An op of these kinds on constants that is not folded (another body op,
+    a dynamic pad, a result above `max-elements`, a resource without data)
+    stays, with a missed remark that says why. The GPU pipelines run it
+    after `xpu-materialize-layouts`, before `xpu-outline-weight-pack`.
+
+    Before:
+    ```mlir
+    %w = arith.constant dense_resource<w> : tensor<48x64xf32>
+    %t = linalg.transpose ins(%w : tensor<48x64xf32>)
+           outs(%e : tensor<64x48xf32>) permutation = [1, 0]
+    ```
+    After:
+    ```mlir
+    %t = arith.constant dense<...> : tensor<64x48xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", /*default=*/"16777216",
+           "Largest result (elements) evaluated at compile time">
+  ];
+  let statistics = [
+    Statistic<"numFolded", "num-folded", "ops on constant weights folded">
+  ];
+}
+
 def XPUOutlineWeightPackPass : Pass<"xpu-outline-weight-pack", "ModuleOp"> {
   let summary = "Outline computation on weights into <fn>.pack, run once";
   let description = [{
