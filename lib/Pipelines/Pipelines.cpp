@@ -162,6 +162,9 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
                                 options.registerTile.end());
     pm.addNestedPass<func::FuncOp>(createXPUCPUPackOperandsPass(packing));
   }
+  // Constant weights have no argument to outline for: their packing is
+  // evaluated at compile time.
+  pm.addNestedPass<func::FuncOp>(createXPUFoldConstantWeightsPass());
   if (options.optimize)
     addOutlineWeightPack(pm, optimize.weights);
   // The CPU strategy applies the epilogue per vector tile.

@@ -12,6 +12,19 @@
 //       XE:   %[[W:.+]] = arith.constant dense<{{.*}}> : tensor<64x48xbf16>
 //       XE:   xpu.gemm %{{.*}}, %[[W]] rhs_layout(kn)
 
+// The CPU pipeline packs the frozen weight into micro-kernel panels at
+// compile time (no linalg.pack of it in @forward), and the result matches
+// NumPy (the weight's values: 0.25 * ((7 i) mod 11 - 5), i the flat index).
+// RUN: xpu-opt %S/Inputs/frozen-weight.mlir --xpu-cpu-pipeline --mlir-print-ir-after=xpu-outline-weight-pack 2>&1 >/dev/null | FileCheck %s --check-prefix=CPU
+// CPU-LABEL: func.func @forward(
+//       CPU:   linalg.pack %arg0
+//   CPU-NOT:   linalg.pack
+//       CPU:   linalg.unpack
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %python %xpu_src_root/test/lib/npycheck.py make %t x=32x64@1
+// RUN: xpu-run %S/Inputs/frozen-weight.mlir --target=cpu --function=forward --input=@%t/x.npy --output=@%t/y.npy
+// RUN: %python %xpu_src_root/test/lib/npycheck.py check %t/y.npy --inputs %t x --expr "x @ (0.25 * ((np.arange(48 * 64) * 7) % 11 - 5)).reshape(48, 64).T" --tol 1e-5
+
 // Values computed by hand. A transpose of a dense_resource weight
 // [[1, 2, 3], [4, 5, 6]]: [[1, 4], [2, 5], [3, 6]].
 // CHECK-LABEL: func.func @transpose
@@ -106,6 +119,23 @@ func.func @pad_broadcast_scale() -> (tensor<2x4xf32>, tensor<3x2xf32>, tensor<2x
     linalg.yield %r : f32
   } -> tensor<2x2xf32>
   return %p, %panel, %m : tensor<2x4xf32>, tensor<3x2xf32>, tensor<2x2xf32>
+}
+
+// -----
+
+// The CPU micro-kernel's rhs panels: [[1, 2], [3, 4], [5, 6]] packed along
+// dim 0 in tiles of 2, padded with 0: result[o][k][t] = w[2 o + t][k].
+// CHECK-LABEL: func.func @pack
+//   CHECK-NOT:   linalg.pack
+//       CHECK:   %[[C:.+]] = arith.constant dense<{{\[}}{{\[}}[1.000000e+00, 3.000000e+00], [2.000000e+00, 4.000000e+00]], {{\[}}[5.000000e+00, 0.000000e+00], [6.000000e+00, 0.000000e+00]]]> : tensor<2x2x2xf32>
+//       CHECK:   return %[[C]]
+func.func @pack() -> tensor<2x2x2xf32> {
+  %w = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x2x2xf32>
+  // expected-remark @+1 {{'linalg.pack' on constant weights folded at compile time into a 2x2x2 constant}}
+  %p = linalg.pack %w padding_value(%zero : f32) inner_dims_pos = [0] inner_tiles = [2] into %e : tensor<3x2xf32> -> tensor<2x2x2xf32>
+  return %p : tensor<2x2x2xf32>
 }
 
 // -----

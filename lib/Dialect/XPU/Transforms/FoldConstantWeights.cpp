@@ -217,7 +217,7 @@ private:
 /// The ops this pass evaluates.
 bool isCandidate(Operation *op) {
   return isa<linalg::TransposeOp, linalg::BroadcastOp, linalg::GenericOp,
-             tensor::PadOp>(op);
+             linalg::PackOp, tensor::PadOp>(op);
 }
 
 /// The inputs of a candidate (the values it reads; inits it overwrites are
@@ -225,6 +225,8 @@ bool isCandidate(Operation *op) {
 SmallVector<Value> getInputs(Operation *op) {
   if (auto pad = dyn_cast<tensor::PadOp>(op))
     return {pad.getSource()};
+  if (auto pack = dyn_cast<linalg::PackOp>(op))
+    return {pack.getSource()};
   return llvm::to_vector(cast<linalg::LinalgOp>(op).getDpsInputs());
 }
 
@@ -298,6 +300,48 @@ FailureOr<Values> FoldConstantWeightsPass::evaluate(Operation *op,
       }
       out.data[linear] = inside ? inputs[0].data[linearize(j, strides)] : fill;
     });
+    return out;
+  }
+  if (auto pack = dyn_cast<linalg::PackOp>(op)) {
+    // The CPU micro-kernel's panels: result [outer (permuted)..., tiles...];
+    // source dim d = inner_dims_pos[k] is outer[d] * tile[k] + inner[k].
+    ArrayRef<int64_t> tiles = pack.getStaticInnerTiles();
+    ArrayRef<int64_t> dimsPos = pack.getInnerDimsPos();
+    ArrayRef<int64_t> outerPerm = pack.getOuterDimsPerm();
+    double fill = 0;
+    FloatAttr padAttr;
+    if (Value padValue = pack.getPaddingValue()) {
+      if (!matchPattern(padValue, m_Constant(&padAttr))) {
+        why = "the padding value is not a constant";
+        return failure();
+      }
+      fill = toDouble(padAttr.getValue());
+    }
+    if (llvm::any_of(tiles, ShapedType::isDynamic)) {
+      why = "the inner tiles are not static";
+      return failure();
+    }
+    ArrayRef<int64_t> inShape = inputs[0].type.getShape();
+    size_t rank = inShape.size();
+    SmallVector<int64_t> strides = getStrides(inShape);
+    SmallVector<int64_t> outer(rank), j(rank);
+    bool padded = false;
+    forEachIndex(shape, [&](int64_t linear, ArrayRef<int64_t> i) {
+      for (size_t d = 0; d < rank; ++d)
+        outer[outerPerm.empty() ? d : outerPerm[d]] = i[d];
+      j.assign(outer.begin(), outer.end());
+      for (auto [k, d] : llvm::enumerate(dimsPos))
+        j[d] = outer[d] * tiles[k] + i[rank + k];
+      bool inside = true;
+      for (size_t d = 0; d < rank; ++d)
+        inside &= j[d] < inShape[d];
+      padded |= !inside;
+      out.data[linear] = inside ? inputs[0].data[linearize(j, strides)] : fill;
+    });
+    if (padded && !padAttr) {
+      why = "the tiles pad the source, but the pack has no padding value";
+      return failure();
+    }
     return out;
   }
   auto generic = cast<linalg::GenericOp>(op);

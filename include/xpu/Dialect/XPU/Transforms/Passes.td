@@ -284,6 +284,7 @@ def XPUFoldConstantWeightsPass
 
     * `linalg.transpose`, `linalg.broadcast`;
     * `tensor.pad` with static sizes and a constant padding value;
+    * `linalg.pack` with static inner tiles (the CPU micro-kernel's panels);
     * an elementwise `linalg.generic` (parallel loops, projected permutation
       input maps, identity output map, output not read) whose body uses
       `arith` float ops only (`truncf`, `extf`, `addf`, `subf`, `mulf`,
@@ -293,7 +294,8 @@ def XPUFoldConstantWeightsPass
     An op of these kinds on constants that is not folded (another body op,
     a dynamic pad, a result above `max-elements`, a resource without data)
     stays, with a missed remark that says why. The GPU pipelines run it
-    after `xpu-materialize-layouts`, before `xpu-outline-weight-pack`.
+    after `xpu-materialize-layouts`, the CPU pipeline after
+    `xpu-cpu-pack-operands`, each before `xpu-outline-weight-pack`.
 
     Before:
     ```mlir
