@@ -29,10 +29,16 @@ def check_local_sizes(spirv_dis, path):
                          stderr=subprocess.STDOUT, text=True)
     if dis.returncode != 0:
         return None, dis.stdout
+    return local_sizes(dis.stdout)
+
+
+def local_sizes(text):
+    """Returns (sizes, error) for the kernel entry points of a disassembly
+    (spirv-dis): every kernel needs a LocalSize above 1x1x1."""
     sizes = {m.group(1): tuple(int(g) for g in m.groups()[1:])
-             for m in LOCAL_SIZE.finditer(dis.stdout)}
+             for m in LOCAL_SIZE.finditer(text)}
     found = []
-    for entry in ENTRY.findall(dis.stdout):
+    for entry in ENTRY.findall(text):
         size = sizes.get(entry)
         if size is None:
             return None, "kernel %s has no LocalSize" % entry

@@ -13,7 +13,9 @@ Intel builtins the kernel must call:
   prefetch       intel_sub_group_2d_block_prefetch_*    (only with --prefetch)
 
 A Stream-K fix-up kernel (named *_fixup) sums workspace slots and stores
-the tile: it must call the block read and block write builtins only.
+the tile: it must call the block read and block write builtins only. Every
+kernel must declare a workgroup above 1x1x1 (spirv_val_dir.local_sizes;
+"FAIL workgroup: ..." otherwise).
 
 Prints one line per model, chip and kernel, and exits 1 if any check fails
 (the failing tool's output goes to stderr).
@@ -25,6 +27,9 @@ import re
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from spirv_val_dir import local_sizes  # noqa: E402
 
 BUILTINS = {
     "block-read": re.compile(r"intel_sub_group_2d_block_read_(?!transform)"),
@@ -87,6 +92,10 @@ def main():
                     else:
                         status.append("spirv-val ok")
                     dis = run(["spirv-dis", path]).stdout.decode()
+                    _, error = local_sizes(dis)
+                    if error:
+                        status.append("FAIL workgroup: " + error)
+                        failed = True
                     checks = dict(BUILTINS)
                     if "_fixup." in spv:
                         checks = {key: BUILTINS[key]
