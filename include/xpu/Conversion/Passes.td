@@ -174,7 +174,9 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
     (torch-mlir's `cf.assert` guards). Other linalg ops are left alone for
     `convert-linalg-to-loops` on the host. With `allow-bf16=false`
     (OpenCL SPIR-V has no bf16 type) ops that touch bf16 stay on the host
-    too.
+    too. Every kernel is described in a remark (its kind, workgroups and
+    work-items, and for a reduction its combiner and length, or why it
+    is reduced in a loop).
   }];
   let options = [
     Option<"allowBF16", "allow-bf16", "bool", /*default=*/"true",

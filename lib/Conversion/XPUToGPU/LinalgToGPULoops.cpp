@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Conversion/Passes.h"
+#include "xpu/Dialect/XPU/Utils/Remarks.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -35,6 +36,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::xpu {
@@ -140,10 +142,12 @@ public:
       : b(b), op(op), loc(op.getLoc()) {}
 
   /// One work-item per iteration (all loops parallel) or per output point
-  /// (sequential reduction loops inside).
-  void buildPerPoint();
-  /// One workgroup per output point, shared-memory tree reduction.
-  void buildPerRow(const Combiner &combiner);
+  /// (sequential reduction loops inside). Returns the workgroup count and
+  /// size.
+  std::pair<int64_t, int64_t> buildPerPoint();
+  /// One workgroup per output point, shared-memory tree reduction. Returns
+  /// the workgroup count and size.
+  std::pair<int64_t, int64_t> buildPerRow(const Combiner &combiner);
 
 private:
   Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -233,7 +237,7 @@ gpu::LaunchOp KernelBuilder::createLaunch(int64_t blocks, int64_t threads) {
                                c(1));
 }
 
-void KernelBuilder::buildPerPoint() {
+std::pair<int64_t, int64_t> KernelBuilder::buildPerPoint() {
   unsigned numLoops = op.getNumLoops();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<unsigned> parallel, reduction;
@@ -285,9 +289,11 @@ void KernelBuilder::buildPerPoint() {
   emit(0);
   b.setInsertionPointToEnd(&launch.getBody().front());
   gpu::TerminatorOp::create(b, loc);
+  return {blocks, threads};
 }
 
-void KernelBuilder::buildPerRow(const Combiner &combiner) {
+std::pair<int64_t, int64_t>
+KernelBuilder::buildPerRow(const Combiner &combiner) {
   unsigned numLoops = op.getNumLoops();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<unsigned> parallel, reduction;
@@ -370,6 +376,7 @@ void KernelBuilder::buildPerRow(const Combiner &combiner) {
   }
   b.setInsertionPointToEnd(&launch.getBody().front());
   gpu::TerminatorOp::create(b, loc);
+  return {points, threads};
 }
 
 struct XPULinalgToGPULoopsPass
@@ -392,15 +399,44 @@ struct XPULinalgToGPULoopsPass
           reduced *= ranges[i];
           ++reductions;
         }
+      bool contraction = linalg::isaContractionOpInterface(op);
       std::optional<Combiner> combiner;
-      if (reductions > 0 && reduced >= kRowThreshold &&
-          !linalg::isaContractionOpInterface(op))
+      if (reductions > 0 && reduced >= kRowThreshold && !contraction)
         combiner = matchCombiner(op);
+      std::string what = llvm::formatv(
+          "{0} over {1}", op->getName().getStringRef(),
+          llvm::join(llvm::map_range(
+                         ranges, [](int64_t r) { return std::to_string(r); }),
+                     "x"));
+      auto remark = [&](StringRef category) {
+        return remark::passed(op.getLoc(),
+                              remarkOpts("xpu-linalg-to-gpu-loops", category));
+      };
       if (combiner) {
-        builder.buildPerRow(*combiner);
+        auto [groups, threads] = builder.buildPerRow(*combiner);
+        remark("RowReduction") << remark::reason(
+            "{0}: row reduction, one workgroup of {1} work-items per output "
+            "({2} workgroups), {3} over {4} elements combined in shared "
+            "local memory",
+            what, threads, groups,
+            arith::stringifyAtomicRMWKind(combiner->kind), reduced);
         ++numRowReductions;
       } else {
-        builder.buildPerPoint();
+        auto [groups, threads] = builder.buildPerPoint();
+        if (reductions == 0) {
+          remark("Elementwise") << remark::reason(
+              "{0}: one work-item per element, {1} workgroup(s) of {2}", what,
+              groups, threads);
+        } else {
+          StringRef why = contraction ? "a contraction"
+                          : reduced < kRowThreshold
+                              ? "fewer reduced elements than a workgroup"
+                              : "no associative combiner";
+          remark("PerOutput") << remark::reason(
+              "{0}: one work-item per output, {1} workgroup(s) of {2}, {3} "
+              "elements reduced in a loop ({4})",
+              what, groups, threads, reduced, why);
+        }
       }
       op->erase();
       ++numMapped;

@@ -1,4 +1,11 @@
 // RUN: xpu-opt %s --split-input-file --xpu-linalg-to-gpu-loops --canonicalize --cse | FileCheck %s
+// Each kernel's shape, as a remark.
+// RUN: xpu-opt %s --split-input-file --xpu-linalg-to-gpu-loops --xpu-remarks --mlir-disable-threading 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// REMARK: linalg.generic over 8x40: one work-item per element, 2 workgroup(s) of 256
+// REMARK: linalg.generic over 8x64: row reduction, one workgroup of 64 work-items per output (8 workgroups), maximumf over 64 elements combined in shared local memory
+// REMARK: linalg.generic over 4x100: row reduction, one workgroup of 128 work-items per output (4 workgroups), addf over 100 elements combined in shared local memory
+// REMARK: linalg.matmul over 8x6x40: one work-item per output, 1 workgroup(s) of 64, 40 elements reduced in a loop (a contraction)
+// REMARK: linalg.reduce over 32x4: one work-item per output, 1 workgroup(s) of 32, 4 elements reduced in a loop (fewer reduced elements than a workgroup)
 
 // An elementwise op: one work-item per element of the flattened 8x40
 // iteration space, 256-work-item workgroups (never one work-item), the
