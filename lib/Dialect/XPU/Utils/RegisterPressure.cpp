@@ -2,6 +2,7 @@
 
 #include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
 #include "xpu/Dialect/XPU/Utils/EpilogueUtils.h"
+#include "xpu/Dialect/XPU/Utils/SizeArithmetic.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -32,11 +33,12 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config) {
     subgroups = {8, 4};
   }
   int64_t lanes = target.getSubgroupSizes().front();
-  int64_t threads = subgroups[0] * subgroups[1] * lanes;
-  int64_t elementsPerLane = llvm::divideCeil(tile[0] * tile[1], threads);
+  int64_t threads = satMul(subgroups[0], subgroups[1], lanes);
+  int64_t elementsPerLane = llvm::divideCeil(satMul(tile[0], tile[1]), threads);
   // A register holds grf_bytes; on Xe one hardware thread runs all lanes of
   // a subgroup, so a per-lane f32 value costs lanes * 4 bytes of its GRF.
-  int64_t bytesPerThread = elementsPerLane * 4 * (target.isIntel() ? lanes : 1);
+  int64_t bytesPerThread =
+      satMul(elementsPerLane, 4, target.isIntel() ? lanes : 1);
   model.fragmentRegisters =
       llvm::divideCeil(bytesPerThread, target.getGrfBytes());
   model.budget = target.getGrfCount();
@@ -49,7 +51,7 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config) {
 }
 
 int64_t RegisterModel::estimate(int64_t peakLiveFragments) const {
-  return reserved + peakLiveFragments * fragmentRegisters;
+  return satAdd(reserved, satMul(peakLiveFragments, fragmentRegisters));
 }
 
 int64_t mlir::xpu::peakLiveFragments(ArrayRef<Operation *> ops,
