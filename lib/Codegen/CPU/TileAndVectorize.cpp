@@ -153,6 +153,13 @@ bool hasStaticTensorShapes(linalg::LinalgOp op) {
          });
 }
 
+/// True if a loop of `op` has no iteration: upstream tiling cannot tile it
+/// (it crashes computing the tile sizes), and the scalar lowering gives
+/// the right empty loop nest.
+bool hasZeroTripLoop(linalg::LinalgOp op) {
+  return llvm::is_contained(op.getStaticLoopRanges(), 0);
+}
+
 struct TileAndVectorizePass final
     : xpu::impl::XPUCPUTileAndVectorizePassBase<TileAndVectorizePass> {
   using Base::Base;
@@ -214,6 +221,14 @@ struct TileAndVectorizePass final
                             op->getName().getStringRef());
       return;
     }
+    if (hasZeroTripLoop(op)) {
+      ++numScalar;
+      remark::missed(op.getLoc(), remarkOpts(kPassArg, "NotVectorized"))
+          << remark::reason("{0} has a zero-size dimension; left to the "
+                            "scalar lowering",
+                            op->getName().getStringRef());
+      return;
+    }
     op = packTransposedRhs(rewriter, op, packs);
     bool batched = isa<linalg::BatchMatmulOp>(op.getOperation());
     SmallVector<int64_t> l1, l2, order1, order2;
@@ -241,15 +256,16 @@ struct TileAndVectorizePass final
       (*cacheTiled)->emitError() << "register tiling failed";
       return signalPassFailure();
     }
+    // vectorize() replaces the tile: its location is taken first.
+    Location tileLoc = (*regTiled)->getLoc();
     if (failed(vectorize(rewriter, *regTiled, vectorSizes))) {
       ++numScalar;
-      remark::missed((*regTiled)->getLoc(),
-                     remarkOpts(kPassArg, "NotVectorized"))
+      remark::missed(tileLoc, remarkOpts(kPassArg, "NotVectorized"))
           << remark::reason("register tile could not be vectorized");
       return;
     }
     ++numGemms;
-    remark::passed((*regTiled)->getLoc(), remarkOpts(kPassArg, "Vectorized"))
+    remark::passed(tileLoc, remarkOpts(kPassArg, "Vectorized"))
         << remark::reason("GEMM tiled for caches [{0}, {1}, {2}] and registers "
                           "[{3}, {4}], vectorized",
                           cache[0], cache[1], cache[2], reg[0], reg[1]);
@@ -273,7 +289,7 @@ struct TileAndVectorizePass final
   }
 
   void tileElementwise(RewriterBase &rewriter, linalg::LinalgOp op) {
-    if (!hasStaticTensorShapes(op)) {
+    if (!hasStaticTensorShapes(op) || hasZeroTripLoop(op)) {
       ++numScalar;
       return;
     }
