@@ -27,6 +27,13 @@
 // FULL: xe-matmul-8205x5921x2949 pvc forward.packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
 // FULL: xe-matmul-8205x5921x2949 bmg forward.packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
 
+// A bf16 result (issue 10: it stopped XeVM's SPIR-V serializer) compiles to
+// a valid kernel that stores the f32 accumulator; the host rounds to bf16.
+// RUN: %python %xpu_src_root/test/lib/xecheck.py --opt xpu-opt \
+// RUN:   %S/Inputs/xe-bf16-result.mlir | FileCheck %s --check-prefix=BF16OUT
+// BF16OUT: xe-bf16-result pvc forward_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write
+// BF16OUT: xe-bf16-result bmg forward_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write
+
 // The lowered module: the host calls the kernel through gpu.launch_func and the kernel
 // is a gpu.binary of SPIR-V for the chip; an f32 model gets bf16 operands
 // once at pack time (the remark of xpu-prepack-bf16) and DPAS takes them.
