@@ -10,8 +10,8 @@
 // RUN:   %S/../Integration/CPU/Inputs/gen.mlir > %t.model.mlir
 // DEFINE: %{model} = %t.model.mlir
 
-// xpu-optimize: Linear + BatchNorm + ReLU becomes one xpu.gemm with the
-// BatchNorm folded into the weights.
+// xpu-optimize: Linear + BatchNorm + ReLU becomes one
+// xpu.gemm with the BatchNorm folded into the weights.
 // RUN: xpu-opt %{model} --xpu-optimize -o %t.opt.xpu-opt
 // RUN: mlir-opt %{plugin} %{model} --pass-pipeline='builtin.module(xpu-optimize)' -o %t.opt.mlir-opt
 // RUN: diff %t.opt.xpu-opt %t.opt.mlir-opt
@@ -52,6 +52,20 @@
 // RUN: diff %t.spirv.xpu-opt %t.spirv.mlir-opt
 // RUN: FileCheck %s --check-prefix=SPIRV < %t.spirv.mlir-opt
 // SPIRV: gpu.binary @forward.packed_kernel {{.*}}#spirv.target_env<#spirv.vce<v1.0, [Addresses, Float16, Float16Buffer, Float64, Int16, Int64, Kernel]
+
+// xpu-xe-pipeline: XeGPU kernels through XeVM to SPIR-V in a gpu.binary.
+// The models it needs (gpu.launch_func effects for buffer deallocation, the
+// XeVM target for gpu-module-to-binary) come with convert-xpu-to-xegpu, so
+// the pass plugin alone is enough here too.
+// RUN: xpu-opt %{model} --xpu-xe-pipeline -o %t.xe.xpu-opt
+// RUN: mlir-opt %{plugin} %{model} --pass-pipeline='builtin.module(xpu-xe-pipeline)' -o %t.xe.mlir-opt
+// RUN: diff %t.xe.xpu-opt %t.xe.mlir-opt
+// RUN: mlir-opt --load-pass-plugin=%xpu_plugin %{model} --pass-pipeline='builtin.module(xpu-xe-pipeline{chip=bmg})' -o %t.xe-bmg.pass-only
+// RUN: xpu-opt %{model} --xpu-xe-pipeline=chip=bmg -o %t.xe-bmg.xpu-opt
+// RUN: diff %t.xe-bmg.xpu-opt %t.xe-bmg.pass-only
+// RUN: FileCheck %s --check-prefix=XE < %t.xe.mlir-opt
+// XE: gpu.launch_func @forward.packed_xe_gemm0::@forward.packed_xe_gemm0
+// XE: gpu.binary @forward.packed_xe_gemm0 [#gpu.object<#xevm.target<chip = "pvc">, bin =
 
 // Remarks come through upstream's remark filter (xpu-opt's --xpu-remarks is
 // a spelling of it).
