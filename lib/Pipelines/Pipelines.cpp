@@ -41,7 +41,9 @@ void mlir::xpu::buildXPUOptimizePipeline(
   XPUFuseEpiloguePassOptions fuse;
   fuse.defaultTarget = options.defaultTarget;
   pm.addNestedPass<func::FuncOp>(createXPUFuseEpiloguePass(fuse));
-  pm.addNestedPass<func::FuncOp>(createXPUFoldAffineIntoWeightsPass());
+  XPUFoldAffineIntoWeightsPassOptions fold;
+  fold.reassociate = options.reassociate;
+  pm.addNestedPass<func::FuncOp>(createXPUFoldAffineIntoWeightsPass(fold));
   pm.addNestedPass<func::FuncOp>(createXPUSimplifyEpiloguePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -61,12 +63,14 @@ void mlir::xpu::buildXPUOptimizePipeline(
 
 void mlir::xpu::detail::addRaiseAndOptimize(OpPassManager &pm, bool optimize,
                                             StringRef precision,
-                                            StringRef defaultTarget) {
+                                            StringRef defaultTarget,
+                                            bool reassociate) {
   if (optimize) {
     XPUOptimizePipelineOptions options;
     options.precision = precision.str();
     options.strict = true;
     options.defaultTarget = defaultTarget.str();
+    options.reassociate = reassociate;
     buildXPUOptimizePipeline(pm, options);
   } else {
     XPURaisePassOptions raise;
@@ -107,7 +111,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
                                     const XPUCPUPipelineOptions &options) {
   // The CPU strategy applies the epilogue per vector tile.
   detail::addRaiseAndOptimize(pm, options.optimize, options.precision,
-                              /*defaultTarget=*/"cpu");
+                              /*defaultTarget=*/"cpu", options.reassociate);
   detail::addLowerXPUToLinalg(pm);
 
   // CPU strategy on tensors.
@@ -179,7 +183,7 @@ void mlir::xpu::detail::addGPUHostToLLVM(OpPassManager &pm,
 void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
                                       const XPUSPIRVPipelineOptions &options) {
   detail::addRaiseAndOptimize(pm, options.optimize, options.precision,
-                              options.target);
+                              options.target, options.reassociate);
   // Every GEMM becomes a tiled kernel (a strategy for each first); the
   // elementwise work left outside them goes the generic way below.
   if (options.gemmKernels) {
@@ -245,21 +249,18 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
 }
 
 void mlir::xpu::registerXPUPipelines() {
-  PassPipelineRegistration<XPUOptimizePipelineOptions>(
-      "xpu-optimize",
+  detail::registerPipeline<XPUOptimizePipelineOptions>(
       "The optimization catalog in a sound order: raise, demote f64, split "
       "GEMM + reduction, fuse epilogues (register guard), fold affine "
       "epilogues into weights, simplify, prepack bf16/f16 when asked, outline "
       "weight packing",
       buildXPUOptimizePipeline);
-  PassPipelineRegistration<XPUCPUPipelineOptions>(
-      "xpu-cpu-pipeline",
+  detail::registerPipeline<XPUCPUPipelineOptions>(
       "Raise torch-mlir linalg to xpu, then tile, vectorize, bufferize and "
       "lower to the LLVM dialect for the CPU (runnable by mlir-runner and "
       "xpu-run)",
       buildXPUCPUPipeline);
-  PassPipelineRegistration<XPUSPIRVPipelineOptions>(
-      "xpu-spirv-pipeline",
+  detail::registerPipeline<XPUSPIRVPipelineOptions>(
       "Raise to xpu, optimize, choose a strategy for every GEMM and lower it "
       "to a tiled kernel (convert-xpu-to-gpu: SLM slices, register "
       "micro-tiles, swizzled program ids, masked tails, fused epilogue); "

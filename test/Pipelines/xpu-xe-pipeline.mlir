@@ -47,7 +47,8 @@
 // REMARKS-DAG: Category:convert-xpu-to-xegpu | Reason="bf16 operands go to DPAS directly (f32 accumulation)"
 // REMARKS-DAG: Category:xpu-select-strategy | Reason="selected for 32x48x16 (m x n x k) on pvc
 
-// A chip that is not an Xe preset is a located error.
+// A chip that is not an Xe preset is an error when the options are parsed,
+// before anything runs.
 // RUN: cat %S/../Integration/CPU/linear-bias.mlir %S/../Integration/CPU/Inputs/gen.mlir \
 // RUN:   | not xpu-opt --xpu-xe-pipeline="chip=sm_90" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ERR
-// ERR: error: convert-xpu-to-xegpu: the target 'sm_90' is not an Intel Xe target (pvc, bmg)
+// ERR: error: xpu-xe-pipeline: invalid value 'sm_90' for option 'chip' (expected pvc or bmg)

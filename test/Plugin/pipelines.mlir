@@ -10,10 +10,10 @@
 // RUN:   %S/../Integration/CPU/Inputs/gen.mlir > %t.model.mlir
 // DEFINE: %{model} = %t.model.mlir
 
-// xpu-optimize: Linear + BatchNorm + ReLU becomes one
+// xpu-optimize{reassociate=true}: Linear + BatchNorm + ReLU becomes one
 // xpu.gemm with the BatchNorm folded into the weights.
-// RUN: xpu-opt %{model} --xpu-optimize -o %t.opt.xpu-opt
-// RUN: mlir-opt %{plugin} %{model} --pass-pipeline='builtin.module(xpu-optimize)' -o %t.opt.mlir-opt
+// RUN: xpu-opt %{model} --xpu-optimize=reassociate=true -o %t.opt.xpu-opt
+// RUN: mlir-opt %{plugin} %{model} --pass-pipeline='builtin.module(xpu-optimize{reassociate=true})' -o %t.opt.mlir-opt
 // RUN: diff %t.opt.xpu-opt %t.opt.mlir-opt
 // RUN: FileCheck %s --check-prefix=OPT < %t.opt.mlir-opt
 // OPT-LABEL: func.func @forward(
@@ -33,7 +33,7 @@
 
 // The pass plugin alone is enough for IR that has no xpu op yet: the passes
 // load the dialects they create.
-// RUN: mlir-opt --load-pass-plugin=%xpu_plugin %{model} --pass-pipeline='builtin.module(xpu-optimize)' -o %t.opt.pass-only
+// RUN: mlir-opt --load-pass-plugin=%xpu_plugin %{model} --pass-pipeline='builtin.module(xpu-optimize{reassociate=true})' -o %t.opt.pass-only
 // RUN: diff %t.opt.xpu-opt %t.opt.pass-only
 
 // xpu-cpu-pipeline, then stock mlir-runner.
@@ -69,8 +69,8 @@
 
 // Remarks come through upstream's remark filter (xpu-opt's --xpu-remarks is
 // a spelling of it).
-// RUN: xpu-opt %{model} --xpu-optimize --xpu-remarks --mlir-disable-threading -o /dev/null 2> %t.remarks.xpu-opt
-// RUN: mlir-opt %{plugin} %{model} --pass-pipeline='builtin.module(xpu-optimize)' --remarks-filter='xpu-.*' --mlir-disable-threading -o /dev/null 2> %t.remarks.mlir-opt
+// RUN: xpu-opt %{model} --xpu-optimize=reassociate=true --xpu-remarks --mlir-disable-threading -o /dev/null 2> %t.remarks.xpu-opt
+// RUN: mlir-opt %{plugin} %{model} --pass-pipeline='builtin.module(xpu-optimize{reassociate=true})' --remarks-filter='xpu-.*' --mlir-disable-threading -o /dev/null 2> %t.remarks.mlir-opt
 // RUN: diff %t.remarks.xpu-opt %t.remarks.mlir-opt
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks.mlir-opt
 // REMARK: remark: [Passed] Raised | Category:xpu-raise
