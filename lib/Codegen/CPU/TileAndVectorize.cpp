@@ -213,20 +213,16 @@ struct TileAndVectorizePass final
   void tileGemm(RewriterBase &rewriter, linalg::LinalgOp op,
                 ArrayRef<int64_t> cache, ArrayRef<int64_t> reg,
                 SmallVectorImpl<linalg::LinalgOp> &packs) {
-    if (!hasStaticTensorShapes(op) || !op.hasPureTensorSemantics()) {
+    StringRef scalarReason;
+    if (!hasStaticTensorShapes(op) || !op.hasPureTensorSemantics())
+      scalarReason = "has dynamic shapes or buffer semantics";
+    else if (hasZeroTripLoop(op))
+      scalarReason = "has a zero-size dimension";
+    if (!scalarReason.empty()) {
       ++numScalar;
       remark::missed(op.getLoc(), remarkOpts(kPassArg, "NotVectorized"))
-          << remark::reason("{0} has dynamic shapes or buffer semantics; left "
-                            "to the scalar lowering",
-                            op->getName().getStringRef());
-      return;
-    }
-    if (hasZeroTripLoop(op)) {
-      ++numScalar;
-      remark::missed(op.getLoc(), remarkOpts(kPassArg, "NotVectorized"))
-          << remark::reason("{0} has a zero-size dimension; left to the "
-                            "scalar lowering",
-                            op->getName().getStringRef());
+          << remark::reason("{0} {1}; left to the scalar lowering",
+                            op->getName().getStringRef(), scalarReason);
       return;
     }
     op = packTransposedRhs(rewriter, op, packs);
