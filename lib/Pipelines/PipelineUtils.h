@@ -9,6 +9,8 @@
 #define XPU_LIB_PIPELINES_PIPELINEUTILS_H
 
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::xpu {
 struct XPUOptimizePipelineOptions;
@@ -27,10 +29,43 @@ void addOutlineWeightPack(OpPassManager &pm, StringRef weights);
 
 namespace mlir::xpu::detail {
 
-/// Raises (strictly: dynamic shapes are errors) and runs xpu-optimize when
-/// asked: the start of every code generation pipeline.
+/// Registers the pipeline `Options::kPipelineName`. Its options are parsed
+/// and validated (Options::validate) when the pipeline is added to a pass
+/// manager, so that a bad value is one error, in the user's words, before
+/// anything runs.
+template <typename Options>
+void registerPipeline(StringRef description,
+                      void (*build)(OpPassManager &, const Options &)) {
+  registerPassPipeline(
+      Options::kPipelineName, description,
+      [build](OpPassManager &pm, StringRef text,
+              function_ref<LogicalResult(const Twine &)> errorHandler) {
+        Options options;
+        std::string problems;
+        llvm::raw_string_ostream os(problems);
+        if (failed(options.parseFromString(text, os))) {
+          StringRef why = StringRef(problems).trim();
+          return errorHandler(Twine(Options::kPipelineName) +
+                              ": invalid options '" + text + "'" +
+                              (why.empty() ? "" : ": ") + why);
+        }
+        if (failed(options.validate([&](const Twine &message) {
+              return errorHandler(Twine(Options::kPipelineName) + ": " +
+                                  message);
+            })))
+          return failure();
+        build(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(Options());
+      });
+}
+
+/// Raises (contractions with dynamic shapes stay linalg ops) and runs
+/// xpu-optimize when asked: the start of every code generation pipeline.
 void addRaiseAndOptimize(OpPassManager &pm, bool optimize, StringRef precision,
-                         StringRef defaultTarget);
+                         StringRef defaultTarget, bool reassociate = false);
 
 /// Lowers the xpu ops left back to linalg on tensors and merges the
 /// elementwise ops.

@@ -46,7 +46,9 @@ void mlir::xpu::addTargetIndependentOptimize(
   XPUFuseEpiloguePassOptions fuse;
   fuse.defaultTarget = options.defaultTarget;
   pm.addNestedPass<func::FuncOp>(createXPUFuseEpiloguePass(fuse));
-  pm.addNestedPass<func::FuncOp>(createXPUFoldAffineIntoWeightsPass());
+  XPUFoldAffineIntoWeightsPassOptions fold;
+  fold.reassociate = options.reassociate;
+  pm.addNestedPass<func::FuncOp>(createXPUFoldAffineIntoWeightsPass(fold));
   pm.addNestedPass<func::FuncOp>(createXPUSimplifyEpiloguePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -75,13 +77,15 @@ void mlir::xpu::buildXPUOptimizePipeline(
 
 void mlir::xpu::detail::addRaiseAndOptimize(OpPassManager &pm, bool optimize,
                                             StringRef precision,
-                                            StringRef defaultTarget) {
+                                            StringRef defaultTarget,
+                                            bool reassociate) {
   // Contractions with dynamic shapes stay linalg ops (a remark says so) and
   // take the generic, unfused path.
   if (optimize) {
     XPUOptimizePipelineOptions options;
     options.precision = precision.str();
     options.defaultTarget = defaultTarget.str();
+    options.reassociate = reassociate;
     buildXPUOptimizePipeline(pm, options);
   } else {
     pm.addNestedPass<func::FuncOp>(createXPUExpandFPowIPass());
@@ -127,6 +131,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   XPUOptimizePipelineOptions optimize;
   optimize.precision = options.precision;
   optimize.defaultTarget = "cpu";
+  optimize.reassociate = options.reassociate;
   if (options.optimize) {
     addTargetIndependentOptimize(pm, optimize);
   } else {
@@ -238,7 +243,7 @@ void mlir::xpu::detail::addGPUHostToLLVM(OpPassManager &pm,
 void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
                                       const XPUSPIRVPipelineOptions &options) {
   detail::addRaiseAndOptimize(pm, options.optimize, options.precision,
-                              options.target);
+                              options.target, options.reassociate);
   // Every GEMM becomes a tiled kernel (a strategy for each first); the
   // elementwise work left outside them goes the generic way below.
   if (options.gemmKernels) {
@@ -319,21 +324,18 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
 }
 
 void mlir::xpu::registerXPUPipelines() {
-  PassPipelineRegistration<XPUOptimizePipelineOptions>(
-      "xpu-optimize",
+  detail::registerPipeline<XPUOptimizePipelineOptions>(
       "The optimization catalog in a sound order: raise, demote f64, split "
       "GEMM + reduction, fuse epilogues (register guard), fold affine "
       "epilogues into weights, simplify, prepack bf16/f16 when asked, outline "
       "weight packing",
       buildXPUOptimizePipeline);
-  PassPipelineRegistration<XPUCPUPipelineOptions>(
-      "xpu-cpu-pipeline",
+  detail::registerPipeline<XPUCPUPipelineOptions>(
       "Raise torch-mlir linalg to xpu, then tile, vectorize, bufferize and "
       "lower to the LLVM dialect for the CPU (runnable by mlir-runner and "
       "xpu-run)",
       buildXPUCPUPipeline);
-  PassPipelineRegistration<XPUSPIRVPipelineOptions>(
-      "xpu-spirv-pipeline",
+  detail::registerPipeline<XPUSPIRVPipelineOptions>(
       "Raise to xpu, optimize, choose a strategy for every GEMM and lower it "
       "to a tiled kernel (convert-xpu-to-gpu: SLM slices, register "
       "micro-tiles, swizzled program ids, masked tails, fused epilogue); "

@@ -79,6 +79,7 @@ void mlir::xpu::buildXPUXePipeline(OpPassManager &pm,
     XPUOptimizePipelineOptions optimize;
     optimize.precision = precision;
     optimize.defaultTarget = options.chip;
+    optimize.reassociate = options.reassociate;
     buildXPUOptimizePipeline(pm, optimize);
   } else {
     pm.addNestedPass<func::FuncOp>(createXPUExpandFPowIPass());
@@ -117,8 +118,7 @@ void mlir::xpu::buildXPUXePipeline(OpPassManager &pm,
 }
 
 void mlir::xpu::registerXPUXePipeline() {
-  PassPipelineRegistration<XPUXePipelineOptions>(
-      "xpu-xe-pipeline",
+  detail::registerPipeline<XPUXePipelineOptions>(
       "Intel Xe (pvc, bmg): raise to xpu, optimize with bf16/f16 operands, "
       "select a strategy, lower each xpu.gemm to a workgroup-level XeGPU "
       "kernel (2D block descriptors, prefetch, DPAS, fused epilogue; "

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/XeGPU/IR/XeGPU.h"
 #include "mlir/Dialect/XeGPU/Utils/XeGPUUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Target/LLVM/XeVM/Target.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -136,18 +137,26 @@ static bool isKernelType(Type t) {
          (t.isSignlessInteger() && t.getIntOrFloatBitWidth() <= 32);
 }
 
+/// Types the kernel may compute and store: not bf16, which XeVM's SPIR-V
+/// declares as a bfloat OpTypeFloat that needs SPV_KHR_bfloat16 (the
+/// serializer stops with a fatal error). bf16 loads (DPAS operands, epilogue
+/// operands read through extf) are 16-bit data and stay in the kernel.
+static bool isKernelResultType(Type t) {
+  return isKernelType(t) && !t.isBF16();
+}
+
 /// True when the epilogue runs in the kernel; else (f64 epilogues, as
-/// xpu-demote-f64 leaves them under keep-f64 or after an extf) the kernel
-/// stores the f32 accumulator and the epilogue runs on the host.
+/// xpu-demote-f64 leaves them under keep-f64 or after an extf; bf16 results)
+/// the kernel stores the f32 accumulator and the epilogue runs on the host.
 static bool hasDeviceEpilogue(GemmOp gemm) {
-  if (!isKernelType(gemm.getResultType().getElementType()))
+  if (!isKernelResultType(gemm.getResultType().getElementType()))
     return false;
   for (Value operand : gemm.getEpilogueOperands())
     if (!isKernelType(getElementTypeOrSelf(operand.getType())))
       return false;
   WalkResult walk = gemm.getEpilogue().walk([](Operation *op) {
     for (Type t : op->getResultTypes())
-      if (!isKernelType(t))
+      if (!isKernelResultType(t))
         return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -657,8 +666,8 @@ void mlir::xpu::lowerGemmToXeGPU(RewriterBase &rewriter, GemmOp gemm,
   if (!p.deviceEpilogue)
     remark::missed(loc, remarkOpts(kPassArg, "HostEpilogue"))
         << remark::reason("the epilogue computes in a type the kernel does "
-                          "not (f64): the kernel stores the f32 accumulator "
-                          "and the epilogue runs on the host");
+                          "not (f64, or bf16 results): the kernel stores the "
+                          "f32 accumulator and the epilogue runs on the host");
   for (auto [i, operand] : llvm::enumerate(gemm.getEpilogueOperands())) {
     if (!p.deviceEpilogue)
       break;
@@ -799,6 +808,16 @@ namespace {
 struct ConvertToXeGPUPass final
     : xpu::impl::XPUConvertToXeGPUPassBase<ConvertToXeGPUPass> {
   using Base::Base;
+
+  /// The launches it creates exist before bufferization (their effects let
+  /// buffer deallocation place frees after them), and its kernels carry an
+  /// #xevm.target that gpu-module-to-binary serializes: both models come
+  /// with this pass, not with loading the xpu dialect.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerXPUGPULaunchMemoryEffects(registry);
+    xevm::registerXeVMTargetInterfaceExternalModels(registry);
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -11,6 +11,7 @@
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
+#include "xpu/Dialect/XPU/Utils/SizeArithmetic.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -159,7 +160,7 @@ int64_t getStages(int64_t kIters) {
 }
 
 int64_t slmBytes(const Problem &p, ArrayRef<int64_t> tile, int64_t stages) {
-  return stages * (tile[0] + tile[1]) * tile[2] * p.operandBytes;
+  return satMul(stages, satAdd(tile[0], tile[1]), tile[2], p.operandBytes);
 }
 
 /// Fills the occupancy, padding and time numbers of `c`.
@@ -167,18 +168,21 @@ void scoreTime(const Problem &p, Candidate &c) {
   int64_t tm = c.tile[0], tn = c.tile[1], tk = c.tile[2];
   int64_t tilesM = llvm::divideCeil(p.m, tm);
   int64_t tilesN = llvm::divideCeil(p.n, tn);
-  c.tiles = tilesM * tilesN * p.batch;
+  // Shapes may be as large as 2^48 bytes per tensor: counts saturate, and
+  // the rates and times are computed in double.
+  c.tiles = satMul(tilesM, tilesN, p.batch);
   c.waves = llvm::divideCeil(c.tiles, p.computeUnits);
   c.waveFraction = double(c.tiles) / p.computeUnits;
-  c.efficiency = double(c.tiles) / double(c.waves * p.computeUnits);
-  c.useful = double(p.m * p.n) / double(tilesM * tm * tilesN * tn);
+  c.efficiency = double(c.tiles) / (double(c.waves) * p.computeUnits);
+  c.useful =
+      double(p.m) * double(p.n) / (double(tilesM) * tm * double(tilesN) * tn);
   // One tile on one compute unit: its share of the peak rate and of the
   // memory bandwidth; the A and B slices and the C tile cross memory once.
-  int64_t kPadded = llvm::alignTo(p.k, tk);
+  double kPadded = double(llvm::divideCeil(p.k, tk)) * tk;
   double compute = 2.0 * tm * tn * kPadded / p.flopsPerNs;
-  double memory =
-      double((tm + tn) * kPadded * p.operandBytes + tm * tn * p.resultBytes) /
-      p.bytesPerNs;
+  double memory = (double(tm + tn) * kPadded * p.operandBytes +
+                   double(tm) * tn * p.resultBytes) /
+                  p.bytesPerNs;
   c.computeBound = compute >= memory;
   c.time = c.waves * std::max(compute, memory);
   c.groupM = tilesM == 1 ? 1 : kGroupM;
