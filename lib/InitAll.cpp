@@ -4,19 +4,19 @@
 
 #include "xpu/Codegen/Passes.h"
 #include "xpu/Conversion/Passes.h"
-#include "xpu/Conversion/XPUToGPU/XPUToGPU.h"
-#include "xpu/Conversion/XPUToXeGPU/XPUToXeGPU.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
 #include "xpu/Pipelines/Pipelines.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
-#include "mlir/Target/LLVM/XeVM/Target.h"
 
 void mlir::xpu::registerXPUDialect(DialectRegistry &registry) {
+  // Only the dialect: interface models of upstream ops (gpu.barrier and
+  // gpu.launch_func effects, the XeVM target) come with the passes that
+  // need them (their getDependentDialects), so loading xpu changes nothing
+  // for the rest of a host's pipelines.
   registry.insert<XPUDialect>();
-  registerGPUBarrierMemoryEffectsModel(registry);
 }
 
 void mlir::xpu::registerXPUPasses() {
@@ -29,9 +29,6 @@ void mlir::xpu::registerAllXPU(DialectRegistry &registry) {
   registerXPUDialect(registry);
   registerAllDialects(registry);
   registerAllExtensions(registry);
-  // gpu-module-to-binary on #xevm.target modules (xpu-xe-pipeline).
-  xevm::registerXeVMTargetInterfaceExternalModels(registry);
-  registerXPUGPULaunchMemoryEffects(registry);
   registerXPUPasses();
   registerXPUPipelines();
 }

@@ -18,10 +18,10 @@ section "xpu-raise: the transpose and the zero fill are absorbed into xpu.gemm"
 "$bin/xpu-opt" "$ex" --pass-pipeline='builtin.module(func.func(xpu-raise))' \
   --xpu-remarks
 
-section "xpu-optimize: the epilogue is fused, BatchNorm folded into the weights at pack time"
-"$bin/xpu-opt" "$ex" --xpu-optimize --xpu-remarks 2>&1 |
+section "xpu-optimize{reassociate=true}: the epilogue is fused, BatchNorm folded into the weights at pack time"
+"$bin/xpu-opt" "$ex" --xpu-optimize=reassociate=true --xpu-remarks 2>&1 |
   grep -oE 'remark: .*' | cut -c1-160
-"$bin/xpu-opt" "$ex" --xpu-optimize |
+"$bin/xpu-opt" "$ex" --xpu-optimize=reassociate=true |
   awk '/func.func private @forward.packed/,/^  }$/'
 
 section "xpu-lower-to-linalg: the executable definition of xpu.gemm"

@@ -18,6 +18,9 @@ packages=(
   # SPIR-V and OpenCL (PoCL runs OpenCL on the CPU), Level Zero loader.
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo llvm-spirv-15
   spirv-tools libze-dev
+  # make test-robustness: clang with libFuzzer and the sanitizer runtimes
+  # (the sanitized lit build uses GCC, whose libasan/libubsan come with g++).
+  clang-22 libclang-rt-22-dev
 )
 
 missing=()

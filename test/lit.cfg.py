@@ -48,6 +48,17 @@ config.substitutions.append(
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
+# A sanitized build (build-asan, make test-sanitizers): every report is
+# fatal. Debian's libMLIR.so is not instrumented: leak checks would report
+# its allocations, and its allocators poison memory in ways ASan misreads
+# (docs/Testing.md). Stock tools that load our instrumented plugin or
+# runtimes get the sanitizer runtimes preloaded.
+if config.xpu_sanitizers:
+    config.available_features.add("sanitizers")
+    config.environment["ASAN_OPTIONS"] = \
+        "detect_leaks=0:allow_user_poisoning=0:abort_on_error=0"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1"
+
 import shutil
 if shutil.which("spirv-val") and shutil.which("spirv-dis"):
     config.available_features.add("spirv-tools")
@@ -105,9 +116,24 @@ tools = [
     "xpu-run",
     "not",
     "count",
-    ToolSubst("mlir-opt", unresolved="ignore"),
-    ToolSubst("mlir-runner", unresolved="ignore"),
 ]
+# A test that sets LD_PRELOAD itself names the sanitizer runtimes first
+# (%sanitizer_preload_prefix, empty in other builds) and runs the bare tool.
+_preload = (config.xpu_sanitizer_preload
+            if config.xpu_sanitizers and config.xpu_sanitizer_preload else "")
+config.substitutions.append(("%sanitizer_preload_prefix",
+                             _preload + ":" if _preload else ""))
+config.substitutions.append(
+    ("%mlir_opt_path", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+for stock in ["mlir-opt", "mlir-runner"]:
+    path = shutil.which(stock, path=config.llvm_tools_dir)
+    if path and _preload:
+        tools.append(ToolSubst(stock, command="env",
+                               extra_args=["LD_PRELOAD=" +
+                                           config.xpu_sanitizer_preload,
+                                           path]))
+    else:
+        tools.append(ToolSubst(stock, unresolved="ignore"))
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # PyTorch and torch-mlir in the project's .venv (scripts/setup.sh installs

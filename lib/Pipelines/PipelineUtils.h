@@ -11,6 +11,8 @@
 #include "xpu/Pipelines/Pipelines.h"
 
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::xpu {
 
@@ -28,14 +30,47 @@ void addOutlineWeightPack(OpPassManager &pm, StringRef weights);
 
 namespace mlir::xpu::detail {
 
+/// Registers the pipeline `Options::kPipelineName`. Its options are parsed
+/// and validated (Options::validate) when the pipeline is added to a pass
+/// manager, so that a bad value is one error, in the user's words, before
+/// anything runs.
+template <typename Options>
+void registerPipeline(StringRef description,
+                      void (*build)(OpPassManager &, const Options &)) {
+  registerPassPipeline(
+      Options::kPipelineName, description,
+      [build](OpPassManager &pm, StringRef text,
+              function_ref<LogicalResult(const Twine &)> errorHandler) {
+        Options options;
+        std::string problems;
+        llvm::raw_string_ostream os(problems);
+        if (failed(options.parseFromString(text, os))) {
+          StringRef why = StringRef(problems).trim();
+          return errorHandler(Twine(Options::kPipelineName) +
+                              ": invalid options '" + text + "'" +
+                              (why.empty() ? "" : ": ") + why);
+        }
+        if (failed(options.validate([&](const Twine &message) {
+              return errorHandler(Twine(Options::kPipelineName) + ": " +
+                                  message);
+            })))
+          return failure();
+        build(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(Options());
+      });
+}
+
 /// The start of a GPU pipeline up to and including weight-pack outlining:
 /// the target, the target-independent catalog (or the raise alone), then,
 /// for every GEMM the backend lowers, the strategy (`backend`, with the
 /// pipeline's schedule options) and the backend's operand layouts, so that
 /// the weight layout work is outlined into <fn>.pack with the rest.
 void addGPUFrontEnd(OpPassManager &pm, bool optimize, StringRef precision,
-                    StringRef chip, bool gemmKernels, StringRef backend,
-                    const GPUScheduleOptions &schedule);
+                    StringRef chip, bool reassociate, bool gemmKernels,
+                    StringRef backend, const GPUScheduleOptions &schedule);
 
 /// Lowers the xpu ops left back to linalg on tensors and merges the
 /// elementwise ops.

@@ -44,7 +44,9 @@ void mlir::xpu::addTargetIndependentOptimize(
   // epilogue; the epilogue is then complete for the algebra that follows.
   pm.addNestedPass<func::FuncOp>(createXPUSplitGemmReductionPass());
   pm.addNestedPass<func::FuncOp>(createXPUFuseEpiloguePass());
-  pm.addNestedPass<func::FuncOp>(createXPUFoldAffineIntoWeightsPass());
+  XPUFoldAffineIntoWeightsPassOptions fold;
+  fold.reassociate = options.reassociate;
+  pm.addNestedPass<func::FuncOp>(createXPUFoldAffineIntoWeightsPass(fold));
   pm.addNestedPass<func::FuncOp>(createXPUSimplifyEpiloguePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -73,7 +75,8 @@ void mlir::xpu::buildXPUOptimizePipeline(
 
 void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm, bool optimize,
                                        StringRef precision, StringRef chip,
-                                       bool gemmKernels, StringRef backend,
+                                       bool reassociate, bool gemmKernels,
+                                       StringRef backend,
                                        const GPUScheduleOptions &schedule) {
   // The target first: the fusion guard reads it too.
   XPUAttachTargetPassOptions attach;
@@ -83,6 +86,7 @@ void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm, bool optimize,
   // take the generic, unfused path.
   XPUOptimizePipelineOptions options;
   options.precision = precision.str();
+  options.reassociate = reassociate;
   if (optimize) {
     addTargetIndependentOptimize(pm, options);
   } else {
@@ -149,6 +153,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   pm.addPass(createXPUAttachTargetPass(attach));
   XPUOptimizePipelineOptions optimize;
   optimize.precision = options.precision;
+  optimize.reassociate = options.reassociate;
   if (options.optimize) {
     addTargetIndependentOptimize(pm, optimize);
   } else {
@@ -265,7 +270,8 @@ void mlir::xpu::detail::addGPUHostToLLVM(OpPassManager &pm,
 void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
                                       const XPUSPIRVPipelineOptions &options) {
   detail::addGPUFrontEnd(pm, options.optimize, options.precision,
-                         options.target, options.gemmKernels, "simt",
+                         options.target, options.reassociate,
+                         options.gemmKernels, "simt",
                          options.getScheduleOptions());
   // Every GEMM becomes programs of SIMT tiles; the elementwise work left
   // outside them goes the generic way below.
@@ -342,21 +348,18 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
 }
 
 void mlir::xpu::registerXPUPipelines() {
-  PassPipelineRegistration<XPUOptimizePipelineOptions>(
-      "xpu-optimize",
+  detail::registerPipeline<XPUOptimizePipelineOptions>(
       "The optimization catalog in a sound order: raise, demote f64, split "
       "GEMM + reduction, fuse epilogues (register guard), fold affine "
       "epilogues into weights, simplify, prepack bf16/f16 when asked, outline "
       "weight packing",
       buildXPUOptimizePipeline);
-  PassPipelineRegistration<XPUCPUPipelineOptions>(
-      "xpu-cpu-pipeline",
+  detail::registerPipeline<XPUCPUPipelineOptions>(
       "Raise torch-mlir linalg to xpu, then tile, vectorize, bufferize and "
       "lower to the LLVM dialect for the CPU (runnable by mlir-runner and "
       "xpu-run)",
       buildXPUCPUPipeline);
-  PassPipelineRegistration<XPUSPIRVPipelineOptions>(
-      "xpu-spirv-pipeline",
+  detail::registerPipeline<XPUSPIRVPipelineOptions>(
       "Raise to xpu, optimize, choose a strategy and a schedule for every "
       "GEMM (data-parallel, persistent or Stream-K; schedule= forces one), "
       "lay out its operands before weight packing, build its programs "

@@ -76,7 +76,7 @@ void mlir::xpu::buildXPUXePipeline(OpPassManager &pm,
                               ? std::string("bf16")
                               : options.precision.getValue();
   detail::addGPUFrontEnd(pm, options.optimize, precision, options.chip,
-                         /*gemmKernels=*/true, "xe",
+                         options.reassociate, /*gemmKernels=*/true, "xe",
                          options.getScheduleOptions());
   pm.addNestedPass<func::FuncOp>(createXPUScheduleGemmPass());
   pm.addPass(createXPUConvertToXeGPUPass());
@@ -107,8 +107,7 @@ void mlir::xpu::buildXPUXePipeline(OpPassManager &pm,
 }
 
 void mlir::xpu::registerXPUXePipeline() {
-  PassPipelineRegistration<XPUXePipelineOptions>(
-      "xpu-xe-pipeline",
+  detail::registerPipeline<XPUXePipelineOptions>(
       "Intel Xe (pvc, bmg): raise to xpu, optimize with bf16/f16 operands, "
       "select a strategy and a schedule (data-parallel, persistent or "
       "Stream-K; schedule= forces one), lay out the operands before weight "

@@ -10,10 +10,10 @@
 // RUN:   %S/../Integration/CPU/Inputs/gen.mlir > %t.model.mlir
 // DEFINE: %{model} = %t.model.mlir
 
-// xpu-optimize: Linear + BatchNorm + ReLU becomes one xpu.gemm with the
-// BatchNorm folded into the weights.
-// RUN: xpu-opt %{model} --xpu-optimize -o %t.opt.xpu-opt
-// RUN: mlir-opt %{plugin} %{model} --pass-pipeline='builtin.module(xpu-optimize)' -o %t.opt.mlir-opt
+// xpu-optimize{reassociate=true}: Linear + BatchNorm + ReLU becomes one
+// xpu.gemm with the BatchNorm folded into the weights.
+// RUN: xpu-opt %{model} --xpu-optimize=reassociate=true -o %t.opt.xpu-opt
+// RUN: mlir-opt %{plugin} %{model} --pass-pipeline='builtin.module(xpu-optimize{reassociate=true})' -o %t.opt.mlir-opt
 // RUN: diff %t.opt.xpu-opt %t.opt.mlir-opt
 // RUN: FileCheck %s --check-prefix=OPT < %t.opt.mlir-opt
 // OPT-LABEL: func.func @forward(
@@ -33,7 +33,7 @@
 
 // The pass plugin alone is enough for IR that has no xpu op yet: the passes
 // load the dialects they create.
-// RUN: mlir-opt --load-pass-plugin=%xpu_plugin %{model} --pass-pipeline='builtin.module(xpu-optimize)' -o %t.opt.pass-only
+// RUN: mlir-opt --load-pass-plugin=%xpu_plugin %{model} --pass-pipeline='builtin.module(xpu-optimize{reassociate=true})' -o %t.opt.pass-only
 // RUN: diff %t.opt.xpu-opt %t.opt.pass-only
 
 // xpu-cpu-pipeline, then stock mlir-runner.
@@ -53,10 +53,24 @@
 // RUN: FileCheck %s --check-prefix=SPIRV < %t.spirv.mlir-opt
 // SPIRV: gpu.binary @forward.packed_kernel {{.*}}#spirv.target_env<#spirv.vce<v1.1, [Addresses, Float16, Float16Buffer, Float64, Int16, Int64, Kernel, SubgroupDispatch, DeviceEnqueue]
 
+// xpu-xe-pipeline: XeGPU kernels through XeVM to SPIR-V in a gpu.binary.
+// The models it needs (gpu.launch_func effects for buffer deallocation, the
+// XeVM target for gpu-module-to-binary) come with convert-xpu-to-xegpu, so
+// the pass plugin alone is enough here too.
+// RUN: xpu-opt %{model} --xpu-xe-pipeline -o %t.xe.xpu-opt
+// RUN: mlir-opt %{plugin} %{model} --pass-pipeline='builtin.module(xpu-xe-pipeline)' -o %t.xe.mlir-opt
+// RUN: diff %t.xe.xpu-opt %t.xe.mlir-opt
+// RUN: mlir-opt --load-pass-plugin=%xpu_plugin %{model} --pass-pipeline='builtin.module(xpu-xe-pipeline{chip=bmg})' -o %t.xe-bmg.pass-only
+// RUN: xpu-opt %{model} --xpu-xe-pipeline=chip=bmg -o %t.xe-bmg.xpu-opt
+// RUN: diff %t.xe-bmg.xpu-opt %t.xe-bmg.pass-only
+// RUN: FileCheck %s --check-prefix=XE < %t.xe.mlir-opt
+// XE: gpu.launch_func @forward_packed_xe_gemm0::@forward_packed_xe_gemm0
+// XE: gpu.binary @forward_packed_xe_gemm0 [#gpu.object<#xevm.target<chip = "pvc">, bin =
+
 // Remarks come through upstream's remark filter (xpu-opt's --xpu-remarks is
 // a spelling of it).
-// RUN: xpu-opt %{model} --xpu-optimize --xpu-remarks --mlir-disable-threading -o /dev/null 2> %t.remarks.xpu-opt
-// RUN: mlir-opt %{plugin} %{model} --pass-pipeline='builtin.module(xpu-optimize)' --remarks-filter='xpu-.*' --mlir-disable-threading -o /dev/null 2> %t.remarks.mlir-opt
+// RUN: xpu-opt %{model} --xpu-optimize=reassociate=true --xpu-remarks --mlir-disable-threading -o /dev/null 2> %t.remarks.xpu-opt
+// RUN: mlir-opt %{plugin} %{model} --pass-pipeline='builtin.module(xpu-optimize{reassociate=true})' --remarks-filter='xpu-.*' --mlir-disable-threading -o /dev/null 2> %t.remarks.mlir-opt
 // RUN: diff %t.remarks.xpu-opt %t.remarks.mlir-opt
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks.mlir-opt
 // REMARK: remark: [Passed] Raised | Category:xpu-raise

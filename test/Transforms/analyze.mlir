@@ -199,3 +199,23 @@ func.func @nothing(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }
 func.func private @declaration(tensor<4xf32>) -> tensor<4xf32>
+
+// -----
+
+// Issue 10 (fuzzer): a scale captured from outside the epilogue (a function
+// argument) was taken for an epilogue block argument and read a broadcast
+// kind past the end of the list (SIGSEGV). It is not a per-channel factor:
+// no weight folding is recommended.
+// CHECK-LABEL: func.func @captured_scale_is_not_per_channel
+// expected-remark @+4 {{class gemm_epilogue: 1 GEMM(s), 1 epilogue op(s) per element}}
+// expected-remark @+3 {{gemm #0 (xpu.gemm, bf16): b=1 m=64 n=64 k=64}}
+// expected-remark @+2 {{target pvc}}
+// expected-remark @+1 {{recommend: level_1: xpu-select-strategy (tiling + GROUP_SIZE_M swizzle)"}}
+func.func @captured_scale_is_not_per_channel(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>, %s: f32) -> tensor<64x64xf32> {
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue {
+  ^bb0(%acc: f32):
+    %t = arith.mulf %acc, %s : f32
+    xpu.yield %t : f32
+  } : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xf32>
+  return %g : tensor<64x64xf32>
+}

@@ -1,17 +1,19 @@
 // Linear + scale + BatchNorm(eval) (KernelBench 39: y = bn(scale * (x W^T + b)))
 // in xpu.gemm epilogue form, run before and after
-// xpu-fold-affine-into-weights (and after folding + xpu-outline-weight-pack)
+// xpu-fold-affine-into-weights{reassociate=true} (the fold rounds differently
+// from the epilogue, within the tolerance below) (and after folding +
+// xpu-outline-weight-pack)
 // and checked against the same float64 NumPy references:
 //   #0 the decomposed BatchNorm: a separate inv_std = 1/sqrt(var + eps)
 //      generic (with torch-mlir's cf.assert) read as a per_col operand;
 //   #1 the rsqrt form: rsqrt(var + eps) inside the epilogue, then GELU (tanh
 //      form), which stays in the epilogue and reads y, 0.5 * y and y^3;
 //   #2 rhs_layout(kn) weights [k, n] with a 0-d scale and a per_col shift.
-// RUN: cat %s %S/../Integration/CPU/Inputs/gen.mlir | xpu-opt --pass-pipeline='builtin.module(func.func(xpu-fold-affine-into-weights))' | FileCheck %s
+// RUN: cat %s %S/../Integration/CPU/Inputs/gen.mlir | xpu-opt --pass-pipeline='builtin.module(func.func(xpu-fold-affine-into-weights{reassociate=true}))' | FileCheck %s
 // RUN: cat %s %S/../Integration/CPU/Inputs/gen.mlir | xpu-run -e main -entry-point-result=void > %t.before
-// RUN: cat %s %S/../Integration/CPU/Inputs/gen.mlir | xpu-opt --pass-pipeline='builtin.module(func.func(xpu-fold-affine-into-weights))' \
+// RUN: cat %s %S/../Integration/CPU/Inputs/gen.mlir | xpu-opt --pass-pipeline='builtin.module(func.func(xpu-fold-affine-into-weights{reassociate=true}))' \
 // RUN:   | xpu-run -e main -entry-point-result=void > %t.after
-// RUN: cat %s %S/../Integration/CPU/Inputs/gen.mlir | xpu-opt --pass-pipeline='builtin.module(func.func(xpu-fold-affine-into-weights),xpu-outline-weight-pack)' \
+// RUN: cat %s %S/../Integration/CPU/Inputs/gen.mlir | xpu-opt --pass-pipeline='builtin.module(func.func(xpu-fold-affine-into-weights{reassociate=true}),xpu-outline-weight-pack)' \
 // RUN:   | xpu-run -e main -entry-point-result=void > %t.outlined
 // RUN: for f in %t.before %t.after %t.outlined; do \
 // RUN:   %refcheck --index 0 --input x=16x64@1 --input w=32x64@2 --input b=32@3 --input s=32@4 \

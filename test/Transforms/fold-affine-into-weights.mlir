@@ -1,7 +1,12 @@
-// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-fold-affine-into-weights))' | FileCheck %s
+// Every fold reassociates f32 arithmetic: the cases below run with
+// reassociate=true; the DEFAULT runs check that without it only ops marked
+// fastmath<reassoc> fold, and that the others say why they stay.
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-fold-affine-into-weights{reassociate=true}))' | FileCheck %s
 // Remarks: upstream's remark engine drops remarks of split chunks processed
 // on other threads, so this run is single-threaded.
-// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-fold-affine-into-weights))' --xpu-remarks --verify-diagnostics --mlir-disable-threading > /dev/null
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-fold-affine-into-weights{reassociate=true}))' --xpu-remarks --verify-diagnostics --mlir-disable-threading > /dev/null
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-fold-affine-into-weights))' | FileCheck %s --check-prefix=DEFAULT
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-fold-affine-into-weights))' --xpu-remarks --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEFAULT-REMARK
 
 // KernelBench 39 after fusion: bn(scale * (x W^T + b)) with the decomposed
 // BatchNorm's precomputed inv_std operand. S = s * inv_std * gamma scales
@@ -11,6 +16,12 @@
 // CHECK-DAG: #[[$ID2:.+]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[$ROW:.+]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @linear_scale_bn_folds
+// Without reassociate=true, the same epilogue stays as it is.
+// DEFAULT-LABEL: func.func @linear_scale_bn_folds
+//   DEFAULT-NOT:   linalg.generic
+//       DEFAULT:   xpu.gemm
+//       DEFAULT:     arith.mulf
+// DEFAULT-REMARK: remark: [Missed] NotFolded | Category:xpu-fold-affine-into-weights | Reason="folding 6 affine epilogue op(s) into the weights reassociates f32 arithmetic ((x W^T + b) * s + t becomes x (W * s)^T + (b * s + t), rounded differently) and arith.addf has no fastmath<reassoc>; pass reassociate=true (xpu-optimize{reassociate=true}) to allow it"
 //  CHECK-SAME:   %[[X:[a-z0-9]+]]: tensor<16x64xf32>, %[[W:[a-z0-9]+]]: tensor<32x64xf32>, %[[B:[a-z0-9]+]]: tensor<32xf32>, %[[S:[a-z0-9]+]]: tensor<32xf32>, %[[MEAN:[a-z0-9]+]]: tensor<32xf32>, %[[INV:[a-z0-9]+]]: tensor<32xf32>, %[[G:[a-z0-9]+]]: tensor<32xf32>, %[[BETA:[a-z0-9]+]]: tensor<32xf32>
 //       CHECK:   %[[SCALE:.+]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[S]], %[[INV]], %[[G]] : {{.*}}) outs(%{{.+}} : tensor<32xf32>)
 //  CHECK-NEXT:   ^bb0(%[[s:.+]]: f32, %[[i:.+]]: f32, %[[g:.+]]: f32, %{{.+}}: f32):
@@ -576,18 +587,43 @@ func.func @captured_scale_is_untouched(%x: tensor<8x16xf32>, %w: tensor<4x16xf32
 
 // -----
 
-// A scale loaded from memory inside the epilogue.
-// CHECK-LABEL: func.func @side_effecting_scale_is_untouched
-//   CHECK-NOT:   linalg.generic
-//       CHECK:   xpu.gemm
-//       CHECK:     memref.load
-func.func @side_effecting_scale_is_untouched(%x: tensor<8x16xf32>, %w: tensor<4x16xf32>, %m: memref<f32>) -> tensor<8x4xf32> {
-  // expected-remark @+1 {{the scale is computed by memref.load, which has regions or side effects}}
-  %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue {
-  ^bb0(%acc: f32):
-    %s = memref.load %m[] : memref<f32>
-    %0 = arith.mulf %acc, %s : f32
-    xpu.yield %0 : f32
+// Ops that allow reassociation (fastmath<reassoc>, or fast) fold without the
+// option.
+// CHECK-LABEL: func.func @fastmath_reassoc_folds
+// DEFAULT-LABEL: func.func @fastmath_reassoc_folds
+//  DEFAULT-SAME:   %[[X:[a-z0-9]+]]: tensor<8x16xf32>, %[[W:[a-z0-9]+]]: tensor<4x16xf32>, %[[S:[a-z0-9]+]]: tensor<4xf32>, %[[T:[a-z0-9]+]]: tensor<4xf32>
+//       DEFAULT:   %[[W2:.+]] = linalg.generic {{.*}} ins(%[[W]], %[[S]] :
+//       DEFAULT:   xpu.gemm %[[X]], %[[W2]] rhs_layout(nk) acc(f32) epilogue(%[[T]] per_col : tensor<4xf32>)
+//   DEFAULT-NOT:   arith.mulf
+//       DEFAULT:   xpu.yield
+// DEFAULT-REMARK: remark: [Passed] Folded | Category:xpu-fold-affine-into-weights | Reason="folded 2 affine epilogue op(s) into the weights: the rhs rows (nk) are scaled per output channel (4 channels) and the epilogue adds one per_col shift"
+func.func @fastmath_reassoc_folds(%x: tensor<8x16xf32>, %w: tensor<4x16xf32>, %s: tensor<4xf32>, %t: tensor<4xf32>) -> tensor<8x4xf32> {
+  // expected-remark @+1 {{folded 2 affine epilogue op(s) into the weights}}
+  %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%s per_col : tensor<4xf32>, %t per_col : tensor<4xf32>) {
+  ^bb0(%acc: f32, %vs: f32, %vt: f32):
+    %0 = arith.mulf %acc, %vs fastmath<reassoc> : f32
+    %1 = arith.addf %0, %vt fastmath<fast> : f32
+    xpu.yield %1 : f32
+  } : (tensor<8x16xf32>, tensor<4x16xf32>) -> tensor<8x4xf32>
+  return %y : tensor<8x4xf32>
+}
+
+// -----
+
+// One affine op without the flag: without the option nothing folds.
+// CHECK-LABEL: func.func @partly_reassoc
+// DEFAULT-LABEL: func.func @partly_reassoc
+//   DEFAULT-NOT:   linalg.generic
+//       DEFAULT:   xpu.gemm
+//       DEFAULT:     arith.mulf
+// DEFAULT-REMARK: remark: [Missed] NotFolded | Category:xpu-fold-affine-into-weights | Reason="folding 2 affine epilogue op(s) into the weights reassociates f32 arithmetic {{.*}} and arith.addf has no fastmath<reassoc>
+func.func @partly_reassoc(%x: tensor<8x16xf32>, %w: tensor<4x16xf32>, %s: tensor<4xf32>, %t: tensor<4xf32>) -> tensor<8x4xf32> {
+  // expected-remark @+1 {{folded 2 affine epilogue op(s) into the weights}}
+  %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%s per_col : tensor<4xf32>, %t per_col : tensor<4xf32>) {
+  ^bb0(%acc: f32, %vs: f32, %vt: f32):
+    %0 = arith.mulf %acc, %vs fastmath<reassoc> : f32
+    %1 = arith.addf %0, %vt : f32
+    xpu.yield %1 : f32
   } : (tensor<8x16xf32>, tensor<4x16xf32>) -> tensor<8x4xf32>
   return %y : tensor<8x4xf32>
 }

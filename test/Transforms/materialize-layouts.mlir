@@ -97,7 +97,7 @@ func.func @xe_full_residual(%x: tensor<40x32xbf16>, %w: tensor<32x24xbf16>, %r: 
 // CHECK:   arith.addf {{.*}} : f64
 module attributes {xpu.target = #xpu.target<"pvc">} {
 func.func @xe_host_epilogue(%x: tensor<32x32xbf16>, %w: tensor<32x32xbf16>, %b: tensor<32xf64>) -> tensor<32x32xf64> {
-  // expected-remark @below {{the epilogue computes in a type the kernel does not (f64): the kernel stores the f32 accumulator and the epilogue runs on the host}}
+  // expected-remark @below {{the epilogue computes in a type the kernel does not (f64, or bf16 results): the kernel stores the f32 accumulator and the epilogue runs on the host}}
   %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) epilogue(%b per_col : tensor<32xf64>) {
   ^bb0(%acc: f32, %bias: f64):
     %e = arith.extf %acc : f32 to f64

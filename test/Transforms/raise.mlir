@@ -223,3 +223,19 @@ func.func @matvec_is_untouched(%a: tensor<8x4xf32>, %x: tensor<4xf32>, %y: tenso
   %r = linalg.matvec ins(%a, %x : tensor<8x4xf32>, tensor<4xf32>) outs(%y : tensor<8xf32>) -> tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+// -----
+
+// A zero-size dimension: xpu.gemm takes none (the lowerings tile every
+// dimension), so the contraction stays linalg.
+// CHECK-LABEL: func.func @zero_size_is_untouched
+//   CHECK-NOT:   xpu.gemm
+//       CHECK:   linalg.matmul
+func.func @zero_size_is_untouched(%a: tensor<4x0xf32>, %b: tensor<0x16xf32>) -> tensor<4x16xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  // expected-remark @+1 {{linalg.matmul: lhs dimension 1 of 'tensor<4x0xf32>' is 0: xpu.gemm takes no zero-size dimensions}}
+  %0 = linalg.matmul ins(%a, %b : tensor<4x0xf32>, tensor<0x16xf32>) outs(%z : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}

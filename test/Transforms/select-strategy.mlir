@@ -116,7 +116,7 @@ func.func @skinny_m(%a: tensor<1x4096xf32>, %b: tensor<4096x4096xf32>) -> tensor
 
 // -----
 
-// Odd shapes, no module target: the default-target (pvc). 131x67x97: every
+// Odd shapes, no module target: the pvc preset. 131x67x97: every
 // candidate fits one wave, so the fastest tile is the smallest: 8x16 ->
 // 17 * 5 = 85 tiles = 0.66 waves, efficiency 85 / 128 = 0.66, useful work
 // 131*67 / (136*80) = 0.81; K padded to 112: memory (24*112*4 + 128*4) /

@@ -8,9 +8,38 @@
 
 namespace mlir::xpu {
 
+/// Reports one invalid option value (the pipeline's name is added).
+using PipelineOptionErrorFn = llvm::function_ref<LogicalResult(const Twine &)>;
+
+/// Every pipeline's options are checked once, when they are parsed: the
+/// registered pipelines (xpu-opt, mlir-opt with the plugin) and
+/// `createFromString` (xpu-run, C++ users) reject a value the pipeline does
+/// not take with one error that names the option, the value and the
+/// accepted values; `validate` runs the same checks on options set in C++.
+template <typename Derived>
+struct XPUPipelineOptionsBase : PassPipelineOptions<Derived> {
+  /// Parses and validates `options`; null after printing the error.
+  static std::unique_ptr<Derived> createFromString(StringRef options);
+};
+
+template <typename Derived>
+std::unique_ptr<Derived>
+XPUPipelineOptionsBase<Derived>::createFromString(StringRef options) {
+  auto result = std::make_unique<Derived>();
+  if (failed(result->parseFromString(options)) ||
+      failed(result->validate([](const Twine &message) {
+        llvm::errs() << "error: " << Derived::kPipelineName << ": " << message
+                     << "\n";
+        return failure();
+      })))
+    return nullptr;
+  return result;
+}
+
 /// Options of `xpu-optimize`, the catalog in a sound order.
 struct XPUOptimizePipelineOptions
-    : PassPipelineOptions<XPUOptimizePipelineOptions> {
+    : XPUPipelineOptionsBase<XPUOptimizePipelineOptions> {
+  static constexpr llvm::StringLiteral kPipelineName = "xpu-optimize";
   PassOptions::Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("GEMM operand precision: f32 (default: keep f32 "
@@ -30,6 +59,15 @@ struct XPUOptimizePipelineOptions
       *this, "strict",
       llvm::cl::desc("Contractions with dynamic shapes are errors"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> reassociate{
+      *this, "reassociate",
+      llvm::cl::desc("Allow folds that reassociate floating-point arithmetic "
+                     "(xpu-fold-affine-into-weights: BatchNorm and per-channel "
+                     "scales into the weights); off by default: the result "
+                     "is rounded differently from the f32 model"),
+      llvm::cl::init(false)};
+
+  LogicalResult validate(PipelineOptionErrorFn emitError) const;
 };
 
 /// Builds `xpu-optimize`: raise, demote f64, fuse epilogues under the
@@ -41,7 +79,8 @@ void buildXPUOptimizePipeline(OpPassManager &pm,
                               const XPUOptimizePipelineOptions &options);
 
 /// Options of `xpu-cpu-pipeline`.
-struct XPUCPUPipelineOptions : PassPipelineOptions<XPUCPUPipelineOptions> {
+struct XPUCPUPipelineOptions : XPUPipelineOptionsBase<XPUCPUPipelineOptions> {
+  static constexpr llvm::StringLiteral kPipelineName = "xpu-cpu-pipeline";
   PassOptions::Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("GEMM operand precision for xpu-optimize: f32 "
@@ -73,6 +112,13 @@ struct XPUCPUPipelineOptions : PassPipelineOptions<XPUCPUPipelineOptions> {
                      "online core at run time, 1 single-threaded code (for "
                      "measurements on one core), N at most N"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> reassociate{
+      *this, "reassociate",
+      llvm::cl::desc("xpu-optimize's reassociate: fold BatchNorm and scales "
+                     "into the weights (default off)"),
+      llvm::cl::init(false)};
+
+  LogicalResult validate(PipelineOptionErrorFn emitError) const;
 };
 
 /// Builds `xpu-cpu-pipeline`: xpu-optimize (or just the raise), lower xpu
@@ -93,7 +139,7 @@ struct GPUScheduleOptions {
 /// The schedule options of every GPU pipeline, declared once: `Derived` is
 /// the pipeline's options struct.
 template <typename Derived>
-struct GPUSchedulePipelineOptions : PassPipelineOptions<Derived> {
+struct GPUSchedulePipelineOptions : XPUPipelineOptionsBase<Derived> {
   ::mlir::detail::PassOptions::Option<std::string> schedule{
       *this, "schedule",
       llvm::cl::desc("Schedule of every GEMM: auto (the cost model "
@@ -119,6 +165,7 @@ struct GPUSchedulePipelineOptions : PassPipelineOptions<Derived> {
 /// Options of `xpu-spirv-pipeline`.
 struct XPUSPIRVPipelineOptions
     : GPUSchedulePipelineOptions<XPUSPIRVPipelineOptions> {
+  static constexpr llvm::StringLiteral kPipelineName = "xpu-spirv-pipeline";
   PassOptions::Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("GEMM operand precision for xpu-optimize: f32 "
@@ -146,6 +193,13 @@ struct XPUSPIRVPipelineOptions
       llvm::cl::desc("Also write each kernel binary (SPIR-V) into this "
                      "directory, for spirv-val, spirv-dis or ocloc"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> reassociate{
+      *this, "reassociate",
+      llvm::cl::desc("xpu-optimize's reassociate: fold BatchNorm and scales "
+                     "into the weights (default off)"),
+      llvm::cl::init(false)};
+
+  LogicalResult validate(PipelineOptionErrorFn emitError) const;
 };
 
 /// Builds `xpu-spirv-pipeline`: xpu-optimize (or just the raise), lower xpu
@@ -158,6 +212,7 @@ void buildXPUSPIRVPipeline(OpPassManager &pm,
 
 /// Options of `xpu-xe-pipeline`.
 struct XPUXePipelineOptions : GPUSchedulePipelineOptions<XPUXePipelineOptions> {
+  static constexpr llvm::StringLiteral kPipelineName = "xpu-xe-pipeline";
   PassOptions::Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("Intel Xe chip: pvc (default) or bmg; the #xpu.target "
@@ -180,6 +235,13 @@ struct XPUXePipelineOptions : GPUSchedulePipelineOptions<XPUXePipelineOptions> {
       llvm::cl::desc("Also write each kernel binary (SPIR-V) into this "
                      "directory, for spirv-val, spirv-dis or ocloc"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> reassociate{
+      *this, "reassociate",
+      llvm::cl::desc("xpu-optimize's reassociate: fold BatchNorm and scales "
+                     "into the weights (default off)"),
+      llvm::cl::init(false)};
+
+  LogicalResult validate(PipelineOptionErrorFn emitError) const;
 };
 
 /// Builds `xpu-xe-pipeline`: xpu-optimize (bf16/f16 operands), strategy

@@ -173,6 +173,13 @@ bool hasStaticTensorShapes(linalg::LinalgOp op) {
          });
 }
 
+/// True if a loop of `op` has no iteration: upstream tiling cannot tile it
+/// (it crashes computing the tile sizes), and the scalar lowering gives
+/// the right empty loop nest.
+bool hasZeroTripLoop(linalg::LinalgOp op) {
+  return llvm::is_contained(op.getStaticLoopRanges(), 0);
+}
+
 struct TileAndVectorizePass final
     : xpu::impl::XPUCPUTileAndVectorizePassBase<TileAndVectorizePass> {
   using Base::Base;
@@ -260,12 +267,16 @@ struct TileAndVectorizePass final
 
   void tileGemm(RewriterBase &rewriter, linalg::LinalgOp op,
                 ArrayRef<int64_t> cache, ArrayRef<int64_t> reg) {
-    if (!hasStaticTensorShapes(op) || !op.hasPureTensorSemantics()) {
+    StringRef scalarReason;
+    if (!hasStaticTensorShapes(op) || !op.hasPureTensorSemantics())
+      scalarReason = "has dynamic shapes or buffer semantics";
+    else if (hasZeroTripLoop(op))
+      scalarReason = "has a zero-size dimension";
+    if (!scalarReason.empty()) {
       ++numScalar;
       remark::missed(op.getLoc(), remarkOpts(kPassArg, "NotVectorized"))
-          << remark::reason("{0} has dynamic shapes or buffer semantics; left "
-                            "to the scalar lowering",
-                            op->getName().getStringRef());
+          << remark::reason("{0} {1}; left to the scalar lowering",
+                            op->getName().getStringRef(), scalarReason);
       return;
     }
     bool batched = isa<linalg::BatchMatmulOp>(op.getOperation());
@@ -286,16 +297,16 @@ struct TileAndVectorizePass final
         tileForCachesAndRegisters(rewriter, op, l1, order1, l2, order2);
     if (failed(regTiled))
       return signalPassFailure();
-    // Vectorization replaces the tile: keep its location for the remark.
-    Location loc = (*regTiled)->getLoc();
+    // vectorize() replaces the tile: its location is taken first.
+    Location tileLoc = (*regTiled)->getLoc();
     if (failed(vectorize(rewriter, *regTiled, vectorSizes))) {
       ++numScalar;
-      remark::missed(loc, remarkOpts(kPassArg, "NotVectorized"))
+      remark::missed(tileLoc, remarkOpts(kPassArg, "NotVectorized"))
           << remark::reason("register tile could not be vectorized");
       return;
     }
     ++numGemms;
-    remark::passed(loc, remarkOpts(kPassArg, "Vectorized"))
+    remark::passed(tileLoc, remarkOpts(kPassArg, "Vectorized"))
         << remark::reason("GEMM tiled for caches [{0}, {1}, {2}] and registers "
                           "[{3}, {4}], vectorized",
                           cache[0], cache[1], cache[2], reg[0], reg[1]);
@@ -307,11 +318,11 @@ struct TileAndVectorizePass final
   /// step of the n, m and k loops: every tile is full, no masks.
   void tilePackedGemm(RewriterBase &rewriter, linalg::LinalgOp op,
                       ArrayRef<int64_t> cache) {
-    if (!hasStaticTensorShapes(op)) {
+    if (!hasStaticTensorShapes(op) || hasZeroTripLoop(op)) {
       ++numScalar;
       remark::missed(op.getLoc(), remarkOpts(kPassArg, "NotVectorized"))
-          << remark::reason("{0} has dynamic shapes or buffer semantics; left "
-                            "to the scalar lowering",
+          << remark::reason("{0} has dynamic shapes or a zero-size "
+                            "dimension; left to the scalar lowering",
                             op->getName().getStringRef());
       return;
     }
@@ -536,7 +547,7 @@ struct TileAndVectorizePass final
   }
 
   void tileElementwise(RewriterBase &rewriter, linalg::LinalgOp op) {
-    if (!hasStaticTensorShapes(op)) {
+    if (!hasStaticTensorShapes(op) || hasZeroTripLoop(op)) {
       ++numScalar;
       return;
     }

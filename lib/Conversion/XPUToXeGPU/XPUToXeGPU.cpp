@@ -34,6 +34,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/XeGPU/IR/XeGPU.h"
 #include "mlir/Dialect/XeGPU/Utils/XeGPUUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Target/LLVM/XeVM/Target.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -540,6 +542,16 @@ namespace {
 struct ConvertToXeGPUPass final
     : xpu::impl::XPUConvertToXeGPUPassBase<ConvertToXeGPUPass> {
   using Base::Base;
+
+  /// The launches it creates exist before bufferization (their effects let
+  /// buffer deallocation place frees after them), and its kernels carry an
+  /// #xevm.target that gpu-module-to-binary serializes: both models come
+  /// with this pass, not with loading the xpu dialect.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerXPUGPULaunchMemoryEffects(registry);
+    xevm::registerXeVMTargetInterfaceExternalModels(registry);
+  }
 
   void runOnOperation() override;
   LogicalResult convert(RewriterBase &rewriter, scf::ForallOp programs,

@@ -116,3 +116,9 @@ func.func @transpose_block(%src: memref<256x128xf32>, %dst: memref<128x272xf32>,
       : vector<8x8xf32>, memref<128x272xf32>
   return
 }
+
+// Issue 10 (fuzzer): a 2^40-row vector in hand-written input made the
+// unrolling stages run for ever; it is a located error.
+// RUN: not xpu-opt %S/Inputs/huge-vector.mlir --pass-pipeline='builtin.module(func.func(xpu-cpu-lower-vectors))' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=HUGE
+// HUGE: huge-vector.mlir:4:8: error: xpu-cpu-lower-vectors: 'vector<1099511627776x16xf32>' has more than 65536 elements, which this lowering would unroll

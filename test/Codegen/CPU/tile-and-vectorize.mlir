@@ -227,3 +227,27 @@ func.func @row_sum_keepdim(%x: tensor<8x48xf32>, %init: tensor<8x1xf32>) -> tens
   } -> tensor<8x1xf32>
   return %r : tensor<8x1xf32>
 }
+
+// Issue 10 (fuzzer): a zero-size dimension crashed upstream tiling
+// (linalg::computeTileSizes). Such an op does no work: it is left to the
+// scalar lowering, whose loops run zero times.
+// CHECK-LABEL: func.func @zero_size_matmul_stays_scalar
+//   CHECK-NOT:   scf.for
+//       CHECK:   linalg.matmul
+//   CHECK-NOT:   vector.
+//       CHECK:   return
+func.func @zero_size_matmul_stays_scalar(%a: tensor<0x8xf32>, %b: tensor<8x16xf32>, %c: tensor<0x16xf32>) -> tensor<0x16xf32> {
+  // expected-remark @+1 {{[Missed] NotVectorized | Category:xpu-cpu-tile-and-vectorize | Reason="linalg.matmul has a zero-size dimension; left to the scalar lowering"}}
+  %0 = linalg.matmul ins(%a, %b : tensor<0x8xf32>, tensor<8x16xf32>) outs(%c : tensor<0x16xf32>) -> tensor<0x16xf32>
+  return %0 : tensor<0x16xf32>
+}
+
+// Zero-size k: the result is the initial value.
+// CHECK-LABEL: func.func @zero_k_matmul_stays_scalar
+//       CHECK:   linalg.matmul
+//   CHECK-NOT:   vector.
+func.func @zero_k_matmul_stays_scalar(%a: tensor<4x0xf32>, %b: tensor<0x16xf32>, %c: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  // expected-remark @+1 {{has a zero-size dimension}}
+  %0 = linalg.matmul ins(%a, %b : tensor<4x0xf32>, tensor<0x16xf32>) outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}

@@ -157,7 +157,7 @@ func.func @batched_residual_erf(%a: tensor<8x512x512xbf16>, %b: tensor<8x512x512
 //   CHECK-NOT:   {{xf64|: f64}}
 //       CHECK:   gpu.return
 func.func @f64_epilogue_on_host(%x: tensor<16x64xbf16>, %w: tensor<32x64xbf16>, %b: tensor<32xf64>) -> tensor<16x32xf64> {
-  // expected-remark @+4 {{the epilogue computes in a type the kernel does not (f64): the kernel stores the f32 accumulator and the epilogue runs on the host}}
+  // expected-remark @+4 {{the epilogue computes in a type the kernel does not (f64, or bf16 results): the kernel stores the f32 accumulator and the epilogue runs on the host}}
   // expected-remark @+3 {{rhs [n, k] transposed}}
   // expected-remark @+2 {{data_parallel: 4 tiles}}
   // expected-remark @+1 {{kernel f64_epilogue_on_host_xe_gemm0: 4 workgroups}}
@@ -260,6 +260,35 @@ func.func @stream_k_sigmoid(%a: tensor<64x256xbf16>, %b: tensor<256x64xbf16>) ->
   } {config = #xpu.config<tile = [32, 32, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = stream_k<programs = 3>, backend = #xpu.xe<grf_mode = 128>>} : (tensor<64x256xbf16>, tensor<256x64xbf16>) -> tensor<64x64xf32>
   return %g : tensor<64x64xf32>
 }
+}
+
+// -----
+
+// Issue 10 (fuzzer): a bf16 result reached XeVM's SPIR-V serializer, which
+// stopped with "OpTypeFloat type with bfloat requires ... SPV_KHR_bfloat16".
+// The kernel stores the f32 accumulator and the host rounds it to bf16; a
+// bf16 epilogue operand read through extf stays a kernel load.
+// CHECK-LABEL: func.func @bf16_result_on_host
+//       CHECK:   gpu.launch_func
+//       CHECK:   %[[ACC:.+]] = bufferization.to_tensor {{.*}} : memref<16x32xf32> to tensor<16x32xf32>
+//       CHECK:   linalg.generic {{.*}} ins(%[[ACC]], %{{.+}} : tensor<16x32xf32>, tensor<32xbf16>)
+//       CHECK:     arith.truncf %{{.+}} : f32 to bf16
+//       CHECK: gpu.module @bf16_result_on_host_xe_gemm0
+//   CHECK-NOT:   arith.truncf
+//       CHECK:   gpu.return
+func.func @bf16_result_on_host(%x: tensor<16x64xbf16>, %w: tensor<32x64xbf16>, %b: tensor<32xbf16>) -> tensor<16x32xbf16> {
+  // expected-remark @+4 {{the epilogue computes in a type the kernel does not (f64, or bf16 results)}}
+  // expected-remark @+3 {{rhs [n, k] transposed}}
+  // expected-remark @+2 {{data_parallel: 4 tiles}}
+  // expected-remark @+1 {{kernel bf16_result_on_host_xe_gemm0: 4 workgroups}}
+  %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<32xbf16>) {
+  ^bb0(%acc: f32, %bias: bf16):
+    %e = arith.extf %bias : bf16 to f32
+    %t = arith.addf %acc, %e : f32
+    %r = arith.truncf %t : f32 to bf16
+    xpu.yield %r : bf16
+  } {config = #xpu.config<tile = [8, 16, 32], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<16x64xbf16>, tensor<32x64xbf16>) -> tensor<16x32xbf16>
+  return %g : tensor<16x32xbf16>
 }
 
 // -----

@@ -75,3 +75,20 @@ func.func @dead_gemm_is_erased(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
+
+// -----
+
+// xpu.gemm is Pure (its epilogue cannot have memory effects: the verifier
+// rejects them, see invalid.mlir), so an unused GEMM goes.
+// CHECK-LABEL: func.func @unused_gemm_is_erased
+//   CHECK-NOT:   xpu.gemm
+//       CHECK:   return
+func.func @unused_gemm_is_erased(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue {
+  ^bb0(%acc: f32):
+    %r = math.tanh %acc : f32
+    xpu.yield %r : f32
+  } : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+

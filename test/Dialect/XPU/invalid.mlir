@@ -1,4 +1,7 @@
 // RUN: xpu-opt %s --split-input-file --verify-diagnostics
+// Canonicalization never sees these ops: an unused xpu.gemm (Pure) whose
+// epilogue stores to memory is rejected, not erased with its store.
+// RUN: xpu-opt %s --split-input-file --canonicalize --verify-diagnostics
 
 func.func @lhs_rank(%a: tensor<2x3x4x5xf32>, %b: tensor<2x3x5x4xf32>) {
   // expected-error @+1 {{lhs must be a rank-2 [m, k] or rank-3 [b, m, k] tensor, got rank 4}}
@@ -61,7 +64,7 @@ func.func @integer_accumulator(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) {
 // -----
 
 func.func @narrow_accumulator(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) {
-  // expected-error @+1 {{accumulator type 'f16' is narrower than the operand type 'f32'}}
+  // expected-error @+1 {{accumulator type 'f16' cannot hold every value of the operand type 'f32' (it must be the same type or a wider float)}}
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f16) epilogue {
   ^bb0(%acc: f16):
     %f = arith.extf %acc : f16 to f32
@@ -304,7 +307,7 @@ func.func @config_tile_rank(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 // -----
 
 func.func @config_tile_positive(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
-  // expected-error @+1 {{config tile sizes must be positive}}
+  // expected-error @+1 {{config tile sizes must be between 1 and 65536}}
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 0, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
@@ -312,7 +315,7 @@ func.func @config_tile_positive(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 // -----
 
 func.func @config_group_m(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
-  // expected-error @+1 {{config group_m must be at least 1, got 0}}
+  // expected-error @+1 {{config group_m must be between 1 and 65536, got 0}}
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 0, subgroups = [1, 1], stages = 1, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
@@ -344,7 +347,7 @@ func.func @config_subgroups_divide(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 // -----
 
 func.func @config_stages(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
-  // expected-error @+1 {{config stages must be at least 1, got 0}}
+  // expected-error @+1 {{config stages must be between 1 and 64, got 0}}
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 0, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
@@ -382,7 +385,7 @@ module attributes {xpu.target = #xpu.target<"pvc", vendor = "amd">} {}
 
 // -----
 
-// expected-error @+1 {{subgroup sizes must be powers of two, got 12}}
+// expected-error @+1 {{subgroup sizes must be powers of two up to 1024, got 12}}
 module attributes {xpu.target = #xpu.target<"pvc", subgroup_sizes = [12]>} {}
 
 // -----
@@ -397,12 +400,12 @@ module attributes {xpu.target = #xpu.target<"pvc", grf_count = 0>} {}
 
 // -----
 
-// expected-error @+1 {{slm_bytes must not be negative}}
+// expected-error @+1 {{slm_bytes must be between 0 and 2^32, got -1}}
 module attributes {xpu.target = #xpu.target<"pvc", slm_bytes = -1>} {}
 
 // -----
 
-// expected-error @+1 {{compute_units must be positive}}
+// expected-error @+1 {{compute_units must be between 1 and 1048576, got 0}}
 module attributes {xpu.target = #xpu.target<"pvc", compute_units = 0>} {}
 
 // -----
@@ -506,9 +509,30 @@ func.func @schedule_unknown(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 
 // -----
 
+// Issue 10 (fuzzer): bf16 products do not accumulate exactly in f16 (f16 and
+// bf16 are both 16 bits, neither holds the other); accepted, the lowering
+// to linalg built an arith.addf of f16 and bf16.
+func.func @acc_f16_with_bf16_operands(%a: tensor<8x8xbf16>, %b: tensor<8x8xbf16>) {
+  // expected-error @+1 {{accumulator type 'f16' cannot hold every value of the operand type 'bf16' (it must be the same type or a wider float)}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f16) : (tensor<8x8xbf16>, tensor<8x8xbf16>) -> tensor<8x8xf16>
+  return
+}
+
+// -----
+
 func.func @schedule_negative_programs(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
   // expected-error @+1 {{schedule programs must not be negative, got -4}}
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = persistent<programs = -4>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+// Issue 10 (fuzzer): zero-size dimensions crashed upstream tiling on the CPU
+// and the Xe kernel builder (a batched GEMM with b = 0).
+func.func @zero_m(%a: tensor<0x8xf32>, %b: tensor<8x16xf32>) {
+  // expected-error @+1 {{lhs dimension 0 of 'tensor<0x8xf32>' is 0: xpu.gemm takes no zero-size dimensions}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<0x8xf32>, tensor<8x16xf32>) -> tensor<0x16xf32>
   return
 }
 
@@ -522,9 +546,25 @@ func.func @schedule_programs_overflow(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) 
 
 // -----
 
+func.func @zero_k(%a: tensor<4x0xf32>, %b: tensor<0x16xf32>) {
+  // expected-error @+1 {{lhs dimension 1 of 'tensor<4x0xf32>' is 0: xpu.gemm takes no zero-size dimensions}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<4x0xf32>, tensor<0x16xf32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
 func.func @schedule_data_parallel_programs(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
   // expected-error @+1 {{a data_parallel schedule has one program per tile (no program count)}}
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel<programs = 8>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @zero_batch(%a: tensor<0x64x64xf16>, %b: tensor<0x64x64xf16>) {
+  // expected-error @+1 {{lhs dimension 0 of 'tensor<0x64x64xf16>' is 0: xpu.gemm takes no zero-size dimensions}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<0x64x64xf16>, tensor<0x64x64xf16>) -> tensor<0x64x64xf32>
   return
 }
 
@@ -538,9 +578,27 @@ func.func @schedule_persistent_fixup(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 
 // -----
 
+// 2^40 x 2^40 elements: more bytes than any address space (the product does
+// not even fit in 64 bits).
+func.func @huge_operand(%a: tensor<1099511627776x1099511627776xf32>, %b: tensor<1099511627776x16xf32>) {
+  // expected-error @+1 {{lhs 'tensor<1099511627776x1099511627776xf32>' holds over 2^63 bytes, more than the 2^48 an xpu.gemm tensor may hold}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<1099511627776x1099511627776xf32>, tensor<1099511627776x16xf32>) -> tensor<1099511627776x16xf32>
+  return
+}
+
+// -----
+
 func.func @schedule_unknown_fixup(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
   // expected-error @+1 {{unknown fixup 'eventually' (deterministic or atomic)}}
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = stream_k<fixup = eventually>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @large_result(%a: tensor<16777216x1xf32>, %b: tensor<1x16777216xf32>) {
+  // expected-error @+1 {{result 'tensor<16777216x16777216xf32>' holds 1125899906842624 bytes, more than the 2^48 an xpu.gemm tensor may hold}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<16777216x1xf32>, tensor<1x16777216xf32>) -> tensor<16777216x16777216xf32>
   return
 }
 
@@ -565,6 +623,21 @@ func.func @tile_partial_without_slot(%a: memref<16x32xf32>, %b: memref<32x16xf32
 
 // -----
 
+// Soundness: xpu.gemm is Pure, so an epilogue must not touch memory (a
+// canonicalization deleted an unused GEMM and the store in it).
+func.func @epilogue_store(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %m: memref<f32>) {
+  // expected-note @+1 {{in the epilogue of this xpu.gemm}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue {
+  ^bb0(%acc: f32):
+    // expected-error @+1 {{'memref.store' op may have memory effects, which an xpu.gemm epilogue must not have (it runs once per output element, in no defined order)}}
+    memref.store %acc, %m[] : memref<f32>
+    xpu.yield %acc : f32
+  } : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
 func.func @tile_partial_with_epilogue(%a: memref<16x32xf32>, %b: memref<32x16xf32>, %ws: memref<2x16x16xf32>, %i: index) {
   // expected-error @+1 {{partial sums have the identity epilogue (the epilogue runs once, on the complete sum, in xpu.gemm_fixup)}}
   xpu.gemm_tile partial %a, %b into %ws[%i] at [%i, %i, %i] k [%i, %i] {acc_type = f32, broadcasts = [], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 1, 16, 16, 32>, rhs_layout = #xpu<rhs_layout kn>} : memref<16x32xf32>, memref<32x16xf32>, memref<2x16x16xf32> {
@@ -572,6 +645,21 @@ func.func @tile_partial_with_epilogue(%a: memref<16x32xf32>, %b: memref<32x16xf3
     %e = math.exp %acc : f32
     xpu.yield %e : f32
   }
+  return
+}
+
+// -----
+
+// A load too: the GEMM could be moved across a store to that memory.
+func.func @epilogue_load(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %m: memref<f32>) {
+  // expected-note @+1 {{in the epilogue of this xpu.gemm}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue {
+  ^bb0(%acc: f32):
+    // expected-error @+1 {{'memref.load' op may have memory effects}}
+    %s = memref.load %m[] : memref<f32>
+    %r = arith.mulf %acc, %s : f32
+    xpu.yield %r : f32
+  } : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
 
@@ -588,12 +676,38 @@ func.func @tile_workspace_shape(%a: memref<16x32xf32>, %b: memref<32x16xf32>, %w
 
 // -----
 
+func.func private @scale(f32) -> f32
+
+// A call may have any effect.
+func.func @epilogue_call(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-note @+1 {{in the epilogue of this xpu.gemm}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue {
+  ^bb0(%acc: f32):
+    // expected-error @+1 {{'func.call' op may have memory effects}}
+    %r = func.call @scale(%acc) : (f32) -> f32
+    xpu.yield %r : f32
+  } : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
 func.func @tile_lhs_too_small(%a: memref<16x24xf32>, %b: memref<32x16xf32>, %c: memref<16x16xf32>, %i: index) {
   // expected-error @+1 {{lhs 'memref<16x24xf32>' does not hold the logical shape [16, 32] (only the last dimension may be wider: the row pitch)}}
   xpu.gemm_tile output %a, %b into %c at [%i, %i, %i] k [%i, %i] {acc_type = f32, broadcasts = [], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 1, 16, 16, 32>, rhs_layout = #xpu<rhs_layout kn>} : memref<16x24xf32>, memref<32x16xf32>, memref<16x16xf32> {
   ^bb0(%acc: f32):
     xpu.yield %acc : f32
   }
+  return
+}
+
+// -----
+
+// Issue 10 (fuzzer): tile sizes of 2^32 and more were accepted and crashed
+// (a floating-point exception) in the Xe lowering.
+func.func @config_tile_huge(%a: tensor<512x512xf16>, %b: tensor<512x512xf16>) {
+  // expected-error @+1 {{config tile sizes must be between 1 and 65536}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [256, 256, 4294967296], group_m = 8, subgroups = [8, 4], stages = 4, schedule = data_parallel, backend = #xpu.xe<grf_mode = 256>>} : (tensor<512x512xf16>, tensor<512x512xf16>) -> tensor<512x512xf32>
   return
 }
 
@@ -611,6 +725,14 @@ func.func @tile_per_col_shape(%a: memref<16x32xf32>, %b: memref<32x16xf32>, %c: 
 
 // -----
 
+func.func @config_subgroups_too_many(%a: tensor<4096x8xf32>, %b: tensor<8x4096xf32>) {
+  // expected-error @+1 {{config subgroups [64, 64] are more than 1024 subgroups per workgroup}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4096, 4096, 8], group_m = 1, subgroups = [64, 64], stages = 1, schedule = data_parallel>} : (tensor<4096x8xf32>, tensor<8x4096xf32>) -> tensor<4096x4096xf32>
+  return
+}
+
+// -----
+
 func.func @fixup_dims(%ws: memref<2x16x16xf32>, %c: memref<16x16xf32>, %i: index) {
   // expected-error @+1 {{dims must be four positive sizes [batch, m, n, k]}}
   xpu.gemm_fixup %ws[%i, %i] into %c at [%i, %i, %i] {acc_type = f32, broadcasts = [], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 1, 16, 16>} : memref<2x16x16xf32>, memref<16x16xf32> {
@@ -619,3 +741,50 @@ func.func @fixup_dims(%ws: memref<2x16x16xf32>, %c: memref<16x16xf32>, %i: index
   }
   return
 }
+
+// -----
+
+func.func @config_stages_huge(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{config stages must be between 1 and 64, got 1099511627776}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1099511627776, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @config_group_m_huge(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{config group_m must be between 1 and 65536, got 4294967296}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 4294967296, subgroups = [1, 1], stages = 1, schedule = data_parallel>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+// Targets: fields far beyond any device overflowed the cost models.
+// expected-error @+1 {{grf_count must be at most 4096 and grf_bytes at most 1024, got 2147483648 and 64}}
+module attributes {xpu.target = #xpu.target<"pvc", grf_count = 2147483648>} {}
+
+// -----
+
+// expected-error @+1 {{compute_units must be between 1 and 1048576, got 1099511627776}}
+module attributes {xpu.target = #xpu.target<"pvc", compute_units = 1099511627776>} {}
+
+// -----
+
+// expected-error @+1 {{slm_bytes must be between 0 and 2^32, got 4611686018427387904}}
+module attributes {xpu.target = #xpu.target<"pvc", slm_bytes = 4611686018427387904>} {}
+
+// -----
+
+// expected-error @+1 {{mma sizes must be at most 1024}}
+module attributes {xpu.target = #xpu.target<"pvc", mma = [4096, 4096, 4096]>} {}
+
+// -----
+
+// expected-error @+1 {{subgroup sizes must be powers of two up to 1024, got 1099511627776}}
+module attributes {xpu.target = #xpu.target<"pvc", subgroup_sizes = [1099511627776]>} {}
+
+// -----
+
+// expected-error @+1 {{vector_bits must be a positive multiple of 8 up to 65536, got 1099511627776}}
+module attributes {xpu.target = #xpu.target<"cpu", vector_bits = 1099511627776>} {}

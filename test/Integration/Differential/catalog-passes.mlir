@@ -1,22 +1,25 @@
 // Differential checks: every catalog pass, and xpu-optimize, is run on the
 // CPU before and after it, on the same random inputs (3 seeds, negative and
 // positive values), and xpu-run exits 1 when a result differs by more than
-// the tolerance (1e-5 of the result scale; bf16: 2 u sqrt(K)). Variances
+// the tolerance (1e-5 of the result scale; bf16: 2 u sqrt(K)); folds that
+// reassociate (xpu-fold-affine-into-weights) run with reassociate=true. Variances
 // get positive values (--compare-positive): BatchNorm asserts var + eps > 0.
 
 // RUN: xpu-run %s --compare-function=linear_bn_gelu_relu --compare-positive=6 --compare-pipeline='func.func(xpu-raise)'
 // RUN: xpu-run %s --compare-function=linear_bn_gelu_relu --compare-positive=6 --compare-pipeline='func.func(xpu-raise),xpu-lower-to-linalg'
 // RUN: xpu-run %s --compare-function=linear_bn_gelu_relu --compare-positive=6 --compare-pipeline='func.func(xpu-raise,xpu-fuse-epilogue)'
-// RUN: xpu-run %s --compare-function=linear_bn_gelu_relu --compare-positive=6 --compare-pipeline='func.func(xpu-raise,xpu-fuse-epilogue,xpu-fold-affine-into-weights)'
-// RUN: xpu-run %s --compare-function=linear_bn_gelu_relu --compare-positive=6 --compare-pipeline='func.func(xpu-raise,xpu-fuse-epilogue,xpu-fold-affine-into-weights,xpu-simplify-epilogue)'
+// RUN: xpu-run %s --compare-function=linear_bn_gelu_relu --compare-positive=6 --compare-pipeline='func.func(xpu-raise,xpu-fuse-epilogue,xpu-fold-affine-into-weights{reassociate=true})'
+// RUN: xpu-run %s --compare-function=linear_bn_gelu_relu --compare-positive=6 --compare-pipeline='func.func(xpu-raise,xpu-fuse-epilogue,xpu-fold-affine-into-weights{reassociate=true},xpu-simplify-epilogue)'
 // RUN: xpu-run %s --compare-function=linear_bn_gelu_relu --compare-positive=6 --compare-pipeline='func.func(xpu-raise),xpu-outline-weight-pack'
 // RUN: xpu-run %s --compare-function=linear_bn_gelu_relu --compare-positive=6 --compare-pipeline='func.func(xpu-raise,xpu-split-gemm-reduction,xpu-analyze)'
 // RUN: xpu-run %s --compare-function=linear_bn_gelu_relu --compare-positive=6 --compare-pipeline='xpu-optimize'
+// RUN: xpu-run %s --compare-function=linear_bn_gelu_relu --compare-positive=6 --compare-pipeline='xpu-optimize{reassociate=true}'
 // RUN: xpu-run %s --compare-function=linear_bn_gelu_relu --compare-positive=6 --compare-pipeline='xpu-optimize{precision=bf16}' --compare-precision=bf16
 
 // KernelBench 39 (Gemm_Scale_BatchNorm): scale, then BatchNorm.
-// RUN: xpu-run %s --compare-function=gemm_scale_batchnorm --compare-positive=7 --compare-pipeline='func.func(xpu-raise,xpu-fuse-epilogue,xpu-fold-affine-into-weights)'
+// RUN: xpu-run %s --compare-function=gemm_scale_batchnorm --compare-positive=7 --compare-pipeline='func.func(xpu-raise,xpu-fuse-epilogue,xpu-fold-affine-into-weights{reassociate=true})'
 // RUN: xpu-run %s --compare-function=gemm_scale_batchnorm --compare-positive=7 --compare-pipeline='xpu-optimize'
+// RUN: xpu-run %s --compare-function=gemm_scale_batchnorm --compare-positive=7 --compare-pipeline='xpu-optimize{reassociate=true}'
 
 // A chain the register guard splits, and a residual that reuses the GEMM.
 // RUN: xpu-run %s --compare-function=heavy_chain --compare-pipeline='func.func(xpu-raise,xpu-fuse-epilogue)'

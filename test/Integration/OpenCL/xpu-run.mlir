@@ -9,10 +9,10 @@
 // RUN: %python %xpu_src_root/test/lib/npycheck.py check %t/y.npy --inputs %t x w b --expr "np.tanh(x @ w.T + b)" --tol 1e-5
 
 // Linear + BatchNorm + ReLU (BatchNorm folded into the weights at pack
-// time): calling @forward 7 times launches the pack kernels as often as
+// time, which reassociates: reassociate=true): calling @forward 7 times launches the pack kernels as often as
 // calling it once, and the GEMM kernel once per call.
-// RUN: xpu-run %xpu_src_root/examples/linear_bn_relu.mlir --target=opencl --function=forward --repeat=1 --time --output=@%t/bn1.npy > %t/once.txt
-// RUN: xpu-run %xpu_src_root/examples/linear_bn_relu.mlir --target=opencl --function=forward --repeat=7 --time --output=@%t/bn7.npy > %t/seven.txt
+// RUN: xpu-run %xpu_src_root/examples/linear_bn_relu.mlir --target=opencl --function=forward --xpu-pipeline-options=reassociate=true --repeat=1 --time --output=@%t/bn1.npy > %t/once.txt
+// RUN: xpu-run %xpu_src_root/examples/linear_bn_relu.mlir --target=opencl --function=forward --xpu-pipeline-options=reassociate=true --repeat=7 --time --output=@%t/bn7.npy > %t/seven.txt
 // RUN: cat %t/once.txt %t/seven.txt | FileCheck %s --check-prefixes=ONCE,SEVEN
 // ONCE: xpu-run: @forward on opencl: 1 call(s), wall time per call: min
 // ONCE: xpu-run: @forward.pack (weights packed once, before the calls):

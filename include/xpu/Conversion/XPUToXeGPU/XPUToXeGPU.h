@@ -17,7 +17,8 @@ void populateXPUXeEpilogueMathPatterns(RewritePatternSet &patterns);
 /// MemoryEffectOpInterface): it reads and writes every memref it passes, and
 /// writes the default resource so that it is never dead. Buffer deallocation
 /// then frees a kernel's buffers after the launch instead of refusing the
-/// launch (convert-xpu-to-xegpu launches before bufferization).
+/// launch (convert-xpu-to-xegpu launches before bufferization, and
+/// registers it in its getDependentDialects; loading xpu does not).
 void registerXPUGPULaunchMemoryEffects(DialectRegistry &registry);
 
 } // namespace mlir::xpu

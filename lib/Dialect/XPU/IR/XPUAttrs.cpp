@@ -125,6 +125,9 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> mma, int64_t vectorBits,
                                  int64_t peakF32Gflops, int64_t peakBf16Gflops,
                                  int64_t memGbps) {
+  // Upper bounds a real device stays far below; they keep every size the
+  // cost models derive from a target (register file bytes, work-items,
+  // SLM per tile) within 64 bits.
   if (chip.empty())
     return emitError() << "target chip name must not be empty";
   if (vendor != "intel" && vendor != "nvidia" && vendor != "cpu")
@@ -134,14 +137,21 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (subgroupSizes.empty())
     return emitError() << "target needs at least one subgroup size";
   for (int64_t s : subgroupSizes)
-    if (s <= 0 || !llvm::isPowerOf2_64(s))
-      return emitError() << "subgroup sizes must be powers of two, got " << s;
+    if (s <= 0 || s > kMaxSubgroupSize || !llvm::isPowerOf2_64(s))
+      return emitError() << "subgroup sizes must be powers of two up to "
+                         << kMaxSubgroupSize << ", got " << s;
   if (grfCount <= 0 || grfBytes <= 0)
     return emitError() << "grf_count and grf_bytes must be positive";
-  if (slmBytes < 0)
-    return emitError() << "slm_bytes must not be negative";
-  if (computeUnits <= 0)
-    return emitError() << "compute_units must be positive";
+  if (grfCount > kMaxGrfCount || grfBytes > kMaxGrfBytes)
+    return emitError() << "grf_count must be at most " << kMaxGrfCount
+                       << " and grf_bytes at most " << kMaxGrfBytes << ", got "
+                       << grfCount << " and " << grfBytes;
+  if (slmBytes < 0 || slmBytes > kMaxSlmBytes)
+    return emitError() << "slm_bytes must be between 0 and 2^32, got "
+                       << slmBytes;
+  if (computeUnits <= 0 || computeUnits > kMaxComputeUnits)
+    return emitError() << "compute_units must be between 1 and "
+                       << kMaxComputeUnits << ", got " << computeUnits;
   if (mma.size() != 3)
     return emitError() << "mma must have 3 sizes [m, n, k], got " << mma.size();
   bool allZero = llvm::all_of(mma, [](int64_t v) { return v == 0; });
@@ -149,8 +159,11 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!allZero && !allPositive)
     return emitError() << "mma sizes must be all positive, or all zero for a "
                           "target without a matrix engine";
-  if (vectorBits <= 0 || vectorBits % 8 != 0)
-    return emitError() << "vector_bits must be a positive multiple of 8";
+  if (llvm::any_of(mma, [](int64_t v) { return v > kMaxMmaSize; }))
+    return emitError() << "mma sizes must be at most " << kMaxMmaSize;
+  if (vectorBits <= 0 || vectorBits % 8 != 0 || vectorBits > kMaxVectorBits)
+    return emitError() << "vector_bits must be a positive multiple of 8 up to "
+                       << kMaxVectorBits << ", got " << vectorBits;
   if (peakF32Gflops <= 0 || peakBf16Gflops <= 0 || memGbps <= 0)
     return emitError() << "peak rates must be positive";
   return success();
@@ -402,13 +415,18 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> tile, int64_t groupM,
                                  ArrayRef<int64_t> subgroups, int64_t stages,
                                  ScheduleAttr schedule, Attribute backend) {
+  // Upper bounds far above any useful config (the strategy picks tiles up to
+  // 256 and a workgroup has at most 1024 work-items); they keep every size
+  // derived from a config (tile area, SLM bytes, work-items) within 64 bits.
   if (tile.size() != 3)
     return emitError() << "config tile must have 3 sizes [m, n, k], got "
                        << tile.size();
-  if (llvm::any_of(tile, [](int64_t v) { return v <= 0; }))
-    return emitError() << "config tile sizes must be positive";
-  if (groupM < 1)
-    return emitError() << "config group_m must be at least 1, got " << groupM;
+  if (llvm::any_of(tile, [](int64_t v) { return v <= 0 || v > kMaxTile; }))
+    return emitError() << "config tile sizes must be between 1 and "
+                       << kMaxTile;
+  if (groupM < 1 || groupM > kMaxGroupM)
+    return emitError() << "config group_m must be between 1 and " << kMaxGroupM
+                       << ", got " << groupM;
   if (subgroups.size() != 2)
     return emitError() << "config subgroups must be [rows, cols], got "
                        << subgroups.size() << " sizes";
@@ -418,8 +436,14 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "config subgroups [" << subgroups[0] << ", "
                        << subgroups[1] << "] do not divide the tile ["
                        << tile[0] << ", " << tile[1] << "]";
-  if (stages < 1)
-    return emitError() << "config stages must be at least 1, got " << stages;
+  // Each count divides its tile size, so the product fits.
+  if (subgroups[0] * subgroups[1] > kMaxSubgroups)
+    return emitError() << "config subgroups [" << subgroups[0] << ", "
+                       << subgroups[1] << "] are more than " << kMaxSubgroups
+                       << " subgroups per workgroup";
+  if (stages < 1 || stages > kMaxStages)
+    return emitError() << "config stages must be between 1 and " << kMaxStages
+                       << ", got " << stages;
   if (!schedule)
     return emitError() << "config needs a schedule";
   return success();

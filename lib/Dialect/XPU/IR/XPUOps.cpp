@@ -1,11 +1,13 @@
 //===- XPUOps.cpp - xpu.gemm: syntax, verifier, canonicalization ---------===//
 
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
+#include "xpu/Dialect/XPU/Utils/SizeArithmetic.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::xpu;
@@ -203,6 +205,40 @@ void GemmOp::print(OpAsmPrinter &p) {
     << getResult().getType();
 }
 
+bool GemmOp::isValidAccumulatorType(Type operand, Type acc) {
+  if (operand == acc)
+    return true;
+  auto operandFloat = dyn_cast<FloatType>(operand);
+  auto accFloat = dyn_cast<FloatType>(acc);
+  return operandFloat && accFloat &&
+         accFloat.getWidth() > operandFloat.getWidth();
+}
+
+std::string GemmOp::checkSizeLimits(ArrayRef<RankedTensorType> types,
+                                    ArrayRef<StringRef> what) {
+  for (auto [type, name] : llvm::zip_equal(types, what)) {
+    for (auto [i, d] : llvm::enumerate(type.getShape()))
+      if (d == 0)
+        return llvm::formatv("{0} dimension {1} of '{2}' is 0: xpu.gemm takes "
+                             "no zero-size dimensions",
+                             name, i, type)
+            .str();
+    if (!type.getElementType().isIntOrFloat())
+      continue;
+    int64_t bytes = satMul(
+        satProduct(type.getShape()),
+        llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8));
+    if (bytes > kMaxTensorBytes)
+      return llvm::formatv("{0} '{1}' holds {2} bytes, more than the 2^48 an "
+                           "xpu.gemm tensor may hold",
+                           name, type,
+                           isSaturated(bytes) ? std::string("over 2^63")
+                                              : std::to_string(bytes))
+          .str();
+  }
+  return "";
+}
+
 //===----------------------------------------------------------------------===//
 // GemmOp: verifier
 //===----------------------------------------------------------------------===//
@@ -248,9 +284,11 @@ LogicalResult GemmOp::verify() {
   if (!accType)
     return emitOpError() << "accumulator type must be a float type, got "
                          << getAccType();
-  if (accType.getWidth() < cast<FloatType>(lhsElt).getWidth())
+  if (!isValidAccumulatorType(lhsElt, accType))
     return emitOpError() << "accumulator type " << accType
-                         << " is narrower than the operand type " << lhsElt;
+                         << " cannot hold every value of the operand type "
+                         << lhsElt
+                         << " (it must be the same type or a wider float)";
   if (!isa<FloatType>(resType.getElementType()))
     return emitOpError() << "result must have float elements, got "
                          << resType.getElementType();
@@ -311,6 +349,17 @@ LogicalResult GemmOp::verify() {
       return diag << "], got " << type;
     }
   }
+
+  // Limits of the lowerings, once the shapes are known to be consistent.
+  SmallVector<RankedTensorType> types = {lhsType, rhsType, resType};
+  SmallVector<StringRef> names = {"lhs", "rhs", "result"};
+  for (Value v : getEpilogueOperands()) {
+    types.push_back(cast<RankedTensorType>(v.getType()));
+    names.push_back("epilogue operand");
+  }
+  std::string limit = checkSizeLimits(types, names);
+  if (!limit.empty())
+    return emitOpError() << limit;
   return success();
 }
 
@@ -339,6 +388,18 @@ LogicalResult GemmOp::verifyRegions() {
   auto yield = dyn_cast<YieldOp>(block.getTerminator());
   if (!yield)
     return emitOpError() << "epilogue must end with xpu.yield";
+  // The epilogue runs once per output element in no defined order, on the
+  // host or the device: an effect in it has no meaning, and the op is Pure.
+  for (Operation &op : block.without_terminator()) {
+    if (isMemoryEffectFree(&op))
+      continue;
+    InFlightDiagnostic diag =
+        op.emitOpError() << "may have memory effects, which an xpu.gemm "
+                            "epilogue must not have (it runs once per output "
+                            "element, in no defined order)";
+    diag.attachNote(getLoc()) << "in the epilogue of this xpu.gemm";
+    return diag;
+  }
   Type resElt = getResultType().getElementType();
   if (yield.getValue().getType() != resElt)
     return yield.emitOpError() << "yields " << yield.getValue().getType()

@@ -171,7 +171,8 @@ GemmInfo analyzeGemm(GemmOp op) {
     g.bytes = add(g.bytes, bytesOf(v));
   g.perChannelScale =
       hasPerChannelScale(op.getEpilogueBlock(), [&](BlockArgument arg) {
-        if (arg.getArgNumber() == 0)
+        // The accumulator, or a value captured from an enclosing block.
+        if (arg.getOwner() != &op.getEpilogueBlock() || arg.getArgNumber() == 0)
           return false;
         BroadcastKind kind = op.getBroadcastKind(arg.getArgNumber() - 1);
         return kind == BroadcastKind::per_col || kind == BroadcastKind::scalar;

@@ -268,18 +268,47 @@ GemmOp applyFold(RewriterBase &rewriter, GemmOp gemm,
   return folded;
 }
 
+/// True if `op` allows reassociation: fastmath<reassoc> (or fast).
+bool hasReassocFlag(Operation *op) {
+  auto fmf = dyn_cast<arith::ArithFastMathInterface>(op);
+  return fmf && arith::bitEnumContainsAll(fmf.getFastMathFlagsAttr().getValue(),
+                                          arith::FastMathFlags::reassoc);
+}
+
+/// Whether the fold of `plan` may reassociate: the option, or the flag on
+/// every affine op it folds. Fails with the reason otherwise.
+LogicalResult checkReassociation(const AffineFoldPlan &plan, bool option,
+                                 std::string &reason) {
+  if (option || llvm::all_of(plan.affineOps, hasReassocFlag))
+    return success();
+  Operation *first = *llvm::find_if(
+      plan.affineOps, [](Operation *op) { return !hasReassocFlag(op); });
+  reason = llvm::formatv(
+      "folding {0} affine epilogue op(s) into the weights reassociates f32 "
+      "arithmetic ((x W^T + b) * s + t becomes x (W * s)^T + (b * s + t), "
+      "rounded differently) and {1} has no fastmath<reassoc>; pass "
+      "reassociate=true (xpu-optimize{{reassociate=true}) to allow it",
+      plan.affineOps.size(), first->getName());
+  return failure();
+}
+
 /// Folds the affine prefix of an xpu.gemm epilogue into its weights.
 struct FoldAffineEpilogue final : OpRewritePattern<GemmOp> {
-  using OpRewritePattern::OpRewritePattern;
+  FoldAffineEpilogue(MLIRContext *ctx, bool reassociate)
+      : OpRewritePattern(ctx), reassociate(reassociate) {}
   LogicalResult matchAndRewrite(GemmOp gemm,
                                 PatternRewriter &rewriter) const override {
     AffineFoldPlan plan;
     std::string reason;
-    if (failed(analyzeAffineEpilogue(gemm, plan, reason)))
+    if (failed(analyzeAffineEpilogue(gemm, plan, reason)) ||
+        failed(checkReassociation(plan, reassociate, reason)))
       return rewriter.notifyMatchFailure(gemm, reason);
     applyFold(rewriter, gemm, plan);
     return success();
   }
+
+private:
+  bool reassociate;
 };
 
 struct FoldAffineIntoWeightsPass final
@@ -293,7 +322,8 @@ struct FoldAffineIntoWeightsPass final
     for (GemmOp gemm : gemms) {
       AffineFoldPlan plan;
       std::string reason;
-      if (failed(analyzeAffineEpilogue(gemm, plan, reason))) {
+      if (failed(analyzeAffineEpilogue(gemm, plan, reason)) ||
+          failed(checkReassociation(plan, reassociate, reason))) {
         ++numRefused;
         remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "NotFolded"))
             << remark::reason("{0}", reason);
@@ -344,6 +374,6 @@ struct FoldAffineIntoWeightsPass final
 } // namespace
 
 void mlir::xpu::populateXPUFoldAffineIntoWeightsPatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<FoldAffineEpilogue>(patterns.getContext());
+    RewritePatternSet &patterns, bool reassociate) {
+  patterns.add<FoldAffineEpilogue>(patterns.getContext(), reassociate);
 }

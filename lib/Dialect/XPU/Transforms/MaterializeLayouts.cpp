@@ -158,7 +158,8 @@ LogicalResult MaterializeLayoutsPass::materializeXe(GemmOp gemm,
     gemm = plain;
     b.setInsertionPoint(gemm);
     remark(gemm, "HostEpilogue",
-           "the epilogue computes in a type the kernel does not (f64): the "
+           "the epilogue computes in a type the kernel does not (f64, or bf16 "
+           "results): the "
            "kernel stores the f32 accumulator and the epilogue runs on the "
            "host");
   }

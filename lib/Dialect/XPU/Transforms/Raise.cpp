@@ -136,9 +136,14 @@ RaiseAnalysis analyze(linalg::LinalgOp op) {
     return RaiseAnalysis::refuse(
         name + " mixes operand element types (" +
         llvm::formatv("{0} and {1}", lhsElt, rhsElt).str() + ")");
-  if (cast<FloatType>(accElt).getWidth() < cast<FloatType>(lhsElt).getWidth())
+  if (!GemmOp::isValidAccumulatorType(lhsElt, accElt))
     return RaiseAnalysis::refuse(
-        name + " accumulates in a type narrower than its operands");
+        name + " accumulates in a type that cannot hold every operand value "
+               "(narrower, or f16 with bf16)");
+  std::string limit = GemmOp::checkSizeLimits({lhsType, rhsType, initType},
+                                              {"lhs", "rhs", "init"});
+  if (!limit.empty())
+    return RaiseAnalysis::refuse(name + ": " + limit);
 
   // Indexing maps: (b?, m, n, k). lhs (b?, m, k); rhs (b?, k, n) or
   // (b?, n, k); init (b?, m, n).

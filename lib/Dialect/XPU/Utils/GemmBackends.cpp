@@ -94,15 +94,17 @@ bool xe::isKernelType(Type t) {
          (t.isSignlessInteger() && t.getIntOrFloatBitWidth() <= 32);
 }
 
+bool xe::isKernelResultType(Type t) { return isKernelType(t) && !t.isBF16(); }
+
 bool xe::hasDeviceEpilogue(GemmOp gemm) {
-  if (!isKernelType(gemm.getResultType().getElementType()))
+  if (!isKernelResultType(gemm.getResultType().getElementType()))
     return false;
   for (Value operand : gemm.getEpilogueOperands())
     if (!isKernelType(getElementTypeOrSelf(operand.getType())))
       return false;
   WalkResult walk = gemm.getEpilogue().walk([](Operation *op) {
     for (Type t : op->getResultTypes())
-      if (!isKernelType(t))
+      if (!isKernelResultType(t))
         return WalkResult::interrupt();
     return WalkResult::advance();
   });

@@ -2,6 +2,7 @@
 
 #include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
 #include "xpu/Dialect/XPU/Utils/EpilogueUtils.h"
+#include "xpu/Dialect/XPU/Utils/SizeArithmetic.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -36,13 +37,13 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config,
     subgroups = {8, 4};
   }
   int64_t lanes = target.getSubgroupSizes().front();
-  int64_t threads = subgroups[0] * subgroups[1] * lanes;
-  int64_t elementsPerLane = llvm::divideCeil(tile[0] * tile[1], threads);
+  int64_t threads = satMul(subgroups[0], subgroups[1], lanes);
+  int64_t elementsPerLane = llvm::divideCeil(satMul(tile[0], tile[1]), threads);
   // A register holds grf_bytes; on Xe one hardware thread runs all lanes of
   // a subgroup, so a per-lane f32 value costs lanes * 4 bytes of its GRF.
   int64_t bytesPerElement = 4 * (target.isIntel() ? lanes : 1);
-  model.fragmentRegisters =
-      llvm::divideCeil(elementsPerLane * bytesPerElement, target.getGrfBytes());
+  model.fragmentRegisters = llvm::divideCeil(
+      satMul(elementsPerLane, bytesPerElement), target.getGrfBytes());
   model.budget = target.getGrfCount();
   if (config && config.getGrfMode() != 0)
     model.budget = config.getGrfMode();
@@ -60,9 +61,10 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config,
     int64_t cols = llvm::divideCeil(blockN, lanesN);
     model.elementRegisters =
         llvm::divideCeil(bytesPerElement, target.getGrfBytes());
-    model.fragmentRegisters = rows * cols * model.elementRegisters;
-    int64_t steps = llvm::divideCeil(3 * tile[2], 4);
-    model.operandRegisters = steps * (rows + cols) * model.elementRegisters;
+    model.fragmentRegisters = satMul(rows, cols, model.elementRegisters);
+    int64_t steps = llvm::divideCeil(satMul(3, tile[2]), 4);
+    model.operandRegisters =
+        satMul(steps, satAdd(rows, cols), model.elementRegisters);
     model.reserved = kSimtReserve;
   }
   return model;
@@ -70,11 +72,12 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config,
 
 int64_t RegisterModel::estimate(int64_t peakLiveFragments) const {
   if (elementRegisters == 0)
-    return reserved + peakLiveFragments * fragmentRegisters;
+    return satAdd(reserved, satMul(peakLiveFragments, fragmentRegisters));
   // SIMT: the accumulators and the K loop's operands, or the epilogue's
   // values of one element next to the accumulators.
-  return reserved + fragmentRegisters +
-         std::max(operandRegisters, peakLiveFragments * elementRegisters);
+  return satAdd(satAdd(reserved, fragmentRegisters),
+                std::max(operandRegisters,
+                         satMul(peakLiveFragments, elementRegisters)));
 }
 
 std::string RegisterModel::describe(int64_t peakLiveFragments) const {

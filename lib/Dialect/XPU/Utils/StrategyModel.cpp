@@ -6,6 +6,7 @@
 
 #include "xpu/Dialect/XPU/Utils/StrategyModel.h"
 #include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
+#include "xpu/Dialect/XPU/Utils/SizeArithmetic.h"
 
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -78,7 +79,7 @@ int64_t getStages(int64_t kIters) {
 
 int64_t modelSlmBytes(const GemmProblem &p, ArrayRef<int64_t> tile,
                       int64_t stages) {
-  return stages * (tile[0] + tile[1]) * tile[2] * p.operandBytes;
+  return satMul(stages, satAdd(tile[0], tile[1]), tile[2], p.operandBytes);
 }
 
 std::string formatList(ArrayRef<int64_t> v) {

@@ -115,6 +115,11 @@ def XPU_TargetAttr : XPU_Attr<"Target", "target"> {
     * `vector_bits`: SIMD width of one thread's vector unit (cpu) or the
       EU's native execution width in bits;
     * `peak_f32_gflops`, `peak_bf16_gflops`, `mem_gbps`: peak rates.
+
+    The verifier bounds every field far above real devices (subgroup sizes
+    up to 1024, `grf_count` 4096, `grf_bytes` 1024, `slm_bytes` 2^32,
+    `compute_units` 2^20, `mma` sizes 1024, `vector_bits` 65536), so that
+    the sizes the cost models derive from a target fit in 64 bits.
   }];
   let parameters = (ins
     StringRefParameter<"preset or chip name">:$chip,
@@ -144,6 +149,15 @@ def XPU_TargetAttr : XPU_Attr<"Target", "target"> {
     bool isCpu() const { return getVendor() == "cpu"; }
     /// Register file of one thread in bytes.
     int64_t getRegisterFileBytes() const { return getGrfCount() * getGrfBytes(); }
+    /// Upper bounds of the verifier: far above any device, low enough that
+    /// the sizes derived from them fit in 64 bits.
+    static constexpr int64_t kMaxSubgroupSize = 1024;
+    static constexpr int64_t kMaxGrfCount = 4096;
+    static constexpr int64_t kMaxGrfBytes = 1024;
+    static constexpr int64_t kMaxSlmBytes = int64_t(1) << 32;
+    static constexpr int64_t kMaxComputeUnits = int64_t(1) << 20;
+    static constexpr int64_t kMaxMmaSize = 1024;
+    static constexpr int64_t kMaxVectorBits = 65536;
   }];
 }
 
@@ -235,12 +249,13 @@ def XPU_ConfigAttr : XPU_Attr<"Config", "config"> {
                 backend = #xpu.xe<grf_mode = 256>>
     ```
 
-    * `tile`: workgroup tile `[m, n, k]`;
+    * `tile`: workgroup tile `[m, n, k]`, each size between 1 and 65536;
     * `group_m`: rows of tiles walked together by the program-id swizzle
-      (Triton's GROUP_SIZE_M);
+      (Triton's GROUP_SIZE_M), between 1 and 65536;
     * `subgroups`: subgroup layout `[rows, cols]` inside the workgroup tile;
-      each subgroup owns a `tile[0]/rows x tile[1]/cols` block;
-    * `stages`: K-steps prefetched ahead (1 means no prefetch);
+      each subgroup owns a `tile[0]/rows x tile[1]/cols` block, and there
+      are at most 1024 subgroups;
+    * `stages`: K-steps prefetched ahead (1 means no prefetch), at most 64;
     * `schedule`: `data_parallel`, `persistent<programs = P>` or
       `stream_k<programs = P, fixup = ...>` (`#xpu.schedule`);
     * `backend` (optional): the knobs of one backend, e.g.
@@ -277,6 +292,11 @@ def XPU_ConfigAttr : XPU_Attr<"Config", "config"> {
       return get(getContext(), getTile(), getGroupM(), getSubgroups(),
                  getStages(), schedule, getBackend());
     }
+    /// Upper bounds of the verifier (see the description).
+    static constexpr int64_t kMaxTile = 65536;
+    static constexpr int64_t kMaxGroupM = 65536;
+    static constexpr int64_t kMaxSubgroups = 1024;
+    static constexpr int64_t kMaxStages = 64;
   }];
 }
 

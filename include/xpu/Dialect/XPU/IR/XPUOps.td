@@ -20,7 +20,8 @@ def XPU_GemmOp : XPU_Op<"gemm", [
     * `rhs` is `[k, n]` / `[b, k, n]` with `rhs_layout(kn)`, or `[n, k]` /
       `[b, n, k]` with `rhs_layout(nk)` (nn.Linear weights are `[n, k]`: the
       layout says so instead of a copied transpose).
-    * `acc(T)` is the accumulation type.
+    * `acc(T)` is the accumulation type: the operand type or a wider float
+      type (so `acc(f16)` with bf16 operands is rejected).
     * Each epilogue operand comes with its broadcast kind: `scalar` (0-d),
       `per_row` (`[m]`), `per_col` (`[n]`) or `full` (the result's shape).
       Batched GEMMs share `scalar`, `per_row` and `per_col` operands across
@@ -28,6 +29,16 @@ def XPU_GemmOp : XPU_Op<"gemm", [
     * The epilogue block takes the accumulator element followed by one
       element of each epilogue operand and yields the output element. When
       there is no epilogue the region is the identity and is not printed.
+    * The epilogue must be free of memory effects: it runs once per output
+      element, in no defined order, and a lowering may run it on the device
+      or on the host, so a load, store or call in it has no defined meaning.
+      The verifier rejects such ops (rather than the op taking on the
+      effects of its region, as `linalg.generic` does): `xpu.gemm` is `Pure`,
+      so canonicalization may erase an unused GEMM and CSE may merge two.
+    * Every dimension is static and non-zero, and no tensor holds more than
+      2^48 bytes (the virtual address space of every target): the lowerings
+      tile every dimension and compute offsets in 64 bits. `xpu-raise` leaves
+      contractions outside these limits to linalg.
 
     Example (nn.Linear + bias + tanh):
 
@@ -103,6 +114,19 @@ def XPU_GemmOp : XPU_Op<"gemm", [
     /// Takes the config and the discardable attributes (marks such as
     /// xpu.keep_f64) of `other`, which this op replaces.
     void inheritAttributes(GemmOp other);
+    /// True if products of `operand` elements accumulate in `acc`: the
+    /// same type, or a float type wide enough that every operand value
+    /// converts exactly (arith.extf: strictly wider; f16 and bf16 are both
+    /// 16 bits and neither holds the other).
+    static bool isValidAccumulatorType(::mlir::Type operand, ::mlir::Type acc);
+    /// Largest tensor an xpu.gemm takes or returns, in bytes.
+    static constexpr int64_t kMaxTensorBytes = int64_t(1) << 48;
+    /// Why a GEMM on these statically shaped tensors cannot be an xpu.gemm
+    /// (a zero-size dimension, a tensor of more than kMaxTensorBytes), with
+    /// `what` naming each type; empty when it can.
+    static std::string checkSizeLimits(
+        ::llvm::ArrayRef<::mlir::RankedTensorType> types,
+        ::llvm::ArrayRef<::llvm::StringRef> what);
   }];
 }
 

@@ -257,11 +257,25 @@ def XPUFoldAffineIntoWeightsPass
     Batched GEMMs, factors read from memory, from non-constant values
     outside the epilogue or from loop-carried values, and rhs operands
     computed from the input are left alone with a remark.
+
+    Exactness: unlike `xpu-simplify-epilogue`, whose rewrites are exact in
+    IEEE-754, every fold reassociates floating-point arithmetic
+    (`(x W^T + b) * s + t` is rounded differently from
+    `x (W * s)^T + (b * s + t)`), so it needs permission: the option
+    `reassociate=true` (`xpu-optimize{reassociate=true}` and the code
+    generation pipelines pass it when asked), or `fastmath<reassoc>` (or
+    `fast`) on every affine op folded. Without either, the GEMM is left as
+    it is with a `missed` remark that says so.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"reassociate", "reassociate", "bool", /*default=*/"false",
+           "Fold even where the affine ops do not carry fastmath<reassoc>: "
+           "the result is rounded differently from the f32 epilogue">
+  ];
   let statistics = [
     Statistic<"numFolded", "num-folded", "Affine epilogues folded into weights">,
     Statistic<"numRefused", "num-refused", "Epilogues left as they are">

@@ -22,7 +22,10 @@ void populateXPUElementwiseChainFusionPatterns(RewritePatternSet &patterns);
 /// Pattern that folds the per-channel affine prefix of an xpu.gemm epilogue
 /// (scale, shift, BatchNorm in inference form) into the GEMM's weights and a
 /// single per_col shift (xpu-fold-affine-into-weights, without remarks).
-void populateXPUFoldAffineIntoWeightsPatterns(RewritePatternSet &patterns);
+/// The fold reassociates floating-point arithmetic: it applies when
+/// `reassociate` is set or every folded op carries fastmath<reassoc>.
+void populateXPUFoldAffineIntoWeightsPatterns(RewritePatternSet &patterns,
+                                              bool reassociate = false);
 
 /// Patterns that remove no-op and redundant work from xpu.gemm epilogues
 /// (x * 1, x + -0.0, -(-x), clamps proven inactive, splat-constant epilogue

@@ -94,9 +94,16 @@ int64_t getLegalPitch(int64_t cols, Type elt);
 /// Types the Xe kernel loads, stores and computes its epilogue in (f32,
 /// f16, bf16, integers up to 32 bits).
 bool isKernelType(Type t);
-/// True when the epilogue of `gemm` can run in the kernel (every value is a
-/// kernel type); else the kernel stores the f32 accumulator and the
-/// epilogue runs on the host.
+/// Types the Xe kernel may compute and store: not bf16, which XeVM's SPIR-V
+/// declares as a bfloat OpTypeFloat that needs SPV_KHR_bfloat16 (the
+/// serializer stops with a fatal error). bf16 loads (DPAS operands,
+/// epilogue operands read through extf) are 16-bit data and stay in the
+/// kernel.
+bool isKernelResultType(Type t);
+/// True when the epilogue of `gemm` can run in the kernel (every value a
+/// kernel type, every result a kernel result type: f64 epilogues, bf16
+/// results); else the kernel stores the f32 accumulator and the epilogue
+/// runs on the host.
 bool hasDeviceEpilogue(GemmOp gemm);
 /// The operand element type the kernel reads: the lhs type if DPAS takes
 /// it, else bf16.
