@@ -12,6 +12,7 @@
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVM/XeVM/Target.h"
 
 void mlir::xpu::registerXPUDialect(DialectRegistry &registry) {
@@ -31,6 +32,8 @@ void mlir::xpu::registerAllXPU(DialectRegistry &registry) {
   registerAllExtensions(registry);
   // gpu-module-to-binary on #xevm.target modules (xpu-xe-pipeline).
   xevm::registerXeVMTargetInterfaceExternalModels(registry);
+  // ... and on #nvvm.target modules (xpu-nvvm-pipeline).
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   registerXPUGPULaunchMemoryEffects(registry);
   registerXPUPasses();
   registerXPUPipelines();

@@ -273,4 +273,5 @@ void mlir::xpu::registerXPUPipelines() {
       "--target=opencl|levelzero)",
       buildXPUSPIRVPipeline);
   registerXPUXePipeline();
+  registerXPUNVVMPipeline();
 }

@@ -45,7 +45,8 @@ static llvm::cl::opt<std::string>
     target("target",
            llvm::cl::desc("Device to compile for and run on: cpu (default), "
                           "opencl or levelzero (xpu-spirv-pipeline and the "
-                          "xpu runtime library of that API)"),
+                          "xpu runtime library of that API), cuda "
+                          "(xpu-nvvm-pipeline, libxpu_cuda_runtime.so)"),
            llvm::cl::init("cpu"), llvm::cl::cat(xpuCategory));
 
 static llvm::cl::opt<int> device(
@@ -159,14 +160,43 @@ static void printLocation(Location loc) {
     llvm::errs() << loc << ": ";
 }
 
+/// --target=cuda: xpu-nvvm-pipeline (NVIDIA tensor-core and SIMT kernels,
+/// cubins) for the xpu CUDA runtime.
+static LogicalResult compileForCUDA(Operation *module) {
+  if (!comparePipeline.empty())
+    return module->emitError()
+           << "xpu-run: --compare-pipeline runs on the cpu target only";
+  if (isLowered(module))
+    return success();
+  auto options = xpu::XPUNVVMPipelineOptions::createFromString(pipelineOptions);
+  if (!options)
+    return module->emitError() << "xpu-run: invalid --xpu-pipeline-options '"
+                               << pipelineOptions << "'";
+  if (failed(xpu::checkXPUNVVMPipelineOptions(
+          *options, [&](const Twine &msg) { return module->emitError(msg); })))
+    return failure();
+  MLIRContext *ctx = module->getContext();
+  if (xpuRemarks && failed(xpu::enableXPURemarks(*ctx)))
+    return module->emitError() << "xpu-run: could not enable remarks";
+  PassManager pm(ctx);
+  xpu::buildXPUNVVMPipeline(pm, *options);
+  if (failed(pm.run(module)))
+    return failure();
+  if (printIR)
+    module->print(llvm::errs());
+  return success();
+}
+
 static LogicalResult compileForTarget(Operation *module, JitRunnerOptions &) {
   MLIRContext *ctx = module->getContext();
   bool spirv = target == "opencl" || target == "levelzero";
+  if (target == "cuda")
+    return compileForCUDA(module);
   if (target != "cpu" && !spirv)
     return module->emitError()
            << "xpu-run: target '" << target
            << "' is not available in this build (available: cpu, opencl, "
-              "levelzero)";
+              "levelzero, cuda)";
   if (spirv && !comparePipeline.empty())
     return module->emitError()
            << "xpu-run: --compare-pipeline runs on the cpu target only";
@@ -305,7 +335,7 @@ static std::optional<int> handleDeviceOptions(int argc, char **argv,
     return std::nullopt;
   if (runtimeLib.empty()) {
     llvm::errs() << "xpu-run: --xpu-list-devices and --xpu-device need "
-                    "--target=opencl or --target=levelzero\n";
+                    "--target=opencl, --target=levelzero or --target=cuda\n";
     return 1;
   }
   std::string path =
@@ -386,6 +416,9 @@ int main(int argc, char **argv) {
     else if (value == "levelzero")
       runtimeLib = "--shared-libs=" +
                    runtimeLibrary(argv[0], "libxpu_levelzero_runtime.so");
+    else if (value == "cuda")
+      runtimeLib =
+          "--shared-libs=" + runtimeLibrary(argv[0], "libxpu_cuda_runtime.so");
     else
       runtimeLib.clear();
   }
