@@ -5,6 +5,7 @@
 #include "xpu/Codegen/Passes.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUToGPU/XPUToGPU.h"
+#include "xpu/Conversion/XPUToNVGPU/XPUToNVGPU.h"
 #include "xpu/Conversion/XPUToXeGPU/XPUToXeGPU.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
@@ -35,6 +36,7 @@ void mlir::xpu::registerAllXPU(DialectRegistry &registry) {
   // ... and on #nvvm.target modules (xpu-nvvm-pipeline).
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   registerXPUGPULaunchMemoryEffects(registry);
+  registerXPUNVGPUMemoryEffects(registry);
   registerXPUPasses();
   registerXPUPipelines();
 }

@@ -68,10 +68,26 @@ config.substitutions.append(("%cmake_make_program", config.cmake_make_program))
 config.substitutions.append(("%cmake_cxx_compiler", config.cmake_cxx_compiler))
 config.substitutions.append(("%cmake", config.cmake_command))
 
+# NVIDIA: ptxas (the CUDA toolkit, for cubins and the ptxas -v checks) and
+# the CUDA runtime library. Kernels that need a GPU are in
+# test/Integration/CUDA (feature cuda-device, set there).
+ptxas = getattr(config, "xpu_ptxas", "") or shutil.which("ptxas")
+if ptxas and os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas-check",
+                                 "%s %s --ptxas %s" % (
+                                     config.python_executable,
+                                     os.path.join(config.xpu_src_root, "test",
+                                                  "lib", "ptxascheck.py"),
+                                     ptxas)))
+if os.path.exists(os.path.join(xpu_lib_dir, "libxpu_cuda_runtime.so")):
+    config.available_features.add("cuda-runtime")
+
 tool_dirs = [config.xpu_tools_dir, config.llvm_tools_dir]
 tools = [
     "xpu-opt",
     "xpu-run",
+    "xpu-compile",
     "not",
     "count",
     ToolSubst("mlir-opt", unresolved="ignore"),

@@ -24,10 +24,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import problems  # noqa: E402
 
 VARIANTS = {
-    # variant: (model dtype, xpu-nvvm-pipeline precision)
-    "bf16": ("bf16", "f32"),
-    "tf32": ("f32", "tf32"),
-    "f32": ("f32", "f32"),
+    # variant: (model dtype, xpu-nvvm-pipeline precision, chip)
+    "bf16": ("bf16", "f32", "sm_90"),     # mma.sync (stage 1)
+    "bf16-wgmma": ("bf16", "f32", "sm_90a"),  # TMA + wgmma (stage 2)
+    "tf32": ("f32", "tf32", "sm_90"),
+    "f32": ("f32", "f32", "sm_90"),
 }
 
 
@@ -44,14 +45,14 @@ def ptxas_report(ptxas, ptx, chip):
 
 
 def build_one(args, job):
-    name, variant, text, precision = job
+    name, variant, text, precision, chip = job
     base = os.path.join(args.out, "%s.%s" % (name, variant))
     src = base + ".mlir"
     with open(src, "w") as f:
         f.write(text)
     dump = os.path.join(args.out, "kernels", "%s.%s" % (name, variant))
     opts = "chip=%s precision=%s device-results=true dump-binaries=%s" % (
-        args.chip, precision, dump)
+        chip, precision, dump)
     cmd = [os.path.join(args.build, "bin", "xpu-compile"), src, "--target=cuda",
            "-o", base + ".so", "--interface=" + base + ".json",
            "--xpu-pipeline-options=" + opts, "--xpu-remarks"]
@@ -65,10 +66,11 @@ def build_one(args, job):
     for f in sorted(os.listdir(dump)):
         if f.endswith(".ptx"):
             kernels[f[:-4]] = ptxas_report(args.ptxas, os.path.join(dump, f),
-                                           args.chip)
+                                           chip)
     with open(base + ".json") as f:
         interface = json.load(f)
     return {"problem": name, "variant": variant, "precision": precision,
+            "chip": chip,
             "lib": os.path.basename(base + ".so"),
             "functions": interface["functions"], "kernels": kernels,
             "remarks": remarks}
@@ -78,7 +80,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     ap.add_argument("--out", required=True)
-    ap.add_argument("--chip", default="sm_90")
+    ap.add_argument("--chip", default="sm_90",
+                    help="chip of the config sweep variants")
     ap.add_argument("--only", default="")
     ap.add_argument("--ptxas", default=shutil.which("ptxas")
                     or "/usr/local/cuda/bin/ptxas")
@@ -91,11 +94,12 @@ def main():
         if only and p.name not in only:
             continue
         for v in p.variants:
-            dtype, precision = VARIANTS[v]
-            jobs.append((p.name, v, problems.mlir(p, dtype), precision))
+            dtype, precision, chip = VARIANTS[v]
+            jobs.append((p.name, v, problems.mlir(p, dtype), precision, chip))
         for c in p.configs:
             jobs.append((p.name, problems.config_name(c),
-                         problems.xpu_gemm_with_config(p, c), "f32"))
+                         problems.xpu_gemm_with_config(p, c), "f32",
+                         args.chip))
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         entries = list(pool.map(lambda j: build_one(args, j), jobs))
     shutil.copy(os.path.join(args.build, "lib", "libxpu_cuda_runtime.so"),

@@ -213,6 +213,8 @@ def main():
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--check-only", action="store_true")
+    ap.add_argument("--skip-variant", action="append", default=[],
+                    help="leave out the xpu variants of this name")
     args = ap.parse_args()
 
     with open(os.path.join(args.lib_dir, "manifest.json")) as f:
@@ -239,14 +241,15 @@ def main():
     for p in problems.PROBLEMS:
         if p.name not in by_problem or (only and p.name not in only):
             continue
-        entries = by_problem[p.name]
+        entries = [e for e in by_problem[p.name]
+                   if e["variant"] not in args.skip_variant]
         size = sum(t.numel() * 2 for t in make_inputs(p, torch.bfloat16, 0))
         nsets = 3 if size * 2 < (1 << 31) else 2
         results = {}
         # xpu variants: correctness, then time.
         for e in entries:
-            dtype = torch.bfloat16 if e["variant"] != "tf32" and \
-                e["variant"] != "f32" else torch.float32
+            dtype = torch.float32 if e["variant"] in ("tf32", "f32") \
+                else torch.bfloat16
             lib = Library(os.path.join(args.lib_dir, e["lib"]), e, rt)
             model = Model(lib)
             spec = lib.funcs["forward"]["results"][0]

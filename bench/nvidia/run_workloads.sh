@@ -10,11 +10,11 @@ fail=0
 for exe in *.exe; do
   name=${exe%.*.exe}
   prec=${exe%.exe}; prec=${prec##*.}
-  case $prec in f32) tol=1e-5;; tf32) tol=1e-3;; bf16) tol=2e-2;; esac
-  out=$(./"$exe" 2>&1 | python3 refcheck.py --spec-from "$name.mlir" --tol $tol 2>&1)
+  case $prec in f32) tol=1e-5;; tf32) tol=1e-3;; bf16*) tol=2e-2;; esac
+  out=$(timeout 20 ./"$exe" 2>&1 | python3 refcheck.py --spec-from "$name.mlir" --tol $tol 2>&1)
   status=$?
   [ $status -ne 0 ] && fail=$((fail + 1))
-  printf '%-34s %-5s %s\n' "$name" "$prec" "$(echo "$out" | tail -1 | cut -c1-150)"
+  printf '%-34s %-8s %s\n' "$name" "$prec" "$(echo "$out" | tail -1 | cut -c1-150)"
 done
 echo "workloads: $fail failed"
 exit $fail

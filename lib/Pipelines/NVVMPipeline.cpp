@@ -47,6 +47,8 @@ static void addNVVMKernelLowering(OpPassManager &pm) {
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.useBarePtrCallConv = true;
   kernels.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  // NVVM ops defined as inline PTX (mbarrier waits, wgmma) to llvm.inline_asm.
+  kernels.addPass(createConvertNVVMToLLVMPass());
   kernels.addPass(createXPUExternDynamicSharedMemoryPass());
   kernels.addPass(LLVM::createNVVMOptimizeForTargetPass());
   kernels.addPass(createCanonicalizerPass());
@@ -65,6 +67,7 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
     pm.addPass(createXPUExportCInterfacesPass());
   XPUSelectStrategyPassOptions strategy;
   strategy.defaultTarget = options.chip;
+  strategy.tf32 = tf32;
   pm.addNestedPass<func::FuncOp>(createXPUSelectStrategyPass(strategy));
   XPUConvertXPUToNVGPUPassOptions toNVGPU;
   toNVGPU.defaultTarget = options.chip;
@@ -123,6 +126,8 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
   XPUCudaBuffersPassOptions buffers;
   buffers.deviceResults = options.deviceResults;
   pm.addPass(createXPUCudaBuffersPass(buffers));
+  // TMA descriptors are made on the host (mgpuTensorMapEncodeTiledMemref).
+  pm.addNestedPass<func::FuncOp>(createConvertNVGPUToNVVMPass());
   detail::addGPUHostToLLVM(pm);
 }
 

@@ -30,7 +30,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -71,6 +73,9 @@ struct Runtime {
   /// (xpuCudaSetAllocationFill), so that what a kernel does not write shows.
   bool fill = false;
   uint32_t fillPattern = 0;
+  /// Device copies of TMA descriptors by content, oldest first.
+  std::unordered_map<std::string, CUdeviceptr> tensorMaps;
+  std::deque<std::string> tensorMapOrder;
   /// Functions whose dynamic shared memory limit was raised, with the limit.
   std::unordered_map<CUfunction, int> sharedLimit;
 };
@@ -390,6 +395,66 @@ XPU_RUNTIME_EXPORT void xpuCudaSetStream(void *stream) {
     CHECK(cuStreamDestroy(r.stream));
   r.stream = static_cast<CUstream>(stream);
   r.ownStream = false;
+}
+
+/// Makes a TMA descriptor (CUtensorMap) of a ranked memref for
+/// nvgpu.tma.create.descriptor (lowered by convert-nvgpu-to-nvvm, with the
+/// signature of the upstream wrapper): `descriptor` points to the memref
+/// descriptor (allocated and aligned pointers, offset, sizes, strides),
+/// `boxDims` to the box sizes, both outermost first; the enums are the
+/// driver's CUtensorMap* values. Returns a device copy of the descriptor
+/// (kernels read it from global memory). Copies are cached by content, so
+/// a program that calls a kernel again on the same buffers reuses them; the
+/// oldest are freed (stream-ordered) past 1024 entries.
+XPU_RUNTIME_EXPORT void *mgpuTensorMapEncodeTiledMemref(
+    int64_t rank, void *descriptor, int64_t dataType, int64_t interleave,
+    int64_t swizzle, int64_t l2Promotion, int64_t oobFill, int64_t *boxDims) {
+  Runtime &r = enter();
+  static const int elementBytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  if (rank < 1 || rank > 5 || dataType < 0 || dataType > 12)
+    die("mgpuTensorMapEncodeTiledMemref: unsupported rank or element type");
+  auto *fields = static_cast<int64_t *>(descriptor);
+  char *aligned = reinterpret_cast<char *>(fields[1]);
+  int64_t offset = fields[2];
+  const int64_t *sizes = fields + 3, *strides = fields + 3 + rank;
+  int bytes = elementBytes[dataType];
+  cuuint64_t globalDim[5] = {1, 1, 1, 1, 1}, globalStrides[5] = {0};
+  cuuint32_t boxDim[5] = {1, 1, 1, 1, 1}, elementStrides[5] = {1, 1, 1, 1, 1};
+  for (int64_t i = 0; i < rank; ++i) {
+    globalDim[i] = static_cast<cuuint64_t>(sizes[rank - 1 - i]);
+    boxDim[i] = static_cast<cuuint32_t>(boxDims[rank - 1 - i]);
+  }
+  for (int64_t i = 0; i + 1 < rank; ++i)
+    globalStrides[i] = static_cast<cuuint64_t>(strides[rank - 2 - i]) * bytes;
+  // Zeroed first: the copies are cached by content, padding included.
+  CUtensorMap map;
+  std::memset(&map, 0, sizeof(map));
+  CHECK(cuTensorMapEncodeTiled(&map, static_cast<CUtensorMapDataType>(dataType),
+                               static_cast<cuuint32_t>(rank),
+                               aligned + offset * bytes, globalDim,
+                               globalStrides, boxDim, elementStrides,
+                               static_cast<CUtensorMapInterleave>(interleave),
+                               static_cast<CUtensorMapSwizzle>(swizzle),
+                               static_cast<CUtensorMapL2promotion>(l2Promotion),
+                               static_cast<CUtensorMapFloatOOBfill>(oobFill)));
+  std::string key(reinterpret_cast<const char *>(&map), sizeof(map));
+  CUstream s = getStream(r);
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.tensorMaps.find(key);
+  if (it != r.tensorMaps.end())
+    return reinterpret_cast<void *>(it->second);
+  if (r.tensorMapOrder.size() >= 1024) {
+    auto oldest = r.tensorMaps.find(r.tensorMapOrder.front());
+    CHECK(cuMemFreeAsync(oldest->second, s));
+    r.tensorMaps.erase(oldest);
+    r.tensorMapOrder.pop_front();
+  }
+  CUdeviceptr copy = 0;
+  CHECK(cuMemAllocAsync(&copy, sizeof(map), s));
+  CHECK(cuMemcpyHtoDAsync(copy, &map, sizeof(map), s));
+  r.tensorMaps.emplace(key, copy);
+  r.tensorMapOrder.push_back(key);
+  return reinterpret_cast<void *>(copy);
 }
 
 /// When `enabled`, fills every later device allocation with the 32-bit

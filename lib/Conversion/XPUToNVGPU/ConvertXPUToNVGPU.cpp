@@ -16,12 +16,14 @@
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUToNVGPU/XPUToNVGPU.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
+#include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -31,6 +33,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
+#include <optional>
 
 namespace mlir::xpu {
 #define GEN_PASS_DEF_XPUCONVERTXPUTONVGPUPASS
@@ -71,7 +74,7 @@ static bool runsOnTensorCores(GemmOp gemm, bool tf32) {
   return isTensorCoreType(elt) || (tf32 && elt.isF32());
 }
 
-/// The plan of `gemm`'s kernel from its config.
+/// The plan of `gemm`'s kernel from its config (mma.sync).
 static MmaKernelPlan planKernel(GemmOp gemm) {
   ConfigAttr config = gemm.getConfigAttr();
   MmaKernelPlan p;
@@ -97,6 +100,39 @@ static MmaKernelPlan planKernel(GemmOp gemm) {
   int64_t ce = p.chunkElems();
   p.aPitch = llvm::alignTo(p.k, ce);
   p.bPitch = p.rhsNK ? p.aPitch : llvm::alignTo(p.n, ce);
+  return p;
+}
+
+/// Whether the target runs wgmma kernels (the architecture-specific sm_90a).
+static bool hasWgmma(TargetAttr target) { return target.getChip() == "sm_90a"; }
+
+/// The wgmma plan for `gemm` on sm_90a: the config's tile rows and columns,
+/// k tiles of one 128-byte swizzled row, as many stages as fit (at most 4,
+/// which covers the TMA latency at these tile sizes); std::nullopt with the
+/// reason in `why` when the config does not suit wgmma.
+static std::optional<MmaKernelPlan> planWgmmaKernel(GemmOp gemm,
+                                                    std::string &why) {
+  MmaKernelPlan p = planKernel(gemm);
+  if (p.operandBytes() != 2) {
+    why = "tf32 operands run on mma.sync";
+    return std::nullopt;
+  }
+  p.wgmma = true;
+  p.tk = 128 / p.operandBytes();
+  // TMA reads rows best from 128-byte aligned addresses: rows that need a
+  // new pitch anyway get a multiple of 128 bytes.
+  int64_t rowElems = 128 / p.operandBytes();
+  if (p.aPitch != p.k)
+    p.aPitch = llvm::alignTo(p.k, rowElems);
+  int64_t bCols = p.rhsNK ? p.k : p.n;
+  if (p.bPitch != bCols)
+    p.bPitch = llvm::alignTo(bCols, rowElems);
+  p.stages = 4;
+  while (p.stages > 2 && !checkWgmmaKernelPlan(p).empty())
+    --p.stages;
+  why = checkWgmmaKernelPlan(p);
+  if (!why.empty())
+    return std::nullopt;
   return p;
 }
 
@@ -214,8 +250,8 @@ public:
     auto dstType = MemRefType::get(shape, elt);
     remark::passed(loc, remarkOpts(kPassArg, "Repitch")) << remark::reason(
         "{0}: rows of {1} x {2} bytes are not 16-byte multiples (cp.async "
-        "reads 16-byte chunks): copied by a kernel into rows of {3} "
-        "elements, zero-filled, before the GEMM",
+        "and TMA read 16-byte aligned rows): copied by a kernel into rows of "
+        "{3} elements, zero-filled, before the GEMM",
         what, cols, elt.getIntOrFloatBitWidth() / 8, pitch);
     std::string name =
         llvm::formatv("{0}_repitch{1}", module.getSymName(), repitches++);
@@ -296,6 +332,15 @@ void mlir::xpu::lowerGemmToMmaSync(RewriterBase &rewriter, GemmOp gemm,
   MLIRContext *ctx = gemm.getContext();
   Location loc = gemm.getLoc();
   MmaKernelPlan p = planKernel(gemm);
+  if (hasWgmma(target)) {
+    std::string why;
+    if (std::optional<MmaKernelPlan> w = planWgmmaKernel(gemm, why))
+      p = *w;
+    else
+      remark::missed(loc, remarkOpts(kPassArg, "NoWgmma"))
+          << remark::reason("{0}: mma.sync instead of wgmma on {1}: {2}",
+                            describeGemmShape(gemm), target.getChip(), why);
+  }
   auto func = gemm->getParentOfType<func::FuncOp>();
   std::string base = ptxIdentifier(
       llvm::formatv("{0}_mma{1}", func ? func.getSymName() : "gemm", index)
@@ -331,17 +376,81 @@ void mlir::xpu::lowerGemmToMmaSync(RewriterBase &rewriter, GemmOp gemm,
   auto cType = MemRefType::get(resultType.getShape(), p.resultType);
   Value c = memref::AllocOp::create(
       rewriter, loc, cType, rewriter.getI64IntegerAttr(kBufferAlignment));
-  SmallVector<Value> args = {flatten(rewriter, loc, a),
-                             flatten(rewriter, loc, bBuf),
-                             flatten(rewriter, loc, c)};
-  for (Value operand : gemm.getEpilogueOperands())
-    args.push_back(flatten(rewriter, loc, toBuffer(operand)));
+  SmallVector<Value> args;
+  // The TMA descriptor types, for the kernel to view its pointer arguments
+  // as (convert-gpu-to-nvvm cannot convert nvgpu types in signatures).
+  SmallVector<Type> mapTypes;
+  if (p.wgmma) {
+    // TMA descriptors of A and B (128-byte swizzle, zeros outside); the
+    // buffers follow as arguments the kernel does not read, so that they
+    // live until it has run.
+    auto map = [&](Value buffer, ArrayRef<int64_t> box) -> Value {
+      auto type = cast<MemRefType>(buffer.getType());
+      SmallVector<int64_t> shape;
+      if (type.getRank() == 3)
+        shape.push_back(1);
+      shape.append(box.begin(), box.end());
+      auto descType = nvgpu::TensorMapDescriptorType::get(
+          ctx,
+          MemRefType::get(
+              shape, p.operandType, MemRefLayoutAttrInterface(),
+              gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)),
+          nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+          nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+          nvgpu::TensorMapOOBKind::OOB_ZERO,
+          nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+      Value unranked = memref::CastOp::create(
+          rewriter, loc, UnrankedMemRefType::get(p.operandType, Attribute()),
+          buffer);
+      SmallVector<Value> dims = llvm::map_to_vector(shape, [&](int64_t d) {
+        return arith::ConstantIndexOp::create(rewriter, loc, d).getResult();
+      });
+      Value desc = nvgpu::TmaCreateDescriptorOp::create(rewriter, loc, descType,
+                                                        unranked, dims);
+      mapTypes.push_back(descType);
+      return UnrealizedConversionCastOp::create(
+                 rewriter, loc, LLVM::LLVMPointerType::get(ctx), desc)
+          .getResult(0);
+    };
+    args.push_back(map(a, {p.tm, p.tk}));
+    args.push_back(p.rhsNK ? map(bBuf, {p.tn, p.tk}) : map(bBuf, {p.tk, 64}));
+    args.push_back(flatten(rewriter, loc, c));
+    for (Value operand : gemm.getEpilogueOperands())
+      args.push_back(flatten(rewriter, loc, toBuffer(operand)));
+    args.push_back(flatten(rewriter, loc, a));
+    args.push_back(flatten(rewriter, loc, bBuf));
+  } else {
+    args = {flatten(rewriter, loc, a), flatten(rewriter, loc, bBuf),
+            flatten(rewriter, loc, c)};
+    for (Value operand : gemm.getEpilogueOperands())
+      args.push_back(flatten(rewriter, loc, toBuffer(operand)));
+  }
+  unsigned numEpilogue = gemm.getEpilogueOperands().size();
 
   // The kernel and its data-parallel driver.
   SmallVector<Type> argTypes;
   for (Value v : args)
     argTypes.push_back(v.getType());
-  gpu::GPUFuncOp kernel = kernels.createKernel(name, argTypes, p.threads());
+  int64_t threads = p.wgmma ? p.wgmmaThreads() : p.threads();
+  gpu::GPUFuncOp kernel = kernels.createKernel(name, argTypes, threads);
+  // The register model's estimate is the kernel's register budget: ptxas
+  // keeps within it (or spills, which the ptxas tests catch).
+  int64_t registers = 0;
+  if (!p.wgmma) {
+    Type modelType =
+        p.operandType.isF32() ? Type(FloatTF32Type::get(ctx)) : p.operandType;
+    RegisterModel model =
+        RegisterModel::get(target, gemm.getConfigAttr(), modelType);
+    Block &block = gemm.getEpilogueBlock();
+    SmallVector<Operation *> epilogueOps;
+    for (Operation &op : block.without_terminator())
+      epilogueOps.push_back(&op);
+    registers = std::min<int64_t>(
+        model.estimate(peakLiveFragments(epilogueOps, {gemm.getAccArgument()},
+                                         block.getTerminator()->getOperand(0))),
+        255);
+    kernel->setAttr("nvvm.maxnreg", rewriter.getI32IntegerAttr(registers));
+  }
   {
     OpBuilder::InsertionGuard guard(rewriter);
     OpBuilder &b = rewriter;
@@ -349,17 +458,6 @@ void mlir::xpu::lowerGemmToMmaSync(RewriterBase &rewriter, GemmOp gemm,
     auto idx = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(b, loc, v);
     };
-    MmaKernelOperands operands;
-    operands.a = kernel.getArgument(0);
-    operands.b = kernel.getArgument(1);
-    operands.c = kernel.getArgument(2);
-    for (unsigned i = 3; i < kernel.getNumArguments(); ++i)
-      operands.epilogue.push_back(kernel.getArgument(i));
-    operands.shared = gpu::DynamicSharedMemoryOp::create(
-        b, loc,
-        MemRefType::get(
-            {ShapedType::kDynamic}, b.getI8Type(), MemRefLayoutAttrInterface(),
-            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
 
     // Program id -> tile: group_m rows of tiles walked together (Triton's
     // GROUP_SIZE_M) so that their B columns stay in L2.
@@ -378,10 +476,37 @@ void mlir::xpu::lowerGemmToMmaSync(RewriterBase &rewriter, GemmOp gemm,
     Value n0 = arith::MulIOp::create(b, loc, pidN, idx(p.tn));
     Value batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
 
-    MmaSyncTileEmitter emitter(b, loc, p, operands);
-    SmallVector<Value> acc = emitter.emitMainLoop(
-        batch, m0, n0, idx(0), idx(p.k), /*maskK=*/p.k % p.tk != 0);
-    emitter.emitEpilogueAndStore(gemm, acc, batch, m0, n0);
+    if (p.wgmma) {
+      WgmmaKernelOperands operands;
+      operands.aMap = UnrealizedConversionCastOp::create(b, loc, mapTypes[0],
+                                                         kernel.getArgument(0))
+                          .getResult(0);
+      operands.bMap = UnrealizedConversionCastOp::create(b, loc, mapTypes[1],
+                                                         kernel.getArgument(1))
+                          .getResult(0);
+      operands.c = kernel.getArgument(2);
+      for (unsigned i = 0; i < numEpilogue; ++i)
+        operands.epilogue.push_back(kernel.getArgument(3 + i));
+      WgmmaTileEmitter(b, loc, p, operands)
+          .emitTile(gemm, batch, m0, n0, idx(0), idx(p.k));
+    } else {
+      MmaKernelOperands operands;
+      operands.a = kernel.getArgument(0);
+      operands.b = kernel.getArgument(1);
+      operands.c = kernel.getArgument(2);
+      for (unsigned i = 0; i < numEpilogue; ++i)
+        operands.epilogue.push_back(kernel.getArgument(3 + i));
+      operands.shared = gpu::DynamicSharedMemoryOp::create(
+          b, loc,
+          MemRefType::get(
+              {ShapedType::kDynamic}, b.getI8Type(),
+              MemRefLayoutAttrInterface(),
+              gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
+      MmaSyncTileEmitter emitter(b, loc, p, operands);
+      SmallVector<Value> acc = emitter.emitMainLoop(
+          batch, m0, n0, idx(0), idx(p.k), /*maskK=*/p.k % p.tk != 0);
+      emitter.emitEpilogueAndStore(gemm, acc, batch, m0, n0);
+    }
     gpu::ReturnOp::create(b, loc);
   }
 
@@ -389,12 +514,32 @@ void mlir::xpu::lowerGemmToMmaSync(RewriterBase &rewriter, GemmOp gemm,
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
   };
+  int64_t sharedBytes =
+      p.wgmma ? WgmmaTileEmitter::sharedBytes(p) : p.sharedBytes();
   Value shared = arith::ConstantIntOp::create(
-      rewriter, loc, rewriter.getI32Type(), p.sharedBytes());
+      rewriter, loc, rewriter.getI32Type(), sharedBytes);
   int64_t tiles = p.tilesM() * p.tilesN();
   gpu::LaunchFuncOp::create(
       rewriter, loc, kernel, gpu::KernelDim3{idx(tiles), idx(p.batch), idx(1)},
-      gpu::KernelDim3{idx(p.threads()), idx(1), idx(1)}, shared, args);
+      gpu::KernelDim3{idx(threads), idx(1), idx(1)}, shared, args);
+  if (p.wgmma) {
+    remark::passed(loc, remarkOpts(kPassArg, "Kernel")) << remark::reason(
+        "{0}: {1} on tensor cores, wgmma m64n{2}k16 {3}, f32 accumulators: "
+        "{4} workgroups{5} of {6} threads (1 TMA producer warpgroup, {7} "
+        "consumer warpgroup(s) of 64 rows), tile {8}x{9}x{10}, {11}-stage "
+        "TMA/mbarrier ring with 128-byte swizzle, {12} bytes of dynamic "
+        "shared memory, B read {13}; {14} accumulators per consumer thread",
+        name, describeGemmShape(gemm), p.tn, p.operandType, tiles,
+        p.batch > 1 ? llvm::formatv(" x {0} batches", p.batch).str()
+                    : std::string(),
+        threads, p.consumerWarpgroups(), p.tm, p.tn, p.tk, p.stages,
+        sharedBytes, p.rhsNK ? "K-major ([n, k])" : "N-major ([k, n])",
+        p.tn / 2);
+    Value result = bufferization::ToTensorOp::create(
+        rewriter, loc, resultType, c, /*restrict=*/true, /*writable=*/true);
+    rewriter.replaceOp(gemm, result);
+    return;
+  }
 
   Type elt = p.operandType;
   std::string mma = elt.isF32() ? "m16n8k8 tf32 (f32 operands rounded to "
@@ -405,7 +550,8 @@ void mlir::xpu::lowerGemmToMmaSync(RewriterBase &rewriter, GemmOp gemm,
       "workgroups{4} of {5} threads ({6}x{7} warps of {8}x{9}), tile "
       "{10}x{11}x{12}, {13}-stage cp.async pipeline, {14} bytes of dynamic "
       "shared memory, B read as [{15}]{16}; {17} accumulators and {18} "
-      "fragment registers per thread",
+      "fragment registers per thread, at most {19} registers (the register "
+      "model's estimate)",
       name, describeGemmShape(gemm), mma, tiles,
       p.batch > 1 ? llvm::formatv(" x {0} batches", p.batch).str()
                   : std::string(),
@@ -415,11 +561,35 @@ void mlir::xpu::lowerGemmToMmaSync(RewriterBase &rewriter, GemmOp gemm,
               : (elt.isF32() ? " (32-bit shared loads; ldmatrix cannot "
                                "transpose 32-bit elements)"
                              : " (ldmatrix.trans)"),
-      p.accumulatorsPerThread(), p.fragmentRegisters());
+      p.accumulatorsPerThread(), p.fragmentRegisters(), registers);
 
   Value result = bufferization::ToTensorOp::create(
       rewriter, loc, resultType, c, /*restrict=*/true, /*writable=*/true);
   rewriter.replaceOp(gemm, result);
+}
+
+namespace {
+/// nvgpu.tma.create.descriptor reads the shape, strides and address of its
+/// memref (the kernel reads the memory itself, through the buffer passed
+/// next to the descriptor).
+struct TmaCreateDescriptorMemoryEffects
+    : MemoryEffectOpInterface::ExternalModel<TmaCreateDescriptorMemoryEffects,
+                                             nvgpu::TmaCreateDescriptorOp> {
+  void
+  getEffects(Operation *op,
+             SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+                 &effects) const {
+    effects.emplace_back(MemoryEffects::Read::get(), &op->getOpOperand(0),
+                         SideEffects::DefaultResource::get());
+  }
+};
+} // namespace
+
+void mlir::xpu::registerXPUNVGPUMemoryEffects(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, nvgpu::NVGPUDialect *) {
+    nvgpu::TmaCreateDescriptorOp::attachInterface<
+        TmaCreateDescriptorMemoryEffects>(*ctx);
+  });
 }
 
 //===----------------------------------------------------------------------===//

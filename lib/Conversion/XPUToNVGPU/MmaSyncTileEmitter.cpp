@@ -489,7 +489,27 @@ static Value materializeCapture(OpBuilder &b, Value v, IRMapping &map) {
 void MmaSyncTileEmitter::emitEpilogueAndStore(GemmOp gemm,
                                               ArrayRef<Value> accumulators,
                                               Value batch, Value m0, Value n0) {
-  int64_t mTiles = p.warpM() / 16, nTiles = p.warpN() / 8;
+  emitFragmentEpilogue(b, loc, p, ops.c, ops.epilogue, gemm, accumulators,
+                       p.warpM() / 16, p.warpN() / 8, lane, add(m0, warpM0),
+                       add(n0, warpN0), batch);
+}
+
+void mlir::xpu::emitFragmentEpilogue(OpBuilder &b, Location loc,
+                                     const MmaKernelPlan &p, Value c,
+                                     ArrayRef<Value> epilogueOperands,
+                                     GemmOp gemm, ArrayRef<Value> accumulators,
+                                     int64_t mTiles, int64_t nTiles, Value lane,
+                                     Value rowOrigin, Value colOrigin,
+                                     Value batch) {
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto mul = [&](Value x, Value y) -> Value {
+    return arith::MulIOp::create(b, loc, x, y);
+  };
   Block &block = gemm.getEpilogueBlock();
   Type resultType = p.resultType;
   int64_t resultBytes = resultType.getIntOrFloatBitWidth() / 8;
@@ -499,14 +519,17 @@ void MmaSyncTileEmitter::emitEpilogueAndStore(GemmOp gemm,
   bool pairs = p.n % 2 == 0;
   Value g = arith::DivUIOp::create(b, loc, lane, idx(4));
   Value t = arith::RemUIOp::create(b, loc, lane, idx(4));
-  Value rowBase = add(add(m0, warpM0), g);
-  Value colBase = add(add(n0, warpN0), mul(t, idx(2)));
+  Value rowBase = add(rowOrigin, g);
+  Value colBase = add(colOrigin, mul(t, idx(2)));
   Value cBatch = p.batch > 1 ? mul(batch, idx(p.m * p.n)) : idx(0);
   auto lt = [&](Value x, Value y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y)
         .getResult();
   };
-
+  struct Ops {
+    Value c;
+    ArrayRef<Value> epilogue;
+  } ops{c, epilogueOperands};
   // Scalar operands are read once.
   IRMapping constants;
   SmallVector<Value> scalars(gemm.getEpilogueOperands().size());

@@ -17,6 +17,7 @@
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::xpu {
@@ -58,6 +59,15 @@ struct MmaKernelPlan {
   int64_t accumulatorsPerThread() const { return tm * tn / threads(); }
   /// Registers of the A and B fragments of one k-step, double-buffered.
   int64_t fragmentRegisters() const;
+
+  /// sm_90a: TMA loads and wgmma (WgmmaTileEmitter) instead of cp.async and
+  /// mma.sync. One warpgroup per 64 rows of the tile computes them with
+  /// wgmma m64n<tn>k16; one more warpgroup issues the TMA loads.
+  bool wgmma = false;
+  int64_t consumerWarpgroups() const { return tm / 64; }
+  int64_t wgmmaThreads() const { return 128 * (consumerWarpgroups() + 1); }
+  /// Bytes of one stage's A and B boxes.
+  int64_t wgmmaStageBytes() const { return (tm + tn) * tk * operandBytes(); }
 };
 
 /// Checks that `plan` is a shape the mma.sync emitter can generate; returns a
@@ -125,6 +135,62 @@ private:
   Value tid, lane, warpM0, warpN0;
 };
 
+/// Checks that `plan` is a shape the wgmma emitter can generate (16-bit
+/// operands, tile_m 64 or 128, tile_n a multiple of 64 up to 256, tile_k
+/// one 128-byte swizzle row); returns why not, or an empty string.
+std::string checkWgmmaKernelPlan(const MmaKernelPlan &plan);
+
+/// The operands of a wgmma kernel: TMA descriptors of A and B
+/// (!nvgpu.tensormap.descriptor, 128-byte swizzle, zero fill outside the
+/// matrix), C and the epilogue operands as 1-D memrefs.
+struct WgmmaKernelOperands {
+  Value aMap, bMap, c;
+  SmallVector<Value> epilogue;
+};
+
+/// Emits, inside a kernel of `plan.wgmmaThreads()` threads, one workgroup
+/// tile on sm_90a: warpgroup `tm / 64` (the producer) has one thread issue
+/// the TMA loads of each k tile into a `stages`-deep ring of 1024-byte
+/// aligned shared-memory slots guarded by mbarriers (full: the bytes
+/// landed; empty: the consumers are done with the slot); each consumer
+/// warpgroup waits for a slot, runs wgmma m64n<tn>k16 on its 64 rows (A and
+/// B K-major, or B N-major for a [k, n] B) with one group in flight, frees
+/// the previous slot, and finally applies the epilogue to its accumulator
+/// registers and stores the tile (or its f32 partial sums).
+class WgmmaTileEmitter {
+public:
+  WgmmaTileEmitter(OpBuilder &b, Location loc, const MmaKernelPlan &plan,
+                   const WgmmaKernelOperands &operands);
+
+  /// The tile at (`batch`, `m0`, `n0`) over K in [`k0`, `k1`); `k0` and the
+  /// range's length are whole k tiles except at the end of K. With
+  /// `workspace`, the consumers store f32 partial sums at `slot` instead
+  /// of the epilogue's results.
+  void emitTile(GemmOp gemm, Value batch, Value m0, Value n0, Value k0,
+                Value k1, Value workspace = {}, Value slot = {});
+
+  /// Bytes of dynamic shared memory the kernel needs.
+  static int64_t sharedBytes(const MmaKernelPlan &plan);
+
+private:
+  OpBuilder &b;
+  Location loc;
+  const MmaKernelPlan &p;
+  WgmmaKernelOperands ops;
+};
+
+/// Applies the epilogue of `gemm` to accumulators in the register layout of
+/// mma.sync (and of each warp of a wgmma warpgroup): `mTiles x nTiles`
+/// values of vector<2x2xf32>, tile (i, j) holding rows `rowOrigin + 16 i +
+/// g` and `+ 8`, columns `colOrigin + 8 j + 2 t` and `+ 1` for lane
+/// `4 g + t`; stores the results into `c` (1-D), masked at the M and N
+/// edges of `plan`.
+void emitFragmentEpilogue(OpBuilder &b, Location loc, const MmaKernelPlan &plan,
+                          Value c, ArrayRef<Value> epilogueOperands,
+                          GemmOp gemm, ArrayRef<Value> accumulators,
+                          int64_t mTiles, int64_t nTiles, Value lane,
+                          Value rowOrigin, Value colOrigin, Value batch);
+
 /// Checks that `gemm` can become a tensor-core kernel on `target`; emits an
 /// error at the GEMM and fails otherwise.
 LogicalResult checkNVGPULowerable(GemmOp gemm, TargetAttr target);
@@ -134,6 +200,10 @@ LogicalResult checkNVGPULowerable(GemmOp gemm, TargetAttr target);
 /// one program per swizzled output tile, the whole K range.
 void lowerGemmToMmaSync(RewriterBase &rewriter, GemmOp gemm, TargetAttr target,
                         ModuleOp module, unsigned index);
+
+/// Declares the memory effects of nvgpu.tma.create.descriptor (it reads its
+/// memref), which upstream leaves unknown and buffer deallocation refuses.
+void registerXPUNVGPUMemoryEffects(DialectRegistry &registry);
 
 /// Rewrites nvgpu.mma.sync on bf16 operands, which upstream's
 /// convert-nvgpu-to-nvvm (LLVM 22.1.8) does not lower, into nvvm.mma.sync.

@@ -210,6 +210,14 @@ private:
   bool select(GemmOp gemm, TargetAttr target);
   /// Verifies a hand-written config; false after an error.
   bool verifyHandConfig(GemmOp gemm, TargetAttr target);
+  /// The operand type the register model sees: tf32 for f32 GEMMs that
+  /// run on tensor cores.
+  Type getModelOperandType(GemmOp gemm) {
+    Type elt = gemm.getLhsType().getElementType();
+    if (tf32 && elt.isF32())
+      return FloatTF32Type::get(gemm.getContext());
+    return elt;
+  }
 };
 
 bool SelectStrategyPass::select(GemmOp gemm, TargetAttr target) {
@@ -256,7 +264,8 @@ bool SelectStrategyPass::select(GemmOp gemm, TargetAttr target) {
       // Registers: 128-GRF mode if it fits, else 256 on Xe; the per-thread
       // limit elsewhere.
       c.grfMode = target.isIntel() ? 128 : 0;
-      RegisterModel model = RegisterModel::get(target, c.toAttr(ctx));
+      RegisterModel model =
+          RegisterModel::get(target, c.toAttr(ctx), getModelOperandType(gemm));
       c.registers = model.estimate(p.liveFragments);
       c.fragmentRegisters = model.fragmentRegisters;
       c.reserved = model.reserved;
@@ -369,7 +378,8 @@ bool SelectStrategyPass::verifyHandConfig(GemmOp gemm, TargetAttr target) {
                               c.stages, tile[0], tile[1], tile[2],
                               p.operandBytes, c.slm, p.slmBytes));
 
-  RegisterModel model = RegisterModel::get(gemm, target);
+  RegisterModel model =
+      RegisterModel::get(target, config, getModelOperandType(gemm));
   c.registers = model.estimate(p.liveFragments);
   c.budget = model.budget;
   scoreTime(p, c);

@@ -11,10 +11,11 @@ using namespace mlir;
 using namespace mlir::xpu;
 
 RegisterModel RegisterModel::get(GemmOp gemm, TargetAttr target) {
-  return get(target, gemm.getConfigAttr());
+  return get(target, gemm.getConfigAttr(), gemm.getLhsType().getElementType());
 }
 
-RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config) {
+RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config,
+                                 Type operandType) {
   RegisterModel model;
   model.target = target;
   SmallVector<int64_t> tile, subgroups;
@@ -45,6 +46,35 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config) {
   // Addresses, indices and loop state; the A and B tiles are dead once the
   // K loop has finished and the epilogue runs.
   model.reserved = 16;
+  if (target.isNvidia()) {
+    // Calibrated against ptxas -v on the kernels of the test suite
+    // (test/Conversion/XPUToNVGPU/ptxas-*.test): the accumulators stay
+    // live through the epilogue; 32 registers of addresses, indices and
+    // loop state.
+    int64_t accumulators = elementsPerLane;
+    if (operandType &&
+        (operandType.getIntOrFloatBitWidth() == 16 || operandType.isTF32())) {
+      // mma.sync: the K loop also holds the A and B fragments of two
+      // k-steps (4 registers per 16 rows, 2 per 8 columns of the warp
+      // block), and the epilogue runs on pairs of accumulators, so a live
+      // epilogue value costs 2 registers.
+      int64_t warpM = llvm::divideCeil(tile[0], subgroups[0]);
+      int64_t warpN = llvm::divideCeil(tile[1], subgroups[1]);
+      // tf32 B fragments of a [k, n] B are loaded one 32-bit element at a
+      // time (ldmatrix cannot transpose them): count their addresses too.
+      int64_t perBTile = operandType.isTF32() ? 4 : 2;
+      int64_t fragments = 2 * (4 * llvm::divideCeil(warpM, 16) +
+                               perBTile * llvm::divideCeil(warpN, 8));
+      model.reserved = 32 + accumulators + fragments;
+      model.fragmentRegisters = 2;
+    } else {
+      // SIMT (convert-xpu-to-gpu): ptxas keeps about five registers per
+      // accumulator for the unrolled K-step (231 for 32 accumulators, and
+      // 64 spill), plus a micro-tile per live epilogue value.
+      model.reserved = 40 + 5 * accumulators;
+      model.fragmentRegisters = accumulators;
+    }
+  }
   return model;
 }
 

@@ -119,6 +119,13 @@ XPU_RUNTIME_EXPORT void xpuRuntimeSelectDevice(int index);
 // CUDA only (xpu_cuda_runtime)
 //===----------------------------------------------------------------------===//
 
+/// A TMA descriptor of the ranked memref `descriptor` with the given box
+/// (outermost first) and CUtensorMap* enum values, copied to device memory
+/// (nvgpu.tma.create.descriptor, as convert-nvgpu-to-nvvm lowers it).
+XPU_RUNTIME_EXPORT void *mgpuTensorMapEncodeTiledMemref(
+    int64_t rank, void *descriptor, int64_t dataType, int64_t interleave,
+    int64_t swizzle, int64_t l2Promotion, int64_t oobFill, int64_t *boxDims);
+
 /// Runs all later work on `stream`, a CUstream of the selected device's
 /// primary context (e.g. PyTorch's current stream), so that the caller's
 /// events time it; null goes back to the runtime's own stream.

@@ -477,7 +477,11 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
   let dependentDialects = ["::mlir::xpu::XPUDialect"];
   let options = [
     Option<"defaultTarget", "default-target", "std::string", /*default=*/"\"pvc\"",
-           "Target preset used when the module has no xpu.target">
+           "Target preset used when the module has no xpu.target">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "NVIDIA: f32 GEMMs run on tensor cores in tf32 (xpu-nvvm-pipeline "
+           "precision=tf32), so the register model is mma.sync's, not the "
+           "SIMT kernels'">
   ];
   let statistics = [
     Statistic<"numSelected", "num-selected", "GEMMs given a config">,

@@ -19,10 +19,11 @@ namespace mlir::xpu {
 /// `tile_m * tile_n / threads` elements (the GEMM's #xpu.config, else the
 /// target's default tile: 128x128 on 32 subgroups on Xe, on 8 warps on
 /// sm_90). On Xe a hardware thread runs a whole subgroup, so a per-lane f32
-/// costs `lanes * 4` bytes of its GRF; on sm_90 a register is 4 bytes of one
-/// lane. The budget is the config's GRF mode, else the target's register
-/// count; a reserve covers addresses and loop state (the A and B tiles are
-/// dead when the epilogue runs).
+/// costs `lanes * 4` bytes of its GRF; on NVIDIA a register is 4 bytes of
+/// one lane, and the kernel kind decides the reserve and the cost of a live
+/// epilogue value (see get()). The budget is the config's GRF mode, else the
+/// target's register count; a reserve covers addresses and loop state (the A
+/// and B tiles are dead when the epilogue runs on Xe).
 struct RegisterModel {
   TargetAttr target;
   int64_t fragmentRegisters = 0;
@@ -31,8 +32,14 @@ struct RegisterModel {
 
   /// The model for `gemm` with its own config.
   static RegisterModel get(GemmOp gemm, TargetAttr target);
-  /// The model for a candidate `config` (null: the target's default tile).
-  static RegisterModel get(TargetAttr target, ConfigAttr config);
+  /// The model for a candidate `config` (null: the target's default tile)
+  /// of a GEMM with `operandType` operands (null: unknown). On NVIDIA
+  /// targets 16-bit and tf32 operands run on mma.sync tensor cores
+  /// (accumulators, operand fragments, epilogue on register pairs), others
+  /// as SIMT kernels (accumulators plus a micro-tile per live epilogue
+  /// value).
+  static RegisterModel get(TargetAttr target, ConfigAttr config,
+                           Type operandType = {});
   /// Registers per thread with `peakLiveFragments` fragments live.
   int64_t estimate(int64_t peakLiveFragments) const;
   /// CPU targets apply the epilogue per vector tile: no guard.
