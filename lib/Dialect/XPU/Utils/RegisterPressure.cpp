@@ -19,13 +19,21 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config,
   RegisterModel model;
   model.target = target;
   SmallVector<int64_t> tile, subgroups;
+  bool tensorCore =
+      operandType &&
+      (operandType.getIntOrFloatBitWidth() == 16 || operandType.isTF32());
   if (config) {
     tile.assign(config.getTile().begin(), config.getTile().end());
     subgroups.assign(config.getSubgroups().begin(),
                      config.getSubgroups().end());
-  } else if (target.isNvidia()) {
+  } else if (target.isNvidia() && (tensorCore || !operandType)) {
     // 128x128 tiles on 8 warps, as the sm_90 strategy starts from.
     tile = {128, 128, 32};
+    subgroups = {4, 2};
+  } else if (target.isNvidia()) {
+    // SIMT kernels: 64x64 tiles on 8 warps (16 accumulators per thread),
+    // a size the strategy can still choose with a few live epilogue values.
+    tile = {64, 64, 16};
     subgroups = {4, 2};
   } else {
     // 128x128 tiles on 32 subgroups of 16 lanes: the playbook's Xe default.
@@ -52,8 +60,7 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config,
     // live through the epilogue; 32 registers of addresses, indices and
     // loop state.
     int64_t accumulators = elementsPerLane;
-    if (operandType &&
-        (operandType.getIntOrFloatBitWidth() == 16 || operandType.isTF32())) {
+    if (tensorCore) {
       // mma.sync: the K loop also holds the A and B fragments of two
       // k-steps (4 registers per 16 rows, 2 per 8 columns of the warp
       // block), and the epilogue runs on pairs of accumulators, so a live
