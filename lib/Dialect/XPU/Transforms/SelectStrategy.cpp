@@ -230,9 +230,14 @@ bool SelectStrategyPass::select(GemmOp gemm, TargetAttr target) {
 
   std::optional<Candidate> best;
   int64_t considered = 0, overRegisters = 0, overSlm = 0;
+  // sm_90a runs 16-bit GEMMs with wgmma: one or two warpgroups of 64 rows
+  // and 64-column TMA boxes (convert-xpu-to-nvgpu), so only such tiles.
+  bool wgmma = target.getChip() == "sm_90a" && p.operandBytes == 2;
   for (int64_t tm : kTileM) {
     for (int64_t tn : kTileN) {
       if (tm % mma[0] != 0 || tn % mma[1] != 0)
+        continue;
+      if (wgmma && ((tm != 64 && tm != 128) || tn % 64 != 0))
         continue;
       Candidate c;
       c.tile = {tm, tn, tk};
