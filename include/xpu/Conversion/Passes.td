@@ -384,8 +384,9 @@ def XPUCudaBuffersPass : Pass<"xpu-cuda-buffers", "ModuleOp"> {
     outside GPU code becomes a `gpu.alloc`: device memory (asynchronous, on
     the stream of the launches) when no host code reads or writes it, managed
     memory (`host_shared`) when host code may touch it: a use other than a
-    kernel launch, a copy, a deallocation or a view, or, unless
-    `device-results`, a return to the caller. `memref.copy` between such
+    kernel launch, a copy, a deallocation, a view or a TMA descriptor
+    (`nvgpu.tma.create.descriptor` reads only the address and the shape),
+    or, unless `device-results`, a return to the caller. `memref.copy` between such
     buffers becomes `gpu.memcpy`, and `memref.dealloc` an asynchronous
     `gpu.dealloc`.
   }];

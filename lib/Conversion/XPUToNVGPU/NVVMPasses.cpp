@@ -290,8 +290,11 @@ struct CudaBuffersPass final
   /// view of it).
   bool touchedByHost(Value value) {
     for (Operation *user : value.getUsers()) {
+      // A TMA descriptor is made on the host from the buffer's address,
+      // sizes and strides; only the copy engine reads the memory.
       if (isa<gpu::LaunchFuncOp, memref::DeallocOp, gpu::DeallocOp,
-              gpu::MemcpyOp, memref::ExtractAlignedPointerAsIndexOp>(user))
+              gpu::MemcpyOp, memref::ExtractAlignedPointerAsIndexOp,
+              nvgpu::TmaCreateDescriptorOp>(user))
         continue;
       // Contiguous copies become gpu.memcpy below; strided ones stay on the
       // host.

@@ -54,3 +54,33 @@ module {
     return %x : f32
   }
 }
+
+// -----
+
+// A buffer that a TMA descriptor is made from stays device memory: the host
+// reads only its address, sizes and strides (the copy engine reads the
+// data). A host read of the same buffer still makes it managed.
+// CHECK-LABEL: func.func @tma
+//       CHECK:   gpu.alloc async
+//   CHECK-NOT:   host_shared
+//       CHECK:   nvgpu.tma.create.descriptor
+// CHECK-LABEL: func.func @tma_and_host_read
+//       CHECK:   gpu.alloc  host_shared
+module attributes {gpu.container_module} {
+  func.func @tma() -> !nvgpu.tensormap.descriptor<tensor = memref<64x64xbf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none> {
+    %c64 = arith.constant 64 : index
+    %a = memref.alloc() : memref<128x64xbf16>
+    %u = memref.cast %a : memref<128x64xbf16> to memref<*xbf16>
+    %d = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xbf16> -> !nvgpu.tensormap.descriptor<tensor = memref<64x64xbf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+    return %d : !nvgpu.tensormap.descriptor<tensor = memref<64x64xbf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+  }
+  func.func @tma_and_host_read() -> bf16 {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %a = memref.alloc() : memref<128x64xbf16>
+    %u = memref.cast %a : memref<128x64xbf16> to memref<*xbf16>
+    %d = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xbf16> -> !nvgpu.tensormap.descriptor<tensor = memref<64x64xbf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+    %x = memref.load %a[%c0, %c0] : memref<128x64xbf16>
+    return %x : bf16
+  }
+}
