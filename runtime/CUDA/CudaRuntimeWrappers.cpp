@@ -15,6 +15,11 @@
 //   runtime creates. mgpuStreamCreate returns it and mgpuStreamDestroy
 //   keeps it, so the launches, copies and stream-ordered allocations of a
 //   call are ordered without events.
+// * On a stream the caller set, calls are asynchronous, like the caller's
+//   own work on it: mgpuStreamSynchronize waits only while managed memory
+//   (which the host may read) is allocated. Device-memory results are the
+//   caller's to order against its stream; copies to pageable host memory
+//   wait by themselves.
 // * Buffers only kernels touch are device memory from the stream-ordered
 //   allocator (cuMemAllocAsync); buffers the host touches are managed
 //   memory, and only when the device has that much memory free.
@@ -123,7 +128,9 @@ Runtime &enter() {
 CUstream getStream(Runtime &r) {
   std::lock_guard<std::mutex> lock(r.mutex);
   if (!r.stream) {
-    CHECK(cuStreamCreate(&r.stream, CU_STREAM_NON_BLOCKING));
+    // Blocking: ordered with the legacy default stream, which callers
+    // that set no stream (PyTorch's default stream, say) use.
+    CHECK(cuStreamCreate(&r.stream, CU_STREAM_DEFAULT));
     r.ownStream = true;
   }
   return r.stream;
@@ -233,7 +240,15 @@ XPU_RUNTIME_EXPORT void mgpuStreamDestroy(void *stream) {
 
 XPU_RUNTIME_EXPORT void mgpuStreamSynchronize(void *stream) {
   Runtime &r = enter();
-  CHECK(cuStreamSynchronize(streamOf(r, stream)));
+  CUstream s = streamOf(r, stream);
+  {
+    // The host can observe a caller's stream's work only through managed
+    // memory: without any, the caller orders its reads itself.
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (!r.ownStream && s == r.stream && r.managed.empty())
+      return;
+  }
+  CHECK(cuStreamSynchronize(s));
 }
 
 XPU_RUNTIME_EXPORT void mgpuStreamWaitEvent(void *stream, void *event) {
@@ -387,7 +402,8 @@ XPU_RUNTIME_EXPORT void xpuRuntimeSelectDevice(int index) {
 /// Runs all later work on `stream` (a CUstream of the selected device's
 /// primary context, e.g. torch.cuda.current_stream().cuda_stream), so that
 /// the caller's events time it and its work orders with the caller's; null
-/// goes back to the runtime's own stream.
+/// goes back to the runtime's own stream. Calls on the caller's stream do
+/// not wait for their kernels (see mgpuStreamSynchronize).
 XPU_RUNTIME_EXPORT void xpuCudaSetStream(void *stream) {
   Runtime &r = enter();
   std::lock_guard<std::mutex> lock(r.mutex);

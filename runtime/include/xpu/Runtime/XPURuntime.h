@@ -128,7 +128,10 @@ XPU_RUNTIME_EXPORT void *mgpuTensorMapEncodeTiledMemref(
 
 /// Runs all later work on `stream`, a CUstream of the selected device's
 /// primary context (e.g. PyTorch's current stream), so that the caller's
-/// events time it; null goes back to the runtime's own stream.
+/// events time it; null goes back to the runtime's own stream. Calls on the
+/// caller's stream are asynchronous (mgpuStreamSynchronize waits only while
+/// managed memory is allocated): the caller orders its reads of device
+/// results against the stream, as for its own work.
 XPU_RUNTIME_EXPORT void xpuCudaSetStream(void *stream);
 
 /// When `enabled`, fills every later device allocation with the 32-bit
