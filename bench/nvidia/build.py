@@ -9,6 +9,7 @@ checks every kernel with `ptxas -v` (registers, spills) and writes
 The directory can be carried to the GPU machine as it is.
 
   bench/nvidia/build.py --build build --out DIR [--only gemm_4096,...]
+                        [--set bench|edges]
 """
 
 import argparse
@@ -80,9 +81,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     ap.add_argument("--out", required=True)
-    ap.add_argument("--chip", default="sm_90",
-                    help="chip of the config sweep variants")
     ap.add_argument("--only", default="")
+    ap.add_argument("--set", default="bench", choices=sorted(problems.SETS),
+                    help="bench: the table's problems; edges: diagnostic "
+                    "GEMMs with one dimension off the tile")
     ap.add_argument("--ptxas", default=shutil.which("ptxas")
                     or "/usr/local/cuda/bin/ptxas")
     ap.add_argument("--jobs", type=int, default=2)
@@ -90,7 +92,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     only = set(filter(None, args.only.split(",")))
     jobs = []
-    for p in problems.PROBLEMS:
+    for p in problems.SETS[args.set]:
         if only and p.name not in only:
             continue
         for v in p.variants:
@@ -98,14 +100,13 @@ def main():
             jobs.append((p.name, v, problems.mlir(p, dtype), precision, chip))
         for c in p.configs:
             jobs.append((p.name, problems.config_name(c),
-                         problems.xpu_gemm_with_config(p, c), "f32",
-                         args.chip))
+                         problems.xpu_gemm_with_config(p, c), "f32", c[3]))
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         entries = list(pool.map(lambda j: build_one(args, j), jobs))
     shutil.copy(os.path.join(args.build, "lib", "libxpu_cuda_runtime.so"),
                 args.out)
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
-        json.dump({"chip": args.chip, "entries": entries}, f, indent=1)
+        json.dump({"entries": entries}, f, indent=1)
     for e in entries:
         k = ", ".join("%s %d regs %d B spill" % (n, r["registers"],
                                                   r["spill_bytes"])

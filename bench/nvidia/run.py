@@ -9,17 +9,20 @@ libxpu_cuda_runtime.so), and for every problem, in one process:
   through the runtime are poisoned with NaN first, so unwritten elements
   fail): ||out - ref|| / ||ref|| within the precision's tolerance;
 * times, with CUDA events on one stream (the runtime runs on PyTorch's
-  current stream), after warm-up, as the median of repeated calls cycling
+  current stream, where its calls are asynchronous like PyTorch's own),
+  after warm-up, as the median of repeated calls cycling
   through several input sets: the xpu variants, PyTorch eager in f32 (TF32
   off), TF32 and bf16, torch.compile (bf16; where the problem asks), and
   the bare cuBLAS matmul of the same shape (no epilogue) in bf16 and TF32;
 * prints ms, TF/s and ratios, and writes everything to --json.
 
   python3 bench/nvidia/run.py --lib-dir DIR [--only a,b] [--json out.json]
+                              [--profile]
 """
 
 import argparse
 import ctypes
+import functools
 import json
 import math
 import os
@@ -42,6 +45,7 @@ TOLERANCE = {"bf16": 1e-2, "tf32": 2e-3, "f32": 1e-4}
 POISON = 0x7FC07FC0  # NaN as f32 and as both bf16 halves
 
 
+@functools.lru_cache(maxsize=None)
 def memref_type(rank):
     fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
               ("offset", ctypes.c_int64)]
@@ -204,6 +208,26 @@ def time_calls(fn, nsets, warmup, reps):
     return statistics.median(times), (min(times), max(times))
 
 
+def kernel_times(fn, nsets, calls=5):
+    """Device time per call (µs) of each kernel, copy and fill that `fn`
+    runs, from PyTorch's profiler (CUPTI sees driver API launches too)."""
+    from torch.profiler import ProfilerActivity, profile
+    fn(0)
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for i in range(calls):
+            fn(i % nsets)
+        torch.cuda.synchronize()
+    times = {}
+    for e in prof.key_averages():
+        total = getattr(e, "device_time_total", None)
+        if total is None:
+            total = e.cuda_time_total
+        if total > 0:
+            times[e.key] = total / calls
+    return times
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib-dir", required=True)
@@ -213,6 +237,9 @@ def main():
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--check-only", action="store_true")
+    ap.add_argument("--profile", action="store_true",
+                    help="also print each xpu variant's kernels' device "
+                    "times (PyTorch profiler)")
     ap.add_argument("--skip-variant", action="append", default=[],
                     help="leave out the xpu variants of this name")
     args = ap.parse_args()
@@ -229,7 +256,12 @@ def main():
     print("device: %s, %d SMs, torch %s, CUDA %s, %s" % (
         dev.name, dev.multi_processor_count, torch.__version__,
         torch.version.cuda, time.strftime("%Y-%m-%d %H:%M:%S %Z")))
-    rt.xpuCudaSetStream(ctypes.c_void_p(torch.cuda.current_stream().cuda_stream))
+    # PyTorch's default stream is the legacy NULL stream, on which the
+    # runtime would wait after each call: everything runs on one stream of
+    # its own instead, the runtime's calls included.
+    stream = torch.cuda.Stream()
+    torch.cuda.set_stream(stream)
+    rt.xpuCudaSetStream(ctypes.c_void_p(stream.cuda_stream))
 
     only = set(filter(None, args.only.split(",")))
     by_problem = {}
@@ -238,7 +270,7 @@ def main():
     rows, report = [], {"device": dev.name, "date": time.ctime(),
                         "torch": torch.__version__, "results": []}
     failures = 0
-    for p in problems.PROBLEMS:
+    for p in problems.PROBLEMS + problems.DIAGNOSTIC:
         if p.name not in by_problem or (only and p.name not in only):
             continue
         entries = [e for e in by_problem[p.name]
@@ -282,6 +314,11 @@ def main():
                 reps = args.reps if e["variant"] != "f32" else 3
                 entry["ms"], entry["spread"] = time_calls(run, nsets,
                                                           args.warmup, reps)
+                if args.profile:
+                    try:
+                        entry["kernel_us"] = kernel_times(run, nsets)
+                    except Exception as err:  # the table matters more
+                        entry["kernel_us"] = {"profiler failed: %s" % err: 0}
                 model.release()
                 del sets
             results["xpu " + e["variant"]] = entry
@@ -302,6 +339,8 @@ def main():
         if p.compile and not args.no_compile:
             peers.append(("compile bf16", torch.bfloat16, False, False, True))
         for name, dtype, tf32, bare, comp in peers:
+            if not comp and name not in p.peers:
+                continue
             torch.backends.cuda.matmul.allow_tf32 = tf32
             sets = [make_inputs(p, dtype, s) for s in range(nsets)]
             fwd = (lambda ins: torch_forward(p, ins, bare))
@@ -324,10 +363,19 @@ def main():
                          r.get("rel_error", float("nan"))))
         torch.cuda.empty_cache()
 
+    if args.profile:
+        print()
+        print("device time per call (us), PyTorch profiler:")
+        for r in report["results"]:
+            for name, x in r["results"].items():
+                if "kernel_us" in x:
+                    print("  %-14s %-30s call %.1f: %s" % (
+                        r["problem"], name, x["ms"] * 1e3, ", ".join(
+                            "%s %.1f" % kv for kv in x["kernel_us"].items())))
     if not args.check_only:
         print()
-        print("| problem | variant | ms | TF/s | rel. error | vs cuBLAS same precision | vs eager same precision |")
-        print("|---|---|---|---|---|---|---|")
+        print("| problem | variant | ms | TF/s | rel. error | vs cuBLAS same precision | vs eager same precision | kernels ms |")
+        print("|---|---|---|---|---|---|---|---|")
         for r in report["results"]:
             res = r["results"]
             for name, x in res.items():
@@ -337,9 +385,12 @@ def main():
                 eag = res.get("eager " + prec)
                 ratio = lambda peer: "%.2fx" % (peer["ms"] / x["ms"]) \
                     if peer else "-"
-                print("| %s | %s | %.3f | %.1f | %.1e | %s | %s |" % (
+                kernels = "%.3f" % (sum(x["kernel_us"].values()) / 1e3) \
+                    if "kernel_us" in x else "-"
+                print("| %s | %s | %.3f | %.1f | %.1e | %s | %s | %s |" % (
                     r["problem"], name, x["ms"], r["flops"] / x["ms"] / 1e9,
-                    x.get("rel_error", float("nan")), ratio(cub), ratio(eag)))
+                    x.get("rel_error", float("nan")), ratio(cub), ratio(eag),
+                    kernels))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(report, f, indent=1)
