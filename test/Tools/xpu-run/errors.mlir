@@ -12,10 +12,11 @@ func.func @main() {
   return
 }
 
-// RUN: not xpu-run %s -e main -entry-point-result=void --target=cuda 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: error: xpu-run: target 'cuda' is not available in this build (available: cpu, opencl, levelzero)
+// RUN: not xpu-run %s -e main -entry-point-result=void --target=rocm 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: error: xpu-run: target 'rocm' is not available in this build (available: cpu, opencl, levelzero, cuda)
 
 // RUN: not xpu-run %s -e main -entry-point-result=void --target=opencl --compare-pipeline='builtin.module()' 2>&1 | FileCheck %s --check-prefix=COMPARE
+// RUN: not xpu-run %s -e main -entry-point-result=void --target=cuda --compare-pipeline='builtin.module()' 2>&1 | FileCheck %s --check-prefix=COMPARE
 // COMPARE: error: xpu-run: --compare-pipeline runs on the cpu target only
 
 // RUN: not xpu-run %s -e main -entry-point-result=void --xpu-pipeline-options="register-tile=oops" 2>&1 | FileCheck %s --check-prefix=OPTS
@@ -26,4 +27,4 @@ func.func @main() {
 
 // Device options belong to the GPU targets.
 // RUN: not xpu-run --xpu-list-devices 2>&1 | FileCheck %s --check-prefix=DEV
-// DEV: xpu-run: --xpu-list-devices and --xpu-device need --target=opencl or --target=levelzero
+// DEV: xpu-run: --xpu-list-devices and --xpu-device need --target=opencl, --target=levelzero or --target=cuda
