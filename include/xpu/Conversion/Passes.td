@@ -280,9 +280,20 @@ def XPUConvertXPUToNVGPUPass : Pass<"convert-xpu-to-nvgpu", "ModuleOp"> {
       (m16n8k16 bf16/f16, m16n8k8 tf32) on f32 accumulators in registers,
       and the epilogue applied to the accumulator registers before the store
       (masked at the M and N edges);
-    * rows whose byte length is not a multiple of 16 (cp.async reads 16-byte
-      chunks) are first copied by a small kernel into a buffer with a padded
-      pitch; the remark says so.
+    * on `sm_90a` (architecture-specific Hopper features), the TMA + wgmma
+      tile emitter instead, where the config suits it (16-bit operands,
+      `tile_m` 64 or 128, `tile_n` a multiple of 64 up to 256; otherwise
+      mma.sync, with a `NoWgmma` remark): a producer warpgroup issues TMA
+      loads (`nvgpu.tma.async.load`, 128-byte swizzle, zero fill outside the
+      matrix) into a ring of up to 4 mbarrier-guarded stages, one or two
+      consumer warpgroups run `wgmma.mma_async` m64nNk16 on f32
+      accumulators, and the epilogue is applied to the accumulator
+      registers before the masked store; the TMA descriptors are made on
+      the host (`nvgpu.tma.create.descriptor`);
+    * rows whose byte length is not a multiple of 16 (cp.async and TMA read
+      16-byte aligned rows) are first copied by a small kernel into a buffer
+      with a padded pitch (a multiple of 128 bytes for TMA); the remark says
+      so.
 
     The config's subgroups are the warps (`[rows, cols]`, each warp a
     `tile_m / rows x tile_n / cols` block); shared memory is dynamic (the

@@ -2,10 +2,11 @@
 //
 // The host side of the NVIDIA tensor-core GEMMs and their data-parallel
 // driver. Each xpu.gemm becomes, on tensors: buffers of its operands (rows
-// re-pitched to 16 bytes by a small kernel where cp.async needs it), a
-// result buffer, and a gpu.launch_func of a kernel in its own gpu.module
-// whose workgroups each compute one output tile with the mma.sync tile
-// emitter (MmaSyncTileEmitter.cpp). docs/NVIDIA.md describes the kernels.
+// re-pitched by a small kernel where cp.async or TMA needs it), a result
+// buffer, and a gpu.launch_func of a kernel in its own gpu.module whose
+// workgroups each compute one output tile with the mma.sync tile emitter
+// (MmaSyncTileEmitter.cpp) or, on sm_90a, the TMA + wgmma one
+// (WgmmaTileEmitter.cpp). docs/NVIDIA.md describes the kernels.
 //
 // Catalog: level_1_baseline_xpu (tiles, GROUP_SIZE_M swizzle),
 // dtype_prepack_bf16 (tensor-core operands) and
