@@ -349,4 +349,5 @@ void mlir::xpu::registerXPUPipelines() {
       "--target=opencl|levelzero)",
       buildXPUSPIRVPipeline);
   registerXPUXePipeline();
+  registerXPUNVVMPipeline();
 }

@@ -8,7 +8,7 @@
 // RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-analyze))' --xpu-remarks --verify-diagnostics --mlir-disable-threading > /dev/null
 // An unknown default-target preset is an error.
 // RUN: not xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-analyze{default-target=tpu}))' 2>&1 | FileCheck %s --check-prefix=BADTARGET
-// BADTARGET: error: xpu-analyze: unknown default-target 'tpu' (presets: pvc, bmg, sm_90, cpu)
+// BADTARGET: error: xpu-analyze: unknown default-target 'tpu' (presets: pvc, bmg, sm_80, sm_90, sm_90a, cpu)
 
 // A plain GEMM: 2*64*32*128 = 524288 FLOP; (64*128 + 128*32 + 64*32) * 4 =
 // 57344 bytes; 9.14 FLOP/byte under pvc's ridge 52400 / 3277 = 15.99.

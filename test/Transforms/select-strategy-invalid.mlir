@@ -82,7 +82,7 @@ func.func @slm_overflow(%a: tensor<512x512xbf16>, %b: tensor<512x512xbf16>) -> t
 // -----
 
 // No module target and an unknown default-target preset.
-// expected-error @+1 {{xpu-select-strategy: unknown default-target 'mi300' (presets: pvc, bmg, sm_90, cpu)}}
+// expected-error @+1 {{xpu-select-strategy: unknown default-target 'mi300' (presets: pvc, bmg, sm_80, sm_90, sm_90a, cpu)}}
 func.func @unknown_default_target(%a: tensor<8x4xf32>, %b: tensor<4x6xf32>) -> tensor<8x6xf32> {
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
   return %g : tensor<8x6xf32>

@@ -45,7 +45,7 @@ func.func @accumulators(%x: tensor<256x32xf32>, %w: tensor<32x256xf32>) -> tenso
 // -----
 
 func.func @unknown_target(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> tensor<16x16xf32> {
-  // expected-error @below {{convert-xpu-to-gpu: unknown default-target 'nosuch' (presets: pvc, bmg, sm_90, cpu)}}
+  // expected-error @below {{convert-xpu-to-gpu: unknown default-target 'nosuch' (presets: pvc, bmg, sm_80, sm_90, sm_90a, cpu)}}
   %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 1, grf_mode = 128, schedule = data_parallel>} : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
   return %y : tensor<16x16xf32>
 }

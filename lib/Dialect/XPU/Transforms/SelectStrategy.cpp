@@ -223,6 +223,14 @@ private:
   bool select(GemmOp gemm, TargetAttr target);
   /// Verifies a hand-written config; false after an error.
   bool verifyHandConfig(GemmOp gemm, TargetAttr target);
+  /// The operand type the register model sees: tf32 for f32 GEMMs that
+  /// run on tensor cores.
+  Type getModelOperandType(GemmOp gemm) {
+    Type elt = gemm.getLhsType().getElementType();
+    if (tf32 && elt.isF32())
+      return FloatTF32Type::get(gemm.getContext());
+    return elt;
+  }
 };
 
 bool SelectStrategyPass::select(GemmOp gemm, TargetAttr target) {
@@ -235,9 +243,14 @@ bool SelectStrategyPass::select(GemmOp gemm, TargetAttr target) {
 
   std::optional<Candidate> best;
   int64_t considered = 0, overRegisters = 0, overSlm = 0;
+  // sm_90a runs 16-bit GEMMs with wgmma: one or two warpgroups of 64 rows
+  // and 64-column TMA boxes (convert-xpu-to-nvgpu), so only such tiles.
+  bool wgmma = target.getChip() == "sm_90a" && p.operandBytes == 2;
   for (int64_t tm : kTileM) {
     for (int64_t tn : kTileN) {
       if (tm % mma[0] != 0 || tn % mma[1] != 0)
+        continue;
+      if (wgmma && ((tm != 64 && tm != 128) || tn % 64 != 0))
         continue;
       Candidate c;
       c.tile = {tm, tn, tk};
@@ -269,8 +282,8 @@ bool SelectStrategyPass::select(GemmOp gemm, TargetAttr target) {
       // Registers: 128-GRF mode if it fits, else 256 on Xe; the per-thread
       // limit elsewhere.
       c.grfMode = target.isIntel() ? 128 : 0;
-      RegisterModel model =
-          RegisterModel::get(target, c.toAttr(ctx), kernelKind);
+      RegisterModel model = RegisterModel::get(
+          target, c.toAttr(ctx), kernelKind, getModelOperandType(gemm));
       c.registers = model.estimate(p.liveFragments);
       c.registerTerms = model.describe(p.liveFragments);
       c.budget = model.budget;
@@ -380,7 +393,8 @@ bool SelectStrategyPass::verifyHandConfig(GemmOp gemm, TargetAttr target) {
                               c.stages, tile[0], tile[1], tile[2],
                               p.operandBytes, c.slm, p.slmBytes));
 
-  RegisterModel model = RegisterModel::get(gemm, target, kernelKind);
+  RegisterModel model =
+      RegisterModel::get(target, config, kernelKind, getModelOperandType(gemm));
   c.registers = model.estimate(p.liveFragments);
   c.budget = model.budget;
   scoreTime(p, c);

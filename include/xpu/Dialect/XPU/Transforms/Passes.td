@@ -536,7 +536,11 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
     Option<"kernel", "kernel", "std::string", /*default=*/"\"matrix\"",
            "The kernels the GEMMs become, for the register model: matrix "
            "(DPAS / mma fragments, convert-xpu-to-xegpu) or simt "
-           "(convert-xpu-to-gpu's micro-tiles)">
+           "(convert-xpu-to-gpu's micro-tiles)">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "NVIDIA: f32 GEMMs run on tensor cores in tf32 (xpu-nvvm-pipeline "
+           "precision=tf32), so the register model is mma.sync's, not the "
+           "SIMT kernels'">
   ];
   let statistics = [
     Statistic<"numSelected", "num-selected", "GEMMs given a config">,

@@ -1,0 +1,183 @@
+//===- NVVMPipeline.cpp - xpu-nvvm-pipeline: NVIDIA GPUs through NVVM -----===//
+//
+// The NVIDIA path: GEMMs with 16-bit operands (or f32 ones in tf32, when
+// asked) become tensor-core kernels (convert-xpu-to-nvgpu), f32 GEMMs SIMT
+// kernels (convert-xpu-to-gpu), the other linalg ops one-thread-per-element
+// kernels; kernels go through NVVM to a cubin in gpu.binary and the host the
+// way of the other GPU pipelines, with CUDA device or managed buffers.
+// docs/NVIDIA.md describes it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipelineUtils.h"
+#include "xpu/Pipelines/Pipelines.h"
+
+#include "xpu/Conversion/Passes.h"
+#include "xpu/Dialect/XPU/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/OptimizeForNVVM.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+
+#ifndef XPU_CUDA_TOOLKIT_DIR
+#define XPU_CUDA_TOOLKIT_DIR ""
+#endif
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+/// Kernels in gpu.module ops to the NVVM and LLVM dialects.
+static void addNVVMKernelLowering(OpPassManager &pm) {
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createStripDebugInfoPass());
+  kernels.addPass(createXPUNVGPUBF16MmaToNVVMPass());
+  kernels.addPass(createConvertNVGPUToNVVMPass());
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.useBarePtrCallConv = true;
+  kernels.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  // NVVM ops defined as inline PTX (mbarrier waits, wgmma) to llvm.inline_asm.
+  kernels.addPass(createConvertNVVMToLLVMPass());
+  kernels.addPass(createXPUExternDynamicSharedMemoryPass());
+  kernels.addPass(LLVM::createNVVMOptimizeForTargetPass());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
+                                     const XPUNVVMPipelineOptions &options) {
+  // Precision: tf32 keeps f32 numerics up to the kernel, which rounds the
+  // operands; bf16 and f16 convert them at pack time (xpu-prepack-bf16).
+  bool tf32 = options.precision == "tf32";
+  std::string precision = tf32 ? "f32" : options.precision.getValue();
+  detail::addRaiseAndOptimize(pm, options.optimize, precision, options.chip,
+                              options.reassociate);
+  if (options.cInterfaces)
+    pm.addPass(createXPUExportCInterfacesPass());
+  XPUSelectStrategyPassOptions strategy;
+  strategy.defaultTarget = options.chip;
+  strategy.tf32 = tf32;
+  pm.addNestedPass<func::FuncOp>(createXPUSelectStrategyPass(strategy));
+  XPUConvertXPUToNVGPUPassOptions toNVGPU;
+  toNVGPU.defaultTarget = options.chip;
+  toNVGPU.tf32 = tf32;
+  pm.addPass(createXPUConvertXPUToNVGPUPass(toNVGPU));
+  // f32 (and f64) GEMMs left: SIMT kernels.
+  XPUConvertXPUToGPUPassOptions toGPU;
+  toGPU.defaultTarget = options.chip;
+  pm.addNestedPass<func::FuncOp>(createXPUConvertXPUToGPUPass(toGPU));
+  detail::addLowerXPUToLinalg(pm);
+
+  detail::addBufferization(pm);
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  // The other statically shaped linalg ops: one thread per output element,
+  // 16x16 workgroups.
+  pm.addPass(createXPULinalgToGPULoopsPass());
+  pm.addNestedPass<func::FuncOp>(createParallelLoopTilingPass({16, 16}));
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  pm.addNestedPass<func::FuncOp>(createXPUSharedAllocsToDynamicPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addNestedPass<func::FuncOp>(createXPUAsyncLaunchesPass());
+  pm.addPass(createXPUSanitizeKernelNamesPass());
+
+  // Kernels to NVVM, then PTX and a cubin.
+  GpuNVVMAttachTargetOptions attach;
+  attach.chip = options.chip;
+  attach.features = "+ptx80";
+  attach.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(attach));
+  addNVVMKernelLowering(pm);
+  if (!options.dumpBinaries.empty()) {
+    XPUDumpNVVMBinariesPassOptions dump;
+    dump.dir = options.dumpBinaries;
+    dump.ptx = true;
+    pm.addPass(createXPUDumpNVVMBinariesPass(dump));
+  }
+  GpuModuleToBinaryPassOptions toBinary;
+  toBinary.compilationTarget = options.binaryFormat;
+  toBinary.toolkitPath = options.toolkit.empty()
+                             ? std::string(XPU_CUDA_TOOLKIT_DIR)
+                             : options.toolkit.getValue();
+  pm.addPass(createGpuModuleToBinaryPass(toBinary));
+  if (!options.dumpBinaries.empty()) {
+    XPUDumpNVVMBinariesPassOptions dump;
+    dump.dir = options.dumpBinaries;
+    dump.ptx = false;
+    pm.addPass(createXPUDumpNVVMBinariesPass(dump));
+  }
+
+  // The host: device memory for buffers only kernels touch, managed memory
+  // for the others; bare-pointer kernel arguments.
+  XPUCudaBuffersPassOptions buffers;
+  buffers.deviceResults = options.deviceResults;
+  pm.addPass(createXPUCudaBuffersPass(buffers));
+  // TMA descriptors are made on the host (mgpuTensorMapEncodeTiledMemref).
+  pm.addNestedPass<func::FuncOp>(createConvertNVGPUToNVVMPass());
+  detail::addGPUHostToLLVM(pm);
+}
+
+LogicalResult mlir::xpu::checkXPUNVVMPipelineOptions(
+    const XPUNVVMPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> error) {
+  auto oneOf = [&](StringRef name, StringRef value,
+                   ArrayRef<StringRef> allowed) {
+    if (llvm::is_contained(allowed, value))
+      return success();
+    return error("xpu-nvvm-pipeline: " + name + "=" + value +
+                 " is not one of " + llvm::join(allowed, ", "));
+  };
+  if (failed(oneOf("chip", options.chip, {"sm_80", "sm_90", "sm_90a"})) ||
+      failed(oneOf("precision", options.precision,
+                   {"f32", "tf32", "bf16", "f16"})) ||
+      failed(oneOf("binary-format", options.binaryFormat,
+                   {"bin", "fatbin", "isa"})))
+    return failure();
+  if (options.schedule != "data_parallel")
+    return error("xpu-nvvm-pipeline: schedule=" + options.schedule +
+                 ": the NVIDIA kernels lower data_parallel only (persistent "
+                 "and stream_k come with the shared schedule layer)");
+  return success();
+}
+
+void mlir::xpu::registerXPUNVVMPipeline() {
+  registerPassPipeline(
+      "xpu-nvvm-pipeline",
+      "NVIDIA (sm_80, sm_90, sm_90a): raise to xpu, optimize, select a "
+      "strategy, lower GEMMs with 16-bit operands (or tf32 when asked) to "
+      "tensor-core kernels (convert-xpu-to-nvgpu: cp.async pipeline, "
+      "swizzled shared memory, ldmatrix, mma.sync; on sm_90a TMA and wgmma; "
+      "fused epilogue on the accumulators) and f32 GEMMs to SIMT kernels "
+      "(convert-xpu-to-gpu), the "
+      "other linalg ops to one-thread-per-element kernels, compile the "
+      "kernels through NVVM to cubins in gpu.binary ops, and lower the host "
+      "to the LLVM dialect with CUDA device or managed buffers (runnable by "
+      "xpu-run --target=cuda, or compiled by xpu-compile)",
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> error) {
+        XPUNVVMPipelineOptions options;
+        if (failed(options.parseFromString(text)) ||
+            failed(checkXPUNVVMPipelineOptions(options, error)))
+          return failure();
+        buildXPUNVVMPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
+        handler(XPUNVVMPipelineOptions());
+      });
+}
