@@ -141,6 +141,11 @@ _preload = (config.xpu_sanitizer_preload
             if config.xpu_sanitizers and config.xpu_sanitizer_preload else "")
 config.substitutions.append(("%sanitizer_preload_prefix",
                              _preload + ":" if _preload else ""))
+# Hosts that are not instrumented (Python running a compiled model, stock
+# mlir-opt-22 in the documents' commands) load our instrumented libraries:
+# every test process gets the sanitizer runtimes first.
+if _preload:
+    config.environment["LD_PRELOAD"] = _preload
 config.substitutions.append(
     ("%mlir_opt_path", os.path.join(config.llvm_tools_dir, "mlir-opt")))
 for stock in ["mlir-opt", "mlir-runner"]:
