@@ -92,7 +92,9 @@ ptxas = lit_config.params.get("ptxas", shutil.which("ptxas") or
                               "/usr/local/cuda/bin/ptxas")
 if os.path.exists(ptxas) and _runs(ptxas, "--version"):
     config.available_features.add("ptxas")
-config.substitutions.append(("%ptxas", ptxas))
+# After %ptxas-check below in the list: lit substitutes in order, and
+# %ptxas is a prefix of it.
+_ptxas_substitution = ("%ptxas", ptxas)
 
 # The plugin for stock mlir-opt (test/Plugin), a copy stamped with another
 # LLVM release, and what test/Install needs to install xpu and build
@@ -110,10 +112,26 @@ config.substitutions.append(("%cmake_make_program", config.cmake_make_program))
 config.substitutions.append(("%cmake_cxx_compiler", config.cmake_cxx_compiler))
 config.substitutions.append(("%cmake", config.cmake_command))
 
+# NVIDIA: ptxas (the CUDA toolkit, for cubins and the ptxas -v checks) and
+# the CUDA runtime library. Kernels that need a GPU are in
+# test/Integration/CUDA (feature cuda-device, set there).
+# (ptxas is the one found above, or --param ptxas=PATH.)
+if "ptxas" in config.available_features:
+    config.substitutions.append(("%ptxas-check",
+                                 "%s %s --ptxas %s" % (
+                                     config.python_executable,
+                                     os.path.join(config.xpu_src_root, "test",
+                                                  "lib", "ptxascheck.py"),
+                                     ptxas)))
+config.substitutions.append(_ptxas_substitution)
+if os.path.exists(os.path.join(xpu_lib_dir, "libxpu_cuda_runtime.so")):
+    config.available_features.add("cuda-runtime")
+
 tool_dirs = [config.xpu_tools_dir, config.llvm_tools_dir]
 tools = [
     "xpu-opt",
     "xpu-run",
+    "xpu-compile",
     "not",
     "count",
 ]
@@ -123,6 +141,11 @@ _preload = (config.xpu_sanitizer_preload
             if config.xpu_sanitizers and config.xpu_sanitizer_preload else "")
 config.substitutions.append(("%sanitizer_preload_prefix",
                              _preload + ":" if _preload else ""))
+# Hosts that are not instrumented (Python running a compiled model, stock
+# mlir-opt-22 in the documents' commands) load our instrumented libraries:
+# every test process gets the sanitizer runtimes first.
+if _preload:
+    config.environment["LD_PRELOAD"] = _preload
 config.substitutions.append(
     ("%mlir_opt_path", os.path.join(config.llvm_tools_dir, "mlir-opt")))
 for stock in ["mlir-opt", "mlir-runner"]:

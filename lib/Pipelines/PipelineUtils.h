@@ -67,10 +67,12 @@ void registerPipeline(StringRef description,
 /// the target, the target-independent catalog (or the raise alone), then,
 /// for every GEMM the backend lowers, the strategy (`backend`, with the
 /// pipeline's schedule options) and the backend's operand layouts, so that
-/// the weight layout work is outlined into <fn>.pack with the rest.
+/// the weight layout work is outlined into <fn>.pack with the rest. `tf32`:
+/// f32 GEMMs run on NVIDIA tensor cores (the strategy's register model).
 void addGPUFrontEnd(OpPassManager &pm, bool optimize, StringRef precision,
                     StringRef chip, bool reassociate, bool gemmKernels,
-                    StringRef backend, const GPUScheduleOptions &schedule);
+                    StringRef backend, const GPUScheduleOptions &schedule,
+                    bool tf32 = false);
 
 /// Lowers the xpu ops left back to linalg on tensors and merges the
 /// elementwise ops.

@@ -77,7 +77,8 @@ void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm, bool optimize,
                                        StringRef precision, StringRef chip,
                                        bool reassociate, bool gemmKernels,
                                        StringRef backend,
-                                       const GPUScheduleOptions &schedule) {
+                                       const GPUScheduleOptions &schedule,
+                                       bool tf32) {
   // The target first: the fusion guard reads it too.
   XPUAttachTargetPassOptions attach;
   attach.chip = chip.str();
@@ -102,6 +103,7 @@ void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm, bool optimize,
     strategy.schedule = schedule.schedule;
     strategy.programs = schedule.programs;
     strategy.fixup = schedule.fixup;
+    strategy.tf32 = tf32;
     pm.addNestedPass<func::FuncOp>(createXPUSelectStrategyPass(strategy));
     pm.addNestedPass<func::FuncOp>(createXPUMaterializeLayoutsPass());
   }
@@ -375,4 +377,5 @@ void mlir::xpu::registerXPUPipelines() {
       "--target=opencl|levelzero)",
       buildXPUSPIRVPipeline);
   registerXPUXePipeline();
+  registerXPUNVVMPipeline();
 }

@@ -24,4 +24,4 @@ func.func @hand_target_is_kept() {
 }
 }
 
-// BAD: error: xpu-attach-target: unknown chip 'mi300' (presets: pvc, bmg, sm_90, cpu)
+// BAD: error: xpu-attach-target: unknown chip 'mi300' (presets: pvc, bmg, sm_80, sm_90, sm_90a, cpu)

@@ -30,7 +30,9 @@
 // 7495.45, memory 4800 / 132 = 36.3636. Time of a tile =
 // max(2 tm tn Kpad / flops, ((tm + tn) Kpad opBytes + tm tn 4) / bytes) ns.
 // Xe registers: a subgroup block of bm x bn f32 is bm*bn*4/64 GRFs, plus 16
-// reserved; sm_90: bm*bn/32 registers per lane, plus 16.
+// reserved; sm_90 with 16-bit operands (mma.sync): bm*bn/32 accumulators
+// per lane + 2 * (4 * bm/16 + 2 * bn/8) fragment registers + 32 reserved +
+// 2 per live epilogue value.
 
 // pvc, 4096^3 with bf16 operands. 256x256 tiles: 16 * 16 = 256 tiles /
 // 128 Xe-cores = 2 waves, efficiency 256 / (2 * 128) = 1.00, no padding.
@@ -78,8 +80,9 @@ func.func @bmg_quantization(%a: tensor<2048x2048xf32>, %b: tensor<2048x2048xf32>
 
 // sm_90, 4096^3 bf16, rhs [n, k]. m tiles are multiples of 16 (mma 16x8x16):
 // 5 x 5 = 25 candidates. 256x256 on 8 warps [4, 2] gives 64x128 warp
-// blocks: 8192 / 32 = 256 registers + 16 = 272 > 255, rejected. 128x256 on
-// [2, 4] (64x64 blocks: 128 + 16 = 144 <= 255): 32 * 16 = 512 tiles / 132
+// blocks: 256 accumulators alone exceed 255, rejected. 128x256 on [2, 4]
+// (64x64 blocks: 128 + 2 * (16 + 16) + 32 + 2 = 226 <= 255): 32 * 16 = 512
+// tiles / 132
 // SMs = 3.88 waves -> 4, efficiency 512 / 528 = 0.97; memory (384*4096*2 +
 // 32768*4) / 36.3636 = 90112 > compute 2*32768*4096 / 7495.45 = 35812;
 // 4 * 90112 = 360448 ns (256x128 ties and loses on width; 128x128: 8 waves
@@ -88,7 +91,7 @@ module attributes {xpu.target = #xpu.target<"sm_90">} {
 // CHECK-LABEL: func.func @sm90_large_square
 //       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 32], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel>}
 func.func @sm90_large_square(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xf32> {
-  // expected-remark @+2 {{selected for 4096x4096x4096 (m x n x k) on sm_90: tile [128, 256, 32], subgroups [2, 4], group_m 8, stages 4: 512 tiles on 132 compute units = 3.88 waves, wave efficiency 0.97, useful work 1.00, model time 360448 ns (memory bound); 144 registers per thread (budget 255); SLM 98304 of 233472 bytes; 1 of 25 candidates rejected (1 registers, 0 SLM)}}
+  // expected-remark @+2 {{selected for 4096x4096x4096 (m x n x k) on sm_90: tile [128, 256, 32], subgroups [2, 4], group_m 8, stages 4: 512 tiles on 132 compute units = 3.88 waves, wave efficiency 0.97, useful work 1.00, model time 360448 ns (memory bound); 226 registers per thread (budget 255); SLM 98304 of 233472 bytes; 1 of 25 candidates rejected (1 registers, 0 SLM)}}
   // expected-remark @+1 {{schedule data_parallel (wave efficiency 0.97 over 4 waves; persistent programs model 0.03 faster, less than 0.10): 512 tiles, 528 workgroups at once; data_parallel: 3.88 waves, efficiency 0.96, 364448 ns}}
   %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xf32>
   return %g : tensor<4096x4096xf32>
@@ -226,7 +229,7 @@ func.func @hand_config_spills_kept(%a: tensor<1024x1024xf32>, %b: tensor<1024x10
 
 // A Stream-K hand config on sm_90 (SIMT, no backend knobs): kept, with the
 // data-parallel numbers and the plan of its schedule. 128x128 on [2, 2]
-// (64x64: 128 + 16 = 144), 1024 tiles = 7.76 waves -> 8, efficiency 1024 /
+// (64x64 warp blocks: 128 + 2 * (16 + 16) + 32 + 2 = 226), 1024 tiles = 7.76 waves -> 8, efficiency 1024 /
 // 1056 = 0.97; memory (256*4096*2 + 16384*4) / 36.3636 = 59474 ns x 8 =
 // 475791; SLM 3 * 256 * 32 * 2 = 49152. No program count: the workgroups
 // sm_90 runs at once, 132 SMs x min(64 warps / 4, 233472 / (2 x 256 x 32 x
@@ -238,7 +241,7 @@ module attributes {xpu.target = #xpu.target<"sm_90">} {
 // CHECK-LABEL: func.func @hand_stream_k_kept
 //       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [2, 2], stages = 3, schedule = stream_k>}
 func.func @hand_stream_k_kept(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xf32> {
-  // expected-remark @+1 {{kept the config written by hand on sm_90: tile [128, 128, 32], subgroups [2, 2], group_m 8, stages 3: 1024 tiles on 132 compute units = 7.76 waves, wave efficiency 0.97, useful work 1.00, model time 475791 ns (memory bound); 144 registers per thread (budget 255); SLM 49152 of 233472 bytes; stream_k: 1024 tiles on 924 programs: 924 data-parallel, 100 split into 12800 K-steps of 128 (13 or 14 K-steps per program), at most 11 pieces per tile, each in its own workspace slot, summed in program order; 100 fix-up programs: efficiency 0.88, 521710 ns}}
+  // expected-remark @+1 {{kept the config written by hand on sm_90: tile [128, 128, 32], subgroups [2, 2], group_m 8, stages 3: 1024 tiles on 132 compute units = 7.76 waves, wave efficiency 0.97, useful work 1.00, model time 475791 ns (memory bound); 226 registers per thread (budget 255); SLM 49152 of 233472 bytes; stream_k: 1024 tiles on 924 programs: 924 data-parallel, 100 split into 12800 K-steps of 128 (13 or 14 K-steps per program), at most 11 pieces per tile, each in its own workspace slot, summed in program order; 100 fix-up programs: efficiency 0.88, 521710 ns}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [2, 2], stages = 3, schedule = stream_k>} : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xf32>
   return %g : tensor<4096x4096xf32>
 }

@@ -378,4 +378,195 @@ def XPUEmbedXeBuildOptionsPass : Pass<"xpu-embed-xe-build-options", "ModuleOp"> 
                            "::mlir::xpu::XPUDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// NVIDIA (xpu-nvvm-pipeline)
+//===----------------------------------------------------------------------===//
+
+def XPUConvertXPUToNVGPUPass : Pass<"convert-xpu-to-nvgpu", "ModuleOp"> {
+  let summary = "Lower each configured xpu.gemm with 16-bit (or, when asked, "
+                "tf32) operands to an NVIDIA tensor-core kernel";
+  let description = [{
+    Works on tensors, before bufferization. Every `xpu.gemm` with a
+    `#xpu.config` whose operands are bf16 or f16 (or f32 with `tf32=true`)
+    becomes a launch of its own kernel (`docs/NVIDIA.md`):
+
+    * a data-parallel driver: one workgroup per output tile, program ids
+      swizzled by `group_m`, the batch in the y dimension, the whole K range;
+    * the mma.sync tile emitter: `stages` k tiles in flight through 16-byte
+      cp.async copies (`nvgpu.device_async_copy`, zero-filled outside the
+      matrix) into XOR-swizzled shared memory, `nvgpu.ldmatrix` fragments
+      (`.trans` for a `[k, n]` B of 16-bit elements), `nvgpu.mma.sync`
+      (m16n8k16 bf16/f16, m16n8k8 tf32) on f32 accumulators in registers,
+      and the epilogue applied to the accumulator registers before the store
+      (masked at the M and N edges);
+    * on `sm_90a` (architecture-specific Hopper features), the TMA + wgmma
+      tile emitter instead, where the config suits it (16-bit operands,
+      `tile_m` 64 or 128, `tile_n` a multiple of 64 up to 256; otherwise
+      mma.sync, with a `NoWgmma` remark): a producer warpgroup issues TMA
+      loads (`nvgpu.tma.async.load`, 128-byte swizzle, zero fill outside the
+      matrix) into a ring of up to 4 mbarrier-guarded stages, one or two
+      consumer warpgroups run `wgmma.mma_async` m64nNk16 on f32
+      accumulators, and the epilogue is applied to the accumulator
+      registers before the masked store; the TMA descriptors are made on
+      the host (`nvgpu.tma.create.descriptor`);
+    * rows whose byte length is not a multiple of 16 (cp.async and TMA read
+      16-byte aligned rows) are first copied by a small kernel into a buffer
+      with a padded pitch (a multiple of 128 bytes for TMA); the remark says
+      so.
+
+    The config's subgroups are the warps (`[rows, cols]`, each warp a
+    `tile_m / rows x tile_n / cols` block); shared memory is dynamic (the
+    launch passes its size). GEMMs with f32 operands without `tf32`, or with
+    f64, are left alone (remark) for the SIMT kernels of
+    `convert-xpu-to-gpu`. A GEMM the emitter cannot generate (warp blocks
+    not multiples of 16x16, chunks that do not split over the threads, too
+    many accumulators) is an error at its location.
+
+    The target is the module's `#xpu.target` (`xpu-attach-target`). The
+    kernels build their own data-parallel grid: a config with a persistent
+    or Stream-K schedule is an error (they are not yet a backend of
+    `xpu-schedule-gemm`).
+  }];
+  let options = [
+    Option<"tf32", "tf32", "bool", "false",
+           "Run f32 GEMMs on tensor cores in tf32 (10-bit mantissa operands, "
+           "f32 accumulation)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::ub::UBDialect",
+                           "::mlir::vector::VectorDialect"];
+  let statistics = [
+    Statistic<"numKernels", "num-kernels", "xpu.gemm ops lowered to tensor-core kernels">
+  ];
+}
+
+def XPUNVGPUBF16MmaToNVVMPass : Pass<"xpu-nvgpu-bf16-mma-to-nvvm"> {
+  let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
+  let description = [{
+    Upstream's `convert-nvgpu-to-nvvm` (LLVM 22.1.8) lowers `nvgpu.mma.sync`
+    on f16, tf32, f64 and integers but not on bf16 ("failed to deduce operand
+    PTX types"). This pass rewrites each bf16 `nvgpu.mma.sync` into
+    `nvvm.mma.sync` with bf16 multiplicands: the operand vectors are bitcast
+    to their 32-bit registers and the f32 results repacked into the
+    accumulator vector. Run it before `convert-nvgpu-to-nvvm`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::ub::UBDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def XPUSharedAllocsToDynamicPass : Pass<"xpu-shared-allocs-to-dynamic"> {
+  let summary = "Turn workgroup memref.alloc in gpu.launch bodies into views "
+                "of dynamic shared memory";
+  let description = [{
+    NVVM does not lower `memref.alloc` in the workgroup address space (it
+    becomes a call to `malloc`/`free` on a shared pointer), and static shared
+    memory is limited to 48 KiB per kernel. For every `gpu.launch` whose body
+    allocates statically shaped buffers in address space 3 (or
+    `#gpu.address_space<workgroup>`) at its top level, this pass replaces
+    each by a `memref.view` of `gpu.dynamic_shared_memory` at a 16-byte
+    aligned offset, drops their deallocations, and sets the launch's
+    `dynamic_shared_memory_size` to the total. Launches that already pass a
+    dynamic size are left alone.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def XPUSanitizeKernelNamesPass : Pass<"xpu-sanitize-kernel-names", "ModuleOp"> {
+  let summary = "Rename GPU modules and kernels to valid PTX identifiers";
+  let description = [{
+    ptxas rejects kernel names with characters other than letters, digits,
+    `_` and `$` (`forward.pack_kernel`, from outlining a launch in
+    `@forward.pack`). This pass replaces every other character of
+    `gpu.module` and `gpu.func` names by `_` (adding a numeric suffix when
+    the name is taken) and updates every `gpu.launch_func` that refers to
+    them.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def XPUExternDynamicSharedMemoryPass
+    : Pass<"xpu-extern-dynamic-shared-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Give the dynamic shared memory global external linkage";
+  let description = [{
+    After `convert-gpu-to-nvvm`: `gpu.dynamic_shared_memory` becomes an
+    `llvm.mlir.global` of zero elements in address space 3 with internal
+    linkage, which the NVPTX backend emits as a one-byte static `.shared`
+    array, so every kernel that uses more silently overwrites memory. With
+    external linkage it is the `.extern .shared` array of PTX whose size the
+    launch gives. This pass sets that linkage (and a 1024-byte alignment,
+    which TMA's 128-byte swizzle needs).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def XPUCudaBuffersPass : Pass<"xpu-cuda-buffers", "ModuleOp"> {
+  let summary = "Allocate host buffers as CUDA device or managed memory";
+  let description = [{
+    The CUDA counterpart of `xpu-host-buffers-to-gpu`. Every `memref.alloc`
+    outside GPU code becomes a `gpu.alloc`: device memory (asynchronous, on
+    the stream of the launches) when no host code reads or writes it, managed
+    memory (`host_shared`) when host code may touch it: a use other than a
+    kernel launch, a copy, a deallocation, a view or a TMA descriptor
+    (`nvgpu.tma.create.descriptor` reads only the address and the shape),
+    or, unless `device-results`, a return to the caller. `memref.copy` between such
+    buffers becomes `gpu.memcpy`, and `memref.dealloc` an asynchronous
+    `gpu.dealloc`.
+  }];
+  let options = [
+    Option<"deviceResults", "device-results", "bool", "false",
+           "Returned buffers are device memory (callers that pass and receive "
+           "device pointers, such as PyTorch through the C interface)">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let statistics = [
+    Statistic<"numDevice", "num-device", "buffers allocated in device memory">,
+    Statistic<"numManaged", "num-managed", "buffers allocated in managed memory">
+  ];
+}
+
+def XPUDumpNVVMBinariesPass : Pass<"xpu-dump-nvvm-binaries", "ModuleOp"> {
+  let summary = "Write each NVVM kernel module's PTX, or its cubin, to a file";
+  let description = [{
+    Before `gpu-module-to-binary` (`ptx=true`): each `gpu.module` with an
+    `#nvvm.target` is serialized to PTX (the NVPTX backend only, no ptxas)
+    and written to `<dir>/<module>.ptx`. After it (`ptx=false`): each
+    object of each `gpu.binary` is written to `<dir>/<binary>.cubin`
+    (`.fatbin`, `.ptx` for those formats). For `ptxas -v`, `cuobjdump` and
+    `nvdisasm`. The IR is not changed.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", "\".\"",
+           "Directory the files are written to (created if missing)">,
+    Option<"ptx", "ptx", "bool", "true",
+           "Write PTX from the gpu.module ops (before gpu-module-to-binary) "
+           "instead of the gpu.binary objects">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def XPUExportCInterfacesPass : Pass<"xpu-export-c-interfaces", "ModuleOp"> {
+  let summary = "Give every entry point a C interface, <fn>.pack and "
+                "<fn>.packed included";
+  let description = [{
+    For ahead-of-time libraries (`xpu-compile`): every public function, and
+    the `<fn>.pack` / `<fn>.packed` functions that `xpu-outline-weight-pack`
+    made for a public `<fn>`, becomes public with `llvm.emit_c_interface`, so
+    that the library exports `_mlir_ciface_<name>` wrappers taking memref
+    descriptors by pointer (results first). Callers then pack the weights
+    once and call `<fn>.packed` on every input. External declarations are
+    left alone.
+  }];
+}
+
 #endif // XPU_CONVERSION_PASSES_TD

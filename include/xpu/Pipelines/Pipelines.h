@@ -254,6 +254,86 @@ void buildXPUXePipeline(OpPassManager &pm, const XPUXePipelineOptions &options);
 /// Registers `xpu-xe-pipeline` (called by registerXPUPipelines).
 void registerXPUXePipeline();
 
+/// Options of `xpu-nvvm-pipeline`.
+struct XPUNVVMPipelineOptions
+    : GPUSchedulePipelineOptions<XPUNVVMPipelineOptions> {
+  static constexpr llvm::StringLiteral kPipelineName = "xpu-nvvm-pipeline";
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("NVIDIA chip: sm_80, sm_90 (default) or sm_90a; the "
+                     "#xpu.target preset when the module has none, and the "
+                     "chip ptxas compiles for"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("Precision of f32 models: f32 (default; f32 GEMMs run "
+                     "as SIMT kernels), tf32 (tensor cores with tf32 "
+                     "operands), bf16 or f16 (operands converted once at pack "
+                     "time; tensor cores). 16-bit models always run on "
+                     "tensor cores"),
+      llvm::cl::init("f32")};
+  PassOptions::Option<bool> optimize{
+      *this, "optimize",
+      llvm::cl::desc("Run xpu-optimize before lowering (default on)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> binaryFormat{
+      *this, "binary-format",
+      llvm::cl::desc("What gpu.binary holds: bin (default; a cubin, needs "
+                     "ptxas), fatbin (needs ptxas and fatbinary) or isa (PTX "
+                     "that the driver compiles at load time; no CUDA toolkit "
+                     "needed)"),
+      llvm::cl::init("bin")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit directory (ptxas, libdevice); default: "
+                     "the one found at build time"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> deviceResults{
+      *this, "device-results",
+      llvm::cl::desc("Buffers returned to the caller are device memory "
+                     "(callers that pass and receive device pointers); "
+                     "default: managed memory the host can read"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> cInterfaces{
+      *this, "c-interfaces",
+      llvm::cl::desc(
+          "Public functions, <fn>.pack and <fn>.packed get C "
+          "interfaces (_mlir_ciface_<name>; xpu-export-c-interfaces) "
+          "for ahead-of-time libraries"),
+      llvm::cl::init(false)};
+  PassOptions::Option<std::string> dumpBinaries{
+      *this, "dump-binaries",
+      llvm::cl::desc("Also write each kernel's PTX (<module>.ptx) and binary "
+                     "(<module>.cubin) into this directory, for ptxas -v, "
+                     "cuobjdump or nvdisasm"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> reassociate{
+      *this, "reassociate",
+      llvm::cl::desc("xpu-optimize's reassociate: fold BatchNorm and scales "
+                     "into the weights (default off)"),
+      llvm::cl::init(false)};
+  /// Chip, precision and binary format; schedules: auto and data_parallel
+  /// (the tensor-core kernels lower data_parallel only, yet).
+  LogicalResult validate(PipelineOptionErrorFn emitError) const;
+};
+
+/// The start of `xpu-nvvm-pipeline` up to and including weight-pack
+/// outlining and, with `c-interfaces`, the C interfaces: what xpu-compile
+/// runs to describe a library's functions.
+void addXPUNVVMFrontEnd(OpPassManager &pm,
+                        const XPUNVVMPipelineOptions &options);
+
+/// Builds `xpu-nvvm-pipeline`: xpu-optimize, strategy selection, GEMMs on
+/// tensor cores (convert-xpu-to-nvgpu) or as SIMT kernels
+/// (convert-xpu-to-gpu), the other linalg ops as one-thread-per-element
+/// kernels, NVVM and a cubin in gpu.binary, and the host lowered to the
+/// LLVM dialect for the xpu CUDA runtime.
+void buildXPUNVVMPipeline(OpPassManager &pm,
+                          const XPUNVVMPipelineOptions &options);
+
+/// Registers `xpu-nvvm-pipeline` (called by registerXPUPipelines).
+void registerXPUNVVMPipeline();
+
 /// Registers every xpu pipeline with the global pass registry.
 void registerXPUPipelines();
 

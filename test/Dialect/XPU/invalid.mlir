@@ -365,7 +365,7 @@ func.func @xe_grf_mode(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 
 // #xpu.target
 
-// expected-error @+1 {{'unknown-chip' is not a preset (pvc, bmg, sm_90, cpu): field 'vendor' is required}}
+// expected-error @+1 {{'unknown-chip' is not a preset (pvc, bmg, sm_80, sm_90, sm_90a, cpu): field 'vendor' is required}}
 module attributes {xpu.target = #xpu.target<"unknown-chip">} {}
 
 // -----

@@ -99,7 +99,7 @@ func.func @huge(%a: tensor<100000x100000xf32>, %b: tensor<100000x100000xf32>) ->
 // RUN: not xpu-run %s -e main --pass-pipeline="builtin.module(no-such-pass)" 2>&1 | FileCheck %s --check-prefix=PIPE
 // PIPE: error: xpu-run: cannot parse --pass-pipeline 'builtin.module(no-such-pass)'
 // RUN: not xpu-run %s -e main --target=tpu 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: error: xpu-run: unknown target 'tpu' (available: cpu, opencl, levelzero)
+// TARGET: error: xpu-run: unknown target 'tpu' (available: cpu, opencl, levelzero{{(, cuda)?}})
 // RUN: not xpu-run %s -e main --xpu-chip=pvc 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: error: xpu-run: --xpu-chip must be pvc or bmg, with --target=levelzero (got --xpu-chip=pvc --target=cpu)
 // RUN: not xpu-run %s --emit-object=%t/x.o 2>&1 | FileCheck %s --check-prefix=EMIT
@@ -107,7 +107,9 @@ func.func @huge(%a: tensor<100000x100000xf32>, %b: tensor<100000x100000xf32>) ->
 
 // Targets and devices this build or machine lacks.
 // RUN: not xpu-run %s -e main --target=cuda 2>&1 | FileCheck %s --check-prefix=CUDA
-// CUDA: error: xpu-run: target 'cuda' is not available in this build: its pipeline xpu-nvvm-pipeline is not part of this build
+// Without the CUDA toolkit the target is not built; with it but without a
+// driver (libcuda), its runtime library cannot be loaded.
+// CUDA: error: xpu-run: {{target 'cuda' is not available in this build: its runtime library libxpu_cuda_runtime.so was not built|cannot load the runtime library '.*libxpu_cuda_runtime.so': libcuda.so.1}}
 // RUN: not xpu-run --xpu-list-devices 2>&1 | FileCheck %s --check-prefix=DEV
 // DEV: error: xpu-run: --xpu-list-devices and --xpu-device need a device target
 // RUN: env OCL_ICD_VENDORS=%t/no-vendors not xpu-run %s --function=forward --target=opencl 2>&1 | FileCheck %s --check-prefix=NODEV

@@ -70,7 +70,8 @@ struct TargetFields {
   }
 };
 
-constexpr StringLiteral kPresetNames[] = {"pvc", "bmg", "sm_90", "cpu"};
+constexpr StringLiteral kPresetNames[] = {"pvc",   "bmg",    "sm_80",
+                                          "sm_90", "sm_90a", "cpu"};
 
 std::optional<TargetFields> getPresetFields(StringRef chip) {
   TargetFields f;
@@ -82,8 +83,13 @@ std::optional<TargetFields> getPresetFields(StringRef chip) {
     // Intel Arc B580 (Battlemage, Xe2-HPG).
     f = {"intel",     {16, 32}, 128,   64,     128 * 1024, 20,
          {8, 16, 16}, 512,      13670, 116600, 456};
-  } else if (chip == "sm_90") {
-    // NVIDIA H200 SXM (Hopper).
+  } else if (chip == "sm_80") {
+    // NVIDIA A100 SXM4 80GB (Ampere).
+    f = {"nvidia",    {32}, 255,   4,      164 * 1024, 108,
+         {16, 8, 16}, 1024, 19500, 312000, 2039};
+  } else if (chip == "sm_90" || chip == "sm_90a") {
+    // NVIDIA H200 SXM (Hopper); sm_90a is the same chip with the
+    // architecture-specific instructions (wgmma, setmaxnreg) enabled.
     f = {"nvidia",    {32}, 255,   4,      228 * 1024, 132,
          {16, 8, 16}, 1024, 66900, 989400, 4800};
   } else if (chip == "cpu") {

@@ -44,6 +44,14 @@ private:
   FailureOr<bool> select(GemmOp gemm, TargetAttr target, GemmBackend backend);
   /// Verifies a hand-written config; false after an error.
   bool verifyHandConfig(GemmOp gemm, TargetAttr target);
+  /// The problem's numbers; f32 operands are tf32 for the register model
+  /// when the GEMMs run on NVIDIA tensor cores (`tf32`).
+  GemmProblem getProblem(GemmOp gemm, TargetAttr target, GemmBackend backend) {
+    GemmProblem p = GemmProblem::get(gemm, target, backend);
+    if (tf32 && p.operandType.isF32())
+      p.operandType = FloatTF32Type::get(gemm.getContext());
+    return p;
+  }
   /// The schedule of `c` (forced or chosen), with its remark.
   ScheduleAttr decideSchedule(GemmOp gemm, TargetAttr target,
                               const GemmProblem &p, const TileCandidate &c);
@@ -111,7 +119,7 @@ FailureOr<bool> SelectStrategyPass::select(GemmOp gemm, TargetAttr target,
                        << " backend cannot compute this GEMM: " << why;
     return failure();
   }
-  GemmProblem p = GemmProblem::get(gemm, target, backend);
+  GemmProblem p = getProblem(gemm, target, backend);
   std::optional<TileCandidate> best;
   int64_t considered = 0, overRegisters = 0, overSlm = 0, refused = 0;
   for (TileCandidate &c : enumerateTileCandidates(p, target, backend)) {
@@ -192,7 +200,7 @@ bool SelectStrategyPass::verifyHandConfig(GemmOp gemm, TargetAttr target) {
   if (failed(checkBackendGemm(c.backend, gemm, target, why, where)))
     return fail(llvm::formatv("the {0} backend cannot compute this GEMM: {1}",
                               stringifyGemmBackend(c.backend), why));
-  GemmProblem p = GemmProblem::get(gemm, target, c.backend);
+  GemmProblem p = getProblem(gemm, target, c.backend);
   if (checkTileCandidate(p, target, c, /*keepStagesAndGrf=*/true, why) !=
       Rejection::none)
     return fail(why);

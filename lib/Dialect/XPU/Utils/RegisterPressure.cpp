@@ -14,22 +14,30 @@ using namespace mlir::xpu;
 
 RegisterModel RegisterModel::get(GemmOp gemm, TargetAttr target,
                                  KernelKind kind) {
-  return get(target, gemm.getConfigAttr(), kind);
+  return get(target, gemm.getConfigAttr(), kind,
+             gemm.getLhsType().getElementType());
 }
 
 RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config,
-                                 KernelKind kind) {
+                                 KernelKind kind, Type operandType) {
   RegisterModel model;
   model.target = target;
   model.kind = kind;
   SmallVector<int64_t> tile, subgroups;
+  bool tensorCore = operandType && (operandType.getIntOrFloatBitWidth() == 16 ||
+                                    operandType.isTF32());
   if (config) {
     tile.assign(config.getTile().begin(), config.getTile().end());
     subgroups.assign(config.getSubgroups().begin(),
                      config.getSubgroups().end());
-  } else if (target.isNvidia()) {
+  } else if (target.isNvidia() && (tensorCore || !operandType)) {
     // 128x128 tiles on 8 warps, as the sm_90 strategy starts from.
     tile = {128, 128, 32};
+    subgroups = {4, 2};
+  } else if (target.isNvidia()) {
+    // SIMT kernels: 64x64 tiles on 8 warps (16 accumulators per thread),
+    // a size the strategy can still choose with a few live epilogue values.
+    tile = {64, 64, 16};
     subgroups = {4, 2};
   } else {
     // 128x128 tiles on 32 subgroups of 16 lanes: the playbook's Xe default.
@@ -66,6 +74,33 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config,
     model.operandRegisters =
         satMul(steps, satAdd(rows, cols), model.elementRegisters);
     model.reserved = kSimtReserve;
+  } else if (target.isNvidia()) {
+    // Calibrated against ptxas -v on the kernels of the test suite
+    // (test/Conversion/XPUToNVGPU/ptxas-*.test): the accumulators stay
+    // live through the epilogue; 32 registers of addresses, indices and
+    // loop state.
+    int64_t accumulators = elementsPerLane;
+    if (tensorCore) {
+      // mma.sync: the K loop also holds the A and B fragments of two
+      // k-steps (4 registers per 16 rows, 2 per 8 columns of the warp
+      // block), and the epilogue runs on pairs of accumulators, so a live
+      // epilogue value costs 2 registers.
+      int64_t warpM = llvm::divideCeil(tile[0], subgroups[0]);
+      int64_t warpN = llvm::divideCeil(tile[1], subgroups[1]);
+      // tf32 B fragments of a [k, n] B are loaded one 32-bit element at a
+      // time (ldmatrix cannot transpose them): count their addresses too.
+      int64_t perBTile = operandType.isTF32() ? 4 : 2;
+      int64_t fragments = 2 * (4 * llvm::divideCeil(warpM, 16) +
+                               perBTile * llvm::divideCeil(warpN, 8));
+      model.reserved = 32 + accumulators + fragments;
+      model.fragmentRegisters = 2;
+    } else {
+      // SIMT (convert-xpu-to-gpu): ptxas keeps about five registers per
+      // accumulator for the unrolled K-step (231 for 32 accumulators, and
+      // 64 spill), plus a micro-tile per live epilogue value.
+      model.reserved = 40 + 5 * accumulators;
+      model.fragmentRegisters = accumulators;
+    }
   }
   return model;
 }
@@ -75,9 +110,9 @@ int64_t RegisterModel::estimate(int64_t peakLiveFragments) const {
     return satAdd(reserved, satMul(peakLiveFragments, fragmentRegisters));
   // SIMT: the accumulators and the K loop's operands, or the epilogue's
   // values of one element next to the accumulators.
-  return satAdd(satAdd(reserved, fragmentRegisters),
-                std::max(operandRegisters,
-                         satMul(peakLiveFragments, elementRegisters)));
+  return satAdd(
+      satAdd(reserved, fragmentRegisters),
+      std::max(operandRegisters, satMul(peakLiveFragments, elementRegisters)));
 }
 
 std::string RegisterModel::describe(int64_t peakLiveFragments) const {

@@ -104,6 +104,7 @@ GemmProblem GemmProblem::get(GemmOp gemm, TargetAttr target,
   // its own is modeled at the f32 rates.
   (void)backend;
   Type operand = gemm.getLhsType().getElementType();
+  p.operandType = operand;
   p.operandBytes = llvm::divideCeil(operand.getIntOrFloatBitWidth(), 8);
   p.resultBytes = llvm::divideCeil(
       gemm.getResultType().getElementType().getIntOrFloatBitWidth(), 8);
@@ -155,10 +156,15 @@ mlir::xpu::enumerateTileCandidates(const GemmProblem &p, TargetAttr target,
   LayoutRules rules = getLayoutRules(target);
   int64_t tk = getTileK(p, target, backend);
   int64_t stages = getStages(llvm::divideCeil(p.k, tk));
+  // sm_90a runs 16-bit GEMMs with wgmma: one or two warpgroups of 64 rows
+  // and 64-column TMA boxes (convert-xpu-to-nvgpu), so only such tiles.
+  bool wgmma = target.getChip() == "sm_90a" && p.operandBytes == 2;
   SmallVector<TileCandidate> result;
   for (int64_t tm : kTileM) {
     for (int64_t tn : kTileN) {
       if (tm % mma[0] != 0 || tn % mma[1] != 0)
+        continue;
+      if (wgmma && ((tm != 64 && tm != 128) || tn % 64 != 0))
         continue;
       // Subgroup layout: blocks of at least blockM x blockN, halved (columns
       // first) down to the subgroup cap.
@@ -203,8 +209,8 @@ Rejection mlir::xpu::checkTileCandidate(const GemmProblem &p, TargetAttr target,
   // limit elsewhere.
   if (!keepStagesAndGrf)
     c.grfMode = c.backend == GemmBackend::xe ? 128 : 0;
-  RegisterModel model =
-      RegisterModel::get(target, c.toAttr(ctx), getKernelKind(c.backend));
+  RegisterModel model = RegisterModel::get(
+      target, c.toAttr(ctx), getKernelKind(c.backend), p.operandType);
   c.registers = model.estimate(p.liveFragments);
   c.registerTerms = model.describe(p.liveFragments);
   c.budget = model.budget;

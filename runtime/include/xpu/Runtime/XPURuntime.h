@@ -6,8 +6,9 @@
 // (mlir/lib/ExecutionEngine/{Cuda,LevelZero}RuntimeWrappers.cpp), plus a small
 // xpu-specific surface for listing and selecting devices.
 //
-// Every backend library (xpu_opencl_runtime, xpu_levelzero_runtime) exports
-// all of these. Handles are opaque: a module, function, stream or event of one
+// Every backend library (xpu_opencl_runtime, xpu_levelzero_runtime,
+// xpu_cuda_runtime) exports all of these, except where a declaration says
+// otherwise. Handles are opaque: a module, function, stream or event of one
 // backend means nothing to another.
 //
 // Errors cannot be returned through this ABI: a failing driver call prints the
@@ -43,6 +44,11 @@ extern "C" {
 /// object). May run from a global constructor: the runtime initialises itself
 /// on first use.
 XPU_RUNTIME_EXPORT void *mgpuModuleLoad(const void *data, size_t size);
+/// Loads a module from text the driver compiles (PTX for CUDA), with the
+/// given optimization level; `size` counts the terminating zero. Only
+/// backends with such a compiler (CUDA) export it.
+XPU_RUNTIME_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel,
+                                           size_t size);
 XPU_RUNTIME_EXPORT void mgpuModuleUnload(void *module);
 /// Returns the kernel `name` of `module`; exits if there is none.
 XPU_RUNTIME_EXPORT void *mgpuModuleGetFunction(void *module, const char *name);
@@ -148,6 +154,30 @@ XPU_RUNTIME_EXPORT int xpuRuntimeListDevices(void);
 /// event or allocation; selecting another device afterwards, or an index out
 /// of range, is an error.
 XPU_RUNTIME_EXPORT void xpuRuntimeSelectDevice(int index);
+
+//===----------------------------------------------------------------------===//
+// CUDA only (xpu_cuda_runtime)
+//===----------------------------------------------------------------------===//
+
+/// A TMA descriptor of the ranked memref `descriptor` with the given box
+/// (outermost first) and CUtensorMap* enum values, copied to device memory
+/// (nvgpu.tma.create.descriptor, as convert-nvgpu-to-nvvm lowers it).
+XPU_RUNTIME_EXPORT void *mgpuTensorMapEncodeTiledMemref(
+    int64_t rank, void *descriptor, int64_t dataType, int64_t interleave,
+    int64_t swizzle, int64_t l2Promotion, int64_t oobFill, int64_t *boxDims);
+
+/// Runs all later work on `stream`, a CUstream of the selected device's
+/// primary context (e.g. PyTorch's current stream), so that the caller's
+/// events time it; null goes back to the runtime's own stream. Calls on the
+/// caller's stream are asynchronous (mgpuStreamSynchronize waits only while
+/// managed memory is allocated): the caller orders its reads of device
+/// results against the stream, as for its own work.
+XPU_RUNTIME_EXPORT void xpuCudaSetStream(void *stream);
+
+/// When `enabled`, fills every later device allocation with the 32-bit
+/// `pattern` (e.g. 0x7fc07fc0, a NaN in f32 and bf16), so that tests see
+/// output elements a kernel leaves unwritten.
+XPU_RUNTIME_EXPORT void xpuCudaSetAllocationFill(int enabled, uint32_t pattern);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -89,7 +89,8 @@ def XPU_TargetAttr : XPU_Attr<"Target", "target"> {
     Describes one device: subgroup (warp) sizes, the register file a thread
     sees, shared local memory, compute units, the matrix-engine instruction
     shape and peak rates. Presets exist for Intel `pvc` (Data Center GPU Max
-    1550) and `bmg` (Arc B580), NVIDIA `sm_90` (H200) and the host `cpu`;
+    1550) and `bmg` (Arc B580), NVIDIA `sm_80` (A100), `sm_90` and `sm_90a`
+    (H200; `sm_90a` enables wgmma and TMA kernels) and the host `cpu`;
     any field can be overridden. The numbers and their sources are listed in
     `docs/Design.md`.
 

@@ -680,7 +680,11 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
     Option<"persistentGain", "persistent-gain", "double", /*default=*/"0.1",
            "With schedule=auto, persistent programs are chosen when the grid "
            "has at least 4 waves and they model at least this fraction "
-           "faster">
+           "faster">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "NVIDIA: f32 GEMMs run on tensor cores in tf32 (xpu-nvvm-pipeline "
+           "precision=tf32), so the register model is mma.sync's, not the "
+           "SIMT kernels'">
   ];
   let statistics = [
     Statistic<"numSelected", "num-selected", "GEMMs given a config">,

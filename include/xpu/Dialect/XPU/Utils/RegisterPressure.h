@@ -33,10 +33,11 @@ enum class KernelKind {
 /// `tile_m * tile_n / threads` elements (the GEMM's #xpu.config, else the
 /// target's default tile: 128x128 on 32 subgroups on Xe, on 8 warps on
 /// sm_90). On Xe a hardware thread runs a whole subgroup, so a per-lane f32
-/// costs `lanes * 4` bytes of its GRF; on sm_90 a register is 4 bytes of one
-/// lane. The budget is the config's GRF mode, else the target's register
-/// count; a reserve covers addresses and loop state (the A and B tiles are
-/// dead when the epilogue runs).
+/// costs `lanes * 4` bytes of its GRF; on NVIDIA a register is 4 bytes of
+/// one lane, and the kernel kind decides the reserve and the cost of a live
+/// epilogue value (see get()). The budget is the config's GRF mode, else the
+/// target's register count; a reserve covers addresses and loop state (the A
+/// and B tiles are dead when the epilogue runs on Xe).
 ///
 /// SIMT kernels on Xe (calibrated at SIMD16 against IGC): the accumulators
 /// stay live through the epilogue, which needs one register per live value
@@ -61,9 +62,15 @@ struct RegisterModel {
   /// The model for `gemm` with its own config.
   static RegisterModel get(GemmOp gemm, TargetAttr target,
                            KernelKind kind = KernelKind::Matrix);
-  /// The model for a candidate `config` (null: the target's default tile).
+  /// The model for a candidate `config` (null: the target's default tile)
+  /// of a GEMM with `operandType` operands (null: unknown). On NVIDIA
+  /// targets 16-bit and tf32 operands run on mma.sync tensor cores
+  /// (accumulators, operand fragments, epilogue on register pairs), others
+  /// as SIMT kernels (accumulators plus a micro-tile per live epilogue
+  /// value); `kind` selects Xe's SIMT model.
   static RegisterModel get(TargetAttr target, ConfigAttr config,
-                           KernelKind kind = KernelKind::Matrix);
+                           KernelKind kind = KernelKind::Matrix,
+                           Type operandType = {});
   /// Registers per thread with `peakLiveFragments` fragments live.
   int64_t estimate(int64_t peakLiveFragments) const;
   /// The terms of `estimate` for remarks, e.g. "64 per accumulator fragment

@@ -31,6 +31,10 @@ struct GemmProblem {
   int64_t batch = 1, m = 0, n = 0, k = 0;
   /// Bytes of the operands as the backend reads them, and of the result.
   int64_t operandBytes = 4, resultBytes = 4;
+  /// The operand element type the register model sees: the lhs type, or
+  /// tf32 for f32 GEMMs that NVIDIA runs on tensor cores (the caller sets
+  /// it; RegisterModel::get).
+  Type operandType;
   /// Peak rate (GFLOP/s = FLOP/ns) and bandwidth (GB/s = B/ns) of one
   /// compute unit.
   double flopsPerNs = 0, bytesPerNs = 0;

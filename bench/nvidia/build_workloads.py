@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Builds the GEMM + epilogue workloads of the CPU integration tests
+(test/Integration/CPU/*.mlir with Inputs/gen.mlir, each a @main program that
+prints its result) as standalone CUDA executables, one per precision:
+
+  xpu-compile - --target=cuda --emit=exe --xpu-pipeline-options=precision=P
+
+next to libxpu_cuda_runtime.so, libxpu_runner_utils.so, refcheck.py and the
+test files (whose %{check} line holds the float64 NumPy reference), so that
+run_workloads.sh can run and check them on a GPU machine without LLVM.
+
+  bench/nvidia/build_workloads.py --build build --out DIR
+"""
+
+import argparse
+import glob
+import os
+import shutil
+import subprocess
+
+# (tag, xpu-nvvm-pipeline precision, chip): f32 SIMT, tf32 and bf16 on
+# mma.sync, bf16 on TMA + wgmma.
+VARIANTS = (("f32", "f32", "sm_90"), ("tf32", "tf32", "sm_90"),
+            ("bf16", "bf16", "sm_90"), ("bf16-90a", "bf16", "sm_90a"))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                       "test")
+    os.makedirs(args.out, exist_ok=True)
+    gen = open(os.path.join(src, "Integration", "CPU", "Inputs",
+                            "gen.mlir")).read()
+    for path in sorted(glob.glob(os.path.join(src, "Integration", "CPU",
+                                              "*.mlir"))):
+        name = os.path.basename(path)[:-5]
+        shutil.copy(path, args.out)
+        text = open(path).read() + "\n" + gen
+        if "%{check}" not in text:
+            continue  # no float64 reference to compare with
+        for tag, p, chip in VARIANTS:
+            exe = os.path.join(args.out, "%s.%s.exe" % (name, tag))
+            cmd = [os.path.join(args.build, "bin", "xpu-compile"), "-",
+                   "--target=cuda", "--emit=exe", "-o", exe,
+                   "--xpu-pipeline-options=chip=%s precision=%s" % (chip, p)]
+            r = subprocess.run(cmd, input=text, capture_output=True, text=True)
+            status = "ok" if r.returncode == 0 else "FAILED"
+            print("%-32s %-8s %s" % (name, tag, status))
+            if r.returncode != 0:
+                print(r.stderr[-2000:])
+    for lib in ("libxpu_cuda_runtime.so", "libxpu_runner_utils.so"):
+        shutil.copy(os.path.join(args.build, "lib", lib), args.out)
+    shutil.copy(os.path.join(src, "lib", "refcheck.py"), args.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,301 @@
+"""The problems of the NVIDIA benchmark, as MLIR and as PyTorch.
+
+Each problem is a small PyTorch-style model. `mlir(problem, dtype)` writes it
+in the linalg-on-tensors form torch-mlir emits (a transposed nn.Linear
+weight, a matmul into a zero fill, broadcast linalg.generic epilogues), with
+bf16 operands accumulated in f32 where the model is bf16; `torch_forward`
+(in run.py, on the GPU machine) computes the same function with PyTorch.
+Used by build.py (here) and run.py (there); no third-party imports.
+"""
+
+from dataclasses import dataclass, field
+
+ID2 = "affine_map<(d0, d1) -> (d0, d1)>"
+COL2 = "affine_map<(d0, d1) -> (d1)>"
+ROW2 = "affine_map<(d0, d1) -> (d0)>"
+ID3 = "affine_map<(d0, d1, d2) -> (d0, d1, d2)>"
+
+
+@dataclass
+class Problem:
+    name: str
+    # gemm (A @ B, B [k, n]), bmm (batched), linear_gelu, linear_bn_relu,
+    # linear_softmax, linear_residual (x @ W^T + b, W [n, k]).
+    kind: str
+    m: int
+    n: int
+    k: int
+    batch: int = 1
+    # Variants compiled for it: bf16 (bf16 model), tf32 (f32 model with
+    # precision=tf32), f32 (f32 model, SIMT kernels).
+    variants: tuple = ("bf16",)
+    # Extra bf16 variants with hand-written configs (tile, warps, stages,
+    # chip), for choosing the strategy's NVIDIA defaults.
+    configs: tuple = ()
+    # torch.compile peer (compiles take device time: only where fusion
+    # matters).
+    compile: bool = False
+    # PyTorch peers timed next to it (run.py's names).
+    peers: tuple = ("eager f32", "eager tf32", "eager bf16", "cuBLAS bf16",
+                    "cuBLAS tf32")
+
+    @property
+    def flops(self):
+        return 2 * self.batch * self.m * self.n * self.k
+
+
+PROBLEMS = [
+    Problem("gemm_2048", "gemm", 2048, 2048, 2048,
+            variants=("bf16", "bf16-wgmma", "tf32", "f32")),
+    # configs: (tile, warps, stages, chip); the mma.sync sweep of run 3
+    # (bench/nvidia/NOTES.md) is left out now, the wgmma one stays.
+    Problem("gemm_4096", "gemm", 4096, 4096, 4096,
+            variants=("bf16", "bf16-wgmma", "tf32", "f32"),
+            compile=True,
+            configs=(((128, 128, 64), (2, 2), 4, "sm_90a"),
+                     ((64, 256, 64), (1, 4), 4, "sm_90a"))),
+    Problem("gemm_8192", "gemm", 8192, 8192, 8192,
+            variants=("bf16", "bf16-wgmma", "tf32")),
+    Problem("gemm_odd", "gemm", 8205, 5921, 2949,
+            variants=("bf16", "bf16-wgmma", "tf32")),
+    Problem("bmm_64x1024", "bmm", 1024, 1024, 1024, batch=64,
+            variants=("bf16", "bf16-wgmma")),
+    Problem("linear_gelu", "linear_gelu", 4096, 4096, 4096,
+            variants=("bf16", "bf16-wgmma", "tf32"), compile=True),
+    Problem("linear_bn_relu", "linear_bn_relu", 4096, 4096, 4096,
+            variants=("bf16", "bf16-wgmma"), compile=True),
+    Problem("linear_softmax", "linear_softmax", 4096, 4096, 4096,
+            variants=("bf16", "bf16-wgmma"), compile=True),
+    Problem("linear_residual", "linear_residual", 4096, 4096, 4096,
+            variants=("bf16", "bf16-wgmma"), compile=True),
+]
+
+
+# Problems for finding out where a kernel loses time, not for the table:
+# the wgmma kernel on GEMMs whose M, N or K alone is not a multiple of its
+# tile (8205x5921x2949 ran 6x slower than mma.sync with wgmma: NOTES.md),
+# next to a GEMM of about the same size where all three are. build.py
+# --set edges compiles them; run.py times whatever the manifest holds.
+DIAGNOSTIC = [
+    Problem(name, "gemm", m, n, k, variants=("bf16-wgmma",),
+            peers=("cuBLAS bf16",))
+    for name, m, n, k in (("edge_none", 8192, 6144, 3072),
+                          ("edge_m", 8205, 6144, 3072),
+                          ("edge_n", 8192, 5921, 3072),
+                          ("edge_k", 8192, 6144, 2949),
+                          ("edge_all", 8205, 5921, 2949))]
+
+SETS = {"bench": PROBLEMS, "edges": DIAGNOSTIC}
+
+
+def find(name):
+    for p in PROBLEMS + DIAGNOSTIC:
+        if p.name == name:
+            return p
+    raise KeyError(name)
+
+
+def _t(shape, dtype):
+    return "tensor<%sx%s>" % ("x".join(str(s) for s in shape), dtype)
+
+
+class _Writer:
+    """Builds one function; `types` maps each value to (shape, dtype)."""
+
+    def __init__(self):
+        self.lines = []
+        self.n = 0
+        self.types = {}
+
+    def v(self):
+        self.n += 1
+        return "%%v%d" % self.n
+
+    def add(self, line):
+        self.lines.append("  " + line)
+
+    def generic(self, maps, ins, out_shape, out_dtype, body, iters=None,
+                init=None):
+        """A linalg.generic over `ins`; `body(args)` gets (name, dtype) of
+        each block argument, all converted to f32 first, and returns the
+        region's lines and the yielded f32 value (converted to out_dtype)."""
+        iters = iters or ["parallel"] * len(out_shape)
+        if init is None:
+            init = self.v()
+            self.add("%s = tensor.empty() : %s" % (init, _t(out_shape, out_dtype)))
+        res = self.v()
+        block, pre, f32args = [], [], []
+        for i, x in enumerate(ins):
+            dt = self.types[x][1]
+            a = "%%a%d" % i
+            block.append("%s: %s" % (a, dt))
+            if dt != "f32":
+                pre.append("%s_f = arith.extf %s : %s to f32" % (a, a, dt))
+                a = a + "_f"
+            f32args.append(a)
+        lines, yielded = body(f32args)
+        if out_dtype != "f32":
+            lines.append("%%yt = arith.truncf %s : f32 to %s" % (yielded, out_dtype))
+            yielded = "%yt"
+        self.add('%s = linalg.generic {indexing_maps = [%s], iterator_types = [%s]} '
+                 'ins(%s : %s) outs(%s : %s) {' % (
+                     res, ", ".join(maps), ", ".join('"%s"' % i for i in iters),
+                     ", ".join(ins),
+                     ", ".join(_t(*self.types[x]) for x in ins),
+                     init, _t(out_shape, out_dtype)))
+        self.add("^bb0(%s, %%out: %s):" % (", ".join(block), out_dtype))
+        for line in pre + lines:
+            self.add("  " + line)
+        self.add("  linalg.yield %s : %s" % (yielded, out_dtype))
+        self.add("} -> %s" % _t(out_shape, out_dtype))
+        self.types[res] = (out_shape, out_dtype)
+        return res
+
+
+def mlir(p, dtype):
+    """MLIR of problem `p` with `dtype` (bf16 or f32) tensors."""
+    w = _Writer()
+    args = []
+
+    def arg(name, shape):
+        v = "%" + name
+        w.types[v] = (shape, dtype)
+        args.append("%s: %s" % (v, _t(shape, dtype)))
+        return v
+
+    m, n, k, b = p.m, p.n, p.k, p.batch
+    batched = p.kind == "bmm"
+    linear = p.kind not in ("gemm", "bmm")
+    if batched:
+        a, bb, out_shape = arg("a", (b, m, k)), arg("b", (b, k, n)), (b, m, n)
+    elif not linear:
+        a, bb, out_shape = arg("a", (m, k)), arg("b", (k, n)), (m, n)
+    else:
+        a, wt, bias = arg("x", (m, k)), arg("w", (n, k)), arg("bias", (n,))
+        out_shape = (m, n)
+        if p.kind == "linear_bn_relu":
+            gamma, beta = arg("gamma", (n,)), arg("beta", (n,))
+            mean, var = arg("mean", (n,)), arg("var", (n,))
+        if p.kind == "linear_residual":
+            resid = arg("resid", (m, n))
+
+    cst = w.v()
+    w.add("%s = arith.constant 0.000000e+00 : f32" % cst)
+    if linear:
+        # torch-mlir: the weight transposed by linalg.transpose.
+        e = w.v()
+        w.add("%s = tensor.empty() : %s" % (e, _t((k, n), dtype)))
+        bb = w.v()
+        w.add("%s = linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [1, 0]"
+              % (bb, wt, _t((n, k), dtype), e, _t((k, n), dtype)))
+        w.types[bb] = ((k, n), dtype)
+    # The product accumulates in f32 (cuBLAS does for bf16 too).
+    e = w.v()
+    w.add("%s = tensor.empty() : %s" % (e, _t(out_shape, "f32")))
+    z = w.v()
+    w.add("%s = linalg.fill ins(%s : f32) outs(%s : %s) -> %s"
+          % (z, cst, e, _t(out_shape, "f32"), _t(out_shape, "f32")))
+    y = w.v()
+    op = "linalg.batch_matmul" if batched else "linalg.matmul"
+    w.add("%s = %s ins(%s, %s : %s, %s) outs(%s : %s) -> %s" % (
+        y, op, a, bb, _t(*w.types[a]), _t(*w.types[bb]), z,
+        _t(out_shape, "f32"), _t(out_shape, "f32")))
+    w.types[y] = (out_shape, "f32")
+
+    if linear:
+        y = w.generic([ID2, COL2, ID2], [y, bias], out_shape, "f32",
+                      lambda a_: (["%%r = arith.addf %s, %s : f32" % tuple(a_)],
+                                  "%r"))
+    if p.kind == "linear_gelu":
+        # nn.GELU(): 0.5 x (1 + erf(x / sqrt(2)))
+        def gelu(a_):
+            x = a_[0]
+            return ["%c = arith.constant 0.707106769 : f32",
+                    "%h = arith.constant 5.000000e-01 : f32",
+                    "%one = arith.constant 1.000000e+00 : f32",
+                    "%%s = arith.mulf %s, %%c : f32" % x,
+                    "%e = math.erf %s : f32",
+                    "%p = arith.addf %e, %one : f32",
+                    "%%q = arith.mulf %s, %%h : f32" % x,
+                    "%r = arith.mulf %q, %p : f32"], "%r"
+        y = w.generic([ID2, ID2], [y], out_shape, "f32", gelu)
+    elif p.kind == "linear_bn_relu":
+        # BatchNorm1d (eval), then ReLU.
+        def bn_relu(a_):
+            y_, mu, var_, g, bt = a_
+            return ["%eps = arith.constant 1.000000e-05 : f32",
+                    "%zero = arith.constant 0.000000e+00 : f32",
+                    "%%d = arith.subf %s, %s : f32" % (y_, mu),
+                    "%%ve = arith.addf %s, %%eps : f32" % var_,
+                    "%sd = math.sqrt %ve : f32",
+                    "%nrm = arith.divf %d, %sd : f32",
+                    "%%sc = arith.mulf %%nrm, %s : f32" % g,
+                    "%%sh = arith.addf %%sc, %s : f32" % bt,
+                    "%gt = arith.cmpf ugt, %sh, %zero : f32",
+                    "%r = arith.select %gt, %sh, %zero : f32"], "%r"
+        y = w.generic([ID2, COL2, COL2, COL2, COL2, ID2],
+                      [y, mean, var, gamma, beta], out_shape, "f32", bn_relu)
+    elif p.kind == "linear_residual":
+        y = w.generic([ID2, ID2, ID2], [y, resid], out_shape, "f32",
+                      lambda a_: (["%%r = arith.addf %s, %s : f32" % tuple(a_)],
+                                  "%r"))
+    elif p.kind == "linear_softmax":
+        # softmax over dim 1 as torch-mlir decomposes it: row max, exp of the
+        # difference, row sum, division.
+        def row_fill(value):
+            e_ = w.v()
+            w.add("%s = tensor.empty() : %s" % (e_, _t((m,), "f32")))
+            f = w.v()
+            w.add("%s = linalg.fill ins(%s : f32) outs(%s : %s) -> %s"
+                  % (f, value, e_, _t((m,), "f32"), _t((m,), "f32")))
+            return f
+        ninf = w.v()
+        w.add("%s = arith.constant 0xFF800000 : f32" % ninf)
+        red = ["parallel", "reduction"]
+        mx = w.generic([ID2, ROW2], [y], (m,), "f32",
+                       lambda a_: (["%%r = arith.maximumf %s, %%out : f32" % a_[0]],
+                                   "%r"), iters=red, init=row_fill(ninf))
+        ex = w.generic([ID2, ROW2, ID2], [y, mx], out_shape, "f32",
+                       lambda a_: (["%%d = arith.subf %s, %s : f32" % tuple(a_),
+                                    "%r = math.exp %d : f32"], "%r"))
+        sm = w.generic([ID2, ROW2], [ex], (m,), "f32",
+                       lambda a_: (["%%r = arith.addf %s, %%out : f32" % a_[0]],
+                                   "%r"), iters=red, init=row_fill(cst))
+        y = w.generic([ID2, ROW2, ID2], [ex, sm], out_shape, "f32",
+                      lambda a_: (["%%r = arith.divf %s, %s : f32" % tuple(a_)],
+                                  "%r"))
+    if dtype != "f32":
+        maps = [ID3, ID3] if batched else [ID2, ID2]
+        y = w.generic(maps, [y], out_shape, dtype, lambda a_: ([], a_[0]))
+    w.add("return %s : %s" % (y, _t(out_shape, dtype)))
+    head = "func.func @forward(%s) -> %s {" % (", ".join(args),
+                                                _t(out_shape, dtype))
+    return "\n".join(["// %s (%s), generated by bench/nvidia/problems.py"
+                      % (p.name, dtype), head] + w.lines + ["}", ""])
+
+
+def xpu_gemm_with_config(p, config):
+    """A bf16 GEMM (or batched GEMM) written as xpu.gemm with a config, for
+    the config sweep."""
+    (tm, tn, tk), (wr, wc), stages = config[:3]
+    m, n, k, b = p.m, p.n, p.k, p.batch
+    pre = (b,) if p.kind == "bmm" else ()
+    ta, tb, tc = _t(pre + (m, k), "bf16"), _t(pre + (k, n), "bf16"), \
+        _t(pre + (m, n), "bf16")
+    return "\n".join([
+        "func.func @forward(%%a: %s, %%b: %s) -> %s {" % (ta, tb, tc),
+        "  %%g = xpu.gemm %%a, %%b rhs_layout(kn) acc(f32) epilogue {",
+        "  ^bb0(%acc: f32):",
+        "    %t = arith.truncf %acc : f32 to bf16",
+        "    xpu.yield %t : bf16",
+        "  } {config = #xpu.config<tile = [%d, %d, %d], group_m = 8, "
+        "subgroups = [%d, %d], stages = %d, schedule = "
+        "data_parallel>} : (%s, %s) -> %s" % (tm, tn, tk, wr, wc, stages, ta,
+                                               tb, tc),
+        "  return %%g : %s" % tc,
+        "}", ""]).replace("%%", "%")
+
+
+def config_name(config):
+    (tm, tn, tk), (wr, wc), stages, chip = config
+    return "cfg%dx%dx%d_w%dx%d_s%d_%s" % (tm, tn, tk, wr, wc, stages, chip)

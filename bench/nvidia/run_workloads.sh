@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs the executables build_workloads.py made (on a GPU machine; needs
+# python3 with NumPy) and checks each against its float64 NumPy reference:
+# tolerance 1e-5 of the result scale for f32, 1e-3 for tf32, 2e-2 for bf16
+# (operands rounded to 8-bit mantissas; BatchNorm folded into bf16 weights).
+#   bash run_workloads.sh DIR
+dir=${1:-.}
+cd "$dir" || exit 1
+fail=0
+for exe in *.exe; do
+  name=${exe%.*.exe}
+  prec=${exe%.exe}; prec=${prec##*.}
+  case $prec in f32) tol=1e-5;; tf32) tol=1e-3;; bf16*) tol=2e-2;; esac
+  out=$(timeout 20 ./"$exe" 2>&1 | python3 refcheck.py --spec-from "$name.mlir" --tol $tol 2>&1)
+  status=$?
+  [ $status -ne 0 ] && fail=$((fail + 1))
+  printf '%-34s %-8s %s\n' "$name" "$prec" "$(echo "$out" | tail -1 | cut -c1-150)"
+done
+echo "workloads: $fail failed"
+exit $fail

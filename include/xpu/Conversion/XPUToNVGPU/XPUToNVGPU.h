@@ -1,0 +1,214 @@
+//===- XPUToNVGPU.h - xpu.gemm to NVIDIA tensor-core kernels ----*- C++ -*-===//
+//
+// The NVIDIA backend's kernel side. A tile emitter computes one workgroup
+// tile of a GEMM with tensor cores (mma.sync fed by ldmatrix from swizzled
+// shared memory that a cp.async pipeline fills) and either applies the
+// epilogue and stores the tile or stores its f32 partial sums. A driver
+// maps program ids to tiles and K ranges; the data-parallel driver here
+// gives each program one swizzled tile and the whole K range. Schedules
+// (persistent, Stream-K) drive the same emitter with other tiles and K
+// ranges.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPU_CONVERSION_XPUTONVGPU_XPUTONVGPU_H
+#define XPU_CONVERSION_XPUTONVGPU_XPUTONVGPU_H
+
+#include "xpu/Dialect/XPU/IR/XPUOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::xpu {
+
+/// The static shape of one tensor-core GEMM kernel: the problem, the
+/// operand layouts as the kernel reads them, and the tiling from the
+/// #xpu.config.
+struct MmaKernelPlan {
+  /// Logical problem.
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+  /// Row pitch, in elements, of A (always [m, k]) and of B: k for an [n, k]
+  /// B, n for a [k, n] B. Padded so that every row starts on 16 bytes.
+  int64_t aPitch = 0, bPitch = 0;
+  bool rhsNK = true;
+  bool lhsBatched = false, rhsBatched = false;
+  /// Operand element type: bf16 or f16 (m16n8k16), f32 (tf32, m16n8k8).
+  Type operandType;
+  /// The type the kernel stores (the GEMM's result element type).
+  Type resultType;
+  /// Workgroup tile, warp layout, cp.async stages, program-id swizzle.
+  int64_t tm = 0, tn = 0, tk = 0, warpRows = 0, warpCols = 0, stages = 0,
+          groupM = 1;
+
+  int64_t operandBytes() const;
+  /// Elements in one 16-byte cp.async chunk.
+  int64_t chunkElems() const { return 16 / operandBytes(); }
+  /// k of one mma.sync: 16 for 16-bit operands, 8 for tf32.
+  int64_t mmaK() const { return operandBytes() == 2 ? 16 : 8; }
+  int64_t warpM() const { return tm / warpRows; }
+  int64_t warpN() const { return tn / warpCols; }
+  int64_t threads() const { return warpRows * warpCols * 32; }
+  int64_t tilesM() const;
+  int64_t tilesN() const;
+  /// Shared memory of the A and B stage buffers, in bytes.
+  int64_t aStageElems() const { return tm * tk; }
+  int64_t bStageElems() const { return tn * tk; }
+  int64_t sharedBytes() const;
+  /// f32 accumulators each thread holds.
+  int64_t accumulatorsPerThread() const { return tm * tn / threads(); }
+  /// Registers of the A and B fragments of one k-step, double-buffered.
+  int64_t fragmentRegisters() const;
+
+  /// sm_90a: TMA loads and wgmma (WgmmaTileEmitter) instead of cp.async and
+  /// mma.sync. One warpgroup per 64 rows of the tile computes them with
+  /// wgmma m64n<tn>k16; one more warpgroup issues the TMA loads.
+  bool wgmma = false;
+  int64_t consumerWarpgroups() const { return tm / 64; }
+  int64_t wgmmaThreads() const { return 128 * (consumerWarpgroups() + 1); }
+  /// Bytes of one stage's A and B boxes.
+  int64_t wgmmaStageBytes() const { return (tm + tn) * tk * operandBytes(); }
+};
+
+/// Checks that `plan` is a shape the mma.sync emitter can generate; returns a
+/// sentence saying why not, or an empty string.
+std::string checkMmaKernelPlan(const MmaKernelPlan &plan);
+
+/// The values a tile emitter reads and writes inside a kernel, all 1-D
+/// memrefs with static shapes (the bare-pointer kernel arguments), except the
+/// rank-0 scalar epilogue operands.
+struct MmaKernelOperands {
+  Value a, b, c;
+  SmallVector<Value> epilogue;
+  /// The dynamic shared memory (memref<?xi8, workgroup>).
+  Value shared;
+};
+
+/// Emits, inside a kernel, the tensor-core computation of one workgroup tile
+/// of a GEMM: a `stages`-deep cp.async pipeline (nvgpu.device_async_copy)
+/// filling XOR-swizzled shared-memory slices of A and B, ldmatrix
+/// (nvgpu.ldmatrix) fragments, and nvgpu.mma.sync on per-warp accumulators;
+/// then either the epilogue applied to the accumulator registers with the
+/// result stored, or the f32 accumulators stored to a workspace.
+class MmaSyncTileEmitter {
+public:
+  MmaSyncTileEmitter(OpBuilder &b, Location loc, const MmaKernelPlan &plan,
+                     const MmaKernelOperands &operands);
+
+  /// Accumulators (vector<2x2xf32>, warp tile row-major over 16x8 mma tiles)
+  /// of the tile at (`batch`, `m0`, `n0`) over K in [`k0`, `k1`).
+  /// `maskK` must be set when the range is not known to be whole k tiles of
+  /// a padded operand.
+  SmallVector<Value> emitMainLoop(Value batch, Value m0, Value n0, Value k0,
+                                  Value k1, bool maskK);
+
+  /// Applies the epilogue of `gemm` to each accumulator and stores the
+  /// result tile into C (masked at the M and N edges).
+  void emitEpilogueAndStore(GemmOp gemm, ArrayRef<Value> accumulators,
+                            Value batch, Value m0, Value n0);
+
+  /// Stores the f32 accumulators into `workspace` (a 1-D f32 memref) as a
+  /// row-major tm x tn block at slot `slot`, for a later reduction.
+  void emitPartialStore(ArrayRef<Value> accumulators, Value workspace,
+                        Value slot);
+
+private:
+  Value idx(int64_t v);
+  Value add(Value x, Value y);
+  Value mul(Value x, Value y);
+  Value swizzle(Value row, Value chunk, int64_t chunksPerRow);
+  void computeLaneLayout();
+  void issueStageLoads(Value tileK, Value stage, Value batch, Value m0,
+                       Value n0, Value kLimit, bool maskK,
+                       SmallVectorImpl<Value> &tokens);
+  SmallVector<Value> loadFragmentsA(Value stage, int64_t ks);
+  SmallVector<Value> loadFragmentsB(Value stage, int64_t ks);
+  SmallVector<Value> computeStage(Value stage, ArrayRef<Value> acc);
+
+  OpBuilder &b;
+  Location loc;
+  const MmaKernelPlan &p;
+  MmaKernelOperands ops;
+  /// Views of the stage buffers in shared memory.
+  Value aShared, bShared;
+  /// Thread coordinates.
+  Value tid, lane, warpM0, warpN0;
+};
+
+/// Checks that `plan` is a shape the wgmma emitter can generate (16-bit
+/// operands, tile_m 64 or 128, tile_n a multiple of 64 up to 256, tile_k
+/// one 128-byte swizzle row); returns why not, or an empty string.
+std::string checkWgmmaKernelPlan(const MmaKernelPlan &plan);
+
+/// The operands of a wgmma kernel: TMA descriptors of A and B
+/// (!nvgpu.tensormap.descriptor, 128-byte swizzle, zero fill outside the
+/// matrix), C and the epilogue operands as 1-D memrefs.
+struct WgmmaKernelOperands {
+  Value aMap, bMap, c;
+  SmallVector<Value> epilogue;
+};
+
+/// Emits, inside a kernel of `plan.wgmmaThreads()` threads, one workgroup
+/// tile on sm_90a: warpgroup `tm / 64` (the producer) has one thread issue
+/// the TMA loads of each k tile into a `stages`-deep ring of 1024-byte
+/// aligned shared-memory slots guarded by mbarriers (full: the bytes
+/// landed; empty: the consumers are done with the slot); each consumer
+/// warpgroup waits for a slot, runs wgmma m64n<tn>k16 on its 64 rows (A and
+/// B K-major, or B N-major for a [k, n] B) with one group in flight, frees
+/// the previous slot, and finally applies the epilogue to its accumulator
+/// registers and stores the tile (or its f32 partial sums).
+class WgmmaTileEmitter {
+public:
+  WgmmaTileEmitter(OpBuilder &b, Location loc, const MmaKernelPlan &plan,
+                   const WgmmaKernelOperands &operands);
+
+  /// The tile at (`batch`, `m0`, `n0`) over K in [`k0`, `k1`); `k0` and the
+  /// range's length are whole k tiles except at the end of K. With
+  /// `workspace`, the consumers store f32 partial sums at `slot` instead
+  /// of the epilogue's results.
+  void emitTile(GemmOp gemm, Value batch, Value m0, Value n0, Value k0,
+                Value k1, Value workspace = {}, Value slot = {});
+
+  /// Bytes of dynamic shared memory the kernel needs.
+  static int64_t sharedBytes(const MmaKernelPlan &plan);
+
+private:
+  OpBuilder &b;
+  Location loc;
+  const MmaKernelPlan &p;
+  WgmmaKernelOperands ops;
+};
+
+/// Applies the epilogue of `gemm` to accumulators in the register layout of
+/// mma.sync (and of each warp of a wgmma warpgroup): `mTiles x nTiles`
+/// values of vector<2x2xf32>, tile (i, j) holding rows `rowOrigin + 16 i +
+/// g` and `+ 8`, columns `colOrigin + 8 j + 2 t` and `+ 1` for lane
+/// `4 g + t`; stores the results into `c` (1-D), masked at the M and N
+/// edges of `plan`.
+void emitFragmentEpilogue(OpBuilder &b, Location loc, const MmaKernelPlan &plan,
+                          Value c, ArrayRef<Value> epilogueOperands,
+                          GemmOp gemm, ArrayRef<Value> accumulators,
+                          int64_t mTiles, int64_t nTiles, Value lane,
+                          Value rowOrigin, Value colOrigin, Value batch);
+
+/// Checks that `gemm` can become a tensor-core kernel on `target`; emits an
+/// error at the GEMM and fails otherwise.
+LogicalResult checkNVGPULowerable(GemmOp gemm, TargetAttr target);
+
+/// Replaces `gemm` (on tensors) by the host side of its launch and appends
+/// the kernel, in its own gpu.module, to `module`. The data-parallel driver:
+/// one program per swizzled output tile, the whole K range.
+void lowerGemmToMmaSync(RewriterBase &rewriter, GemmOp gemm, TargetAttr target,
+                        ModuleOp module, unsigned index);
+
+/// Declares the memory effects of nvgpu.tma.create.descriptor (it reads its
+/// memref), which upstream leaves unknown and buffer deallocation refuses.
+void registerXPUNVGPUMemoryEffects(DialectRegistry &registry);
+
+/// Rewrites nvgpu.mma.sync on bf16 operands, which upstream's
+/// convert-nvgpu-to-nvvm (LLVM 22.1.8) does not lower, into nvvm.mma.sync.
+void populateXPUNVGPUBF16MmaPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::xpu
+
+#endif // XPU_CONVERSION_XPUTONVGPU_XPUTONVGPU_H

@@ -1,0 +1,323 @@
+//===- WgmmaTileEmitter.cpp - one GEMM tile with TMA and wgmma (sm_90a) ---===//
+//
+// The Hopper tile emitter (docs/NVIDIA.md):
+//
+//   * a producer warpgroup: one thread waits until a ring slot is free
+//     ("empty" mbarrier), announces the slot's bytes on its "full" mbarrier
+//     and issues the TMA loads (nvgpu.tma.async.load) of the k tile's A and
+//     B boxes into it; the copy engine zero-fills what lies outside the
+//     matrix and swizzles rows by 128 bytes;
+//   * consumer warpgroups, 64 rows of the tile each: wait for a slot, run
+//     wgmma.mma_async m64n<tn>k16 over the slot's k-steps on shared-memory
+//     descriptors, commit, keep one group in flight, and free the previous
+//     slot; then apply the epilogue to the accumulator registers (wgmma's D
+//     fragment: warp w of the warpgroup holds rows 16w + g and 16w + g + 8,
+//     columns 8j + 2t and + 1, the mma.sync layout per 16 rows) and store.
+//
+// The descriptors follow the PTX ISA's "Matrix Descriptor Format": start
+// address >> 4 in bits 0-13, leading-dimension byte offset >> 4 in 16-29,
+// stride-dimension byte offset >> 4 in 32-45, swizzle mode in 62-63
+// (1: 128-byte swizzle). A and an [n, k] B are K-major: 8-row groups 1024
+// bytes apart (SBO), k-steps 32 bytes apart within the 128-byte row. A
+// [k, n] B is N-major: boxes of 64 columns (128 bytes) by tile_k rows,
+// 8-row groups 1024 bytes apart (SBO), boxes tile_k * 128 bytes apart
+// (LBO), k-steps 16 rows (2048 bytes) apart; wgmma reads it transposed.
+//
+// The wgmma instructions are NVVM ops (nvvm.wgmma.*): nvgpu.warpgroup.mma
+// in LLVM 22.1.8 keeps its accumulator opaque (the epilogue could only go
+// through nvgpu.warpgroup.mma.store to memory) and steps a K-major B's
+// descriptor as if it were N-major.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xpu/Conversion/XPUToNVGPU/XPUToNVGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+/// Shared memory a block can have on sm_90 (227 KiB), less what the
+/// mbarriers take.
+static constexpr int64_t kMaxSharedBytes = 227 * 1024 - 1024;
+/// Registers per thread after setmaxnreg: producers give theirs to the
+/// consumers (64K registers per SM: 2 x 128 x 232 + 128 x 40).
+static constexpr uint32_t kProducerRegisters = 40;
+static constexpr uint32_t kConsumerRegisters = 232;
+
+std::string mlir::xpu::checkWgmmaKernelPlan(const MmaKernelPlan &p) {
+  if (p.operandBytes() != 2)
+    return "wgmma kernels take 16-bit operands (tf32 runs on mma.sync)";
+  if (p.tm != 64 && p.tm != 128)
+    return llvm::formatv("tile_m {0}: one or two consumer warpgroups of 64 "
+                         "rows (tile_m 64 or 128)",
+                         p.tm);
+  if (p.tn % 64 != 0 || p.tn > 256)
+    return llvm::formatv("tile_n {0}: a multiple of 64 up to 256 (wgmma "
+                         "n <= 256, 64-column TMA boxes)",
+                         p.tn);
+  if (p.tk != 64)
+    return llvm::formatv("tile_k {0}: one 128-byte swizzled row (64)", p.tk);
+  if (p.stages < 2 || WgmmaTileEmitter::sharedBytes(p) > kMaxSharedBytes)
+    return llvm::formatv("{0} stages of {1} bytes do not fit {2} bytes of "
+                         "shared memory",
+                         p.stages, p.wgmmaStageBytes(), kMaxSharedBytes);
+  return "";
+}
+
+int64_t WgmmaTileEmitter::sharedBytes(const MmaKernelPlan &p) {
+  return p.stages * p.wgmmaStageBytes();
+}
+
+WgmmaTileEmitter::WgmmaTileEmitter(OpBuilder &b, Location loc,
+                                   const MmaKernelPlan &plan,
+                                   const WgmmaKernelOperands &operands)
+    : b(b), loc(loc), p(plan), ops(operands) {}
+
+void WgmmaTileEmitter::emitTile(GemmOp gemm, Value batch, Value m0, Value n0,
+                                Value k0, Value k1, Value workspace,
+                                Value slot) {
+  MLIRContext *ctx = b.getContext();
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto mul = [&](Value x, Value y) -> Value {
+    return arith::MulIOp::create(b, loc, x, y);
+  };
+  auto cmp = [&](arith::CmpIPredicate pred, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, pred, x, y);
+  };
+  auto i64 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  };
+  int64_t consumers = p.consumerWarpgroups();
+  int64_t eb = p.operandBytes();
+  Attribute workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Value shared = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                      MemRefLayoutAttrInterface(), workgroup));
+  // A view of `shape` at byte `offset` of dynamic shared memory.
+  auto view = [&](Value offset, ArrayRef<int64_t> shape) -> Value {
+    auto type = MemRefType::get(shape, p.operandType,
+                                MemRefLayoutAttrInterface(), workgroup);
+    return memref::ViewOp::create(b, loc, type, shared, offset, ValueRange());
+  };
+  int64_t aBytes = p.tm * p.tk * eb, bBytes = p.tn * p.tk * eb;
+  int64_t bRegion = p.stages * aBytes;
+  // Batched operands have 3-D descriptors whose boxes start with a 1.
+  auto boxShape = [&](bool batched, ArrayRef<int64_t> shape) {
+    SmallVector<int64_t> s;
+    if (batched)
+      s.push_back(1);
+    s.append(shape.begin(), shape.end());
+    return s;
+  };
+
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value warpgroup = arith::DivUIOp::create(b, loc, tid, idx(128));
+  Value inGroup = arith::RemUIOp::create(b, loc, tid, idx(128));
+
+  // The mbarriers of the ring, initialized by one thread before anyone
+  // waits on them.
+  auto barrierType = nvgpu::MBarrierGroupType::get(ctx, workgroup, p.stages);
+  Value full = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
+  Value empty = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
+  {
+    auto ifOp =
+        scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::eq, tid, idx(0)),
+                          /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    for (int64_t s = 0; s < p.stages; ++s) {
+      nvgpu::MBarrierInitOp::create(b, loc, full, idx(1), idx(s), Value());
+      nvgpu::MBarrierInitOp::create(b, loc, empty, idx(consumers), idx(s),
+                                    Value());
+    }
+    nvgpu::TmaPrefetchOp::create(b, loc, ops.aMap, Value());
+    nvgpu::TmaPrefetchOp::create(b, loc, ops.bMap, Value());
+  }
+  gpu::BarrierOp::create(b, loc);
+
+  Value span = arith::SubIOp::create(b, loc, k1, k0);
+  Value kTiles =
+      arith::DivUIOp::create(b, loc, add(span, idx(p.tk - 1)), idx(p.tk));
+  // Parity of the round a k tile's slot is in.
+  auto parity = [&](Value kt, bool flip) -> Value {
+    Value round = arith::DivUIOp::create(b, loc, kt, idx(p.stages));
+    Value odd = arith::RemUIOp::create(b, loc, round, idx(2));
+    Value bit = cmp(arith::CmpIPredicate::eq, odd, idx(1));
+    if (!flip)
+      return bit;
+    Value one = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    return arith::XOrIOp::create(b, loc, bit, one);
+  };
+  Value ticks = idx(10000000);
+
+  auto roles = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::eq, warpgroup, idx(consumers)),
+      /*withElseRegion=*/true);
+
+  // Producer.
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(roles.thenBlock());
+    NVVM::SetMaxRegisterOp::create(b, loc, kProducerRegisters,
+                                   NVVM::SetMaxRegisterAction::decrease);
+    auto leader = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, inGroup, idx(0)), false);
+    b.setInsertionPointToStart(leader.thenBlock());
+    scf::ForOp::create(
+        b, loc, idx(0), kTiles, idx(1), ValueRange(),
+        [&](OpBuilder &, Location, Value kt, ValueRange) {
+          Value stage = arith::RemUIOp::create(b, loc, kt, idx(p.stages));
+          nvgpu::MBarrierTryWaitParityOp::create(
+              b, loc, empty, parity(kt, true), ticks, stage);
+          nvgpu::MBarrierArriveExpectTxOp::create(
+              b, loc, full, idx(p.wgmmaStageBytes()), stage, Value());
+          Value kOff = add(k0, mul(kt, idx(p.tk)));
+          auto load = [&](Value map, Value dstOffset, ArrayRef<int64_t> box,
+                          bool batched, ArrayRef<Value> coords) {
+            SmallVector<Value> c(coords);
+            if (batched)
+              c.push_back(batch);
+            Value dst = view(dstOffset, boxShape(batched, box));
+            nvgpu::TmaAsyncLoadOp::create(b, loc, dst, full, map, c, stage,
+                                          Value(), Value());
+          };
+          // Coordinates innermost first.
+          load(ops.aMap, mul(stage, idx(aBytes)), {p.tm, p.tk}, p.lhsBatched,
+               {kOff, m0});
+          Value bBase = add(idx(bRegion), mul(stage, idx(bBytes)));
+          if (p.rhsNK) {
+            load(ops.bMap, bBase, {p.tn, p.tk}, p.rhsBatched, {kOff, n0});
+          } else {
+            for (int64_t j = 0; j < p.tn / 64; ++j)
+              load(ops.bMap, add(bBase, idx(j * p.tk * 128)), {p.tk, 64},
+                   p.rhsBatched, {add(n0, idx(j * 64)), kOff});
+          }
+          scf::YieldOp::create(b, loc);
+        });
+  }
+
+  // Consumers.
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(roles.elseBlock());
+  NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
+                                 NVVM::SetMaxRegisterAction::increase);
+  int64_t accRegs = p.tn / 2;
+  auto accType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(accRegs, b.getF32Type()));
+  Value zero = LLVM::ZeroOp::create(b, loc, accType);
+  // Shared-memory descriptors: the start address field of a stage's slot.
+  auto address = [&](Value byteOffset) -> Value {
+    Value v = view(byteOffset, {1});
+    Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, v);
+    return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), ptr);
+  };
+  auto descriptor = [&](Value addr, int64_t lbo, int64_t sbo) -> Value {
+    Value start = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, addr, i64(4)), i64(0x3FFF));
+    int64_t fields = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (1ll << 62);
+    return arith::OrIOp::create(b, loc, start, i64(fields));
+  };
+  Value consumer = warpgroup;
+  Value rowsOff = mul(consumer, idx(64 * p.tk * eb));
+  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, p.tn, 16);
+  NVVM::WGMMATypes type =
+      p.operandType.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  auto loop = scf::ForOp::create(
+      b, loc, idx(0), kTiles, idx(1), ValueRange{zero},
+      [&](OpBuilder &, Location, Value kt, ValueRange iter) {
+        Value stage = arith::RemUIOp::create(b, loc, kt, idx(p.stages));
+        nvgpu::MBarrierTryWaitParityOp::create(b, loc, full, parity(kt, false),
+                                               ticks, stage);
+        Value aDesc = descriptor(address(add(mul(stage, idx(aBytes)), rowsOff)),
+                                 16, 1024);
+        Value bAddr = address(add(idx(bRegion), mul(stage, idx(bBytes))));
+        Value bDesc = p.rhsNK ? descriptor(bAddr, 16, 1024)
+                              : descriptor(bAddr, p.tk * 128, 1024);
+        NVVM::WgmmaFenceAlignedOp::create(b, loc);
+        Value acc = iter[0];
+        for (int64_t ks = 0; ks < p.tk / 16; ++ks) {
+          // K-major: 16 elements = 32 bytes further along the row; N-major
+          // B: 16 rows of 128 bytes further down.
+          Value a = arith::AddIOp::create(b, loc, aDesc, i64(ks * 32 / 16));
+          int64_t bStep = p.rhsNK ? ks * 32 / 16 : ks * 16 * 128 / 16;
+          Value bd = arith::AddIOp::create(b, loc, bDesc, i64(bStep));
+          acc = NVVM::WgmmaMmaAsyncOp::create(
+              b, loc, accType, acc, a, bd, shape, type, type,
+              NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+              NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+              NVVM::MMALayout::row,
+              p.rhsNK ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+              NVVM::MMAIntOverflowAttr());
+        }
+        NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+        // This k tile's group stays in flight; the previous one is done,
+        // so its slot goes back to the producer.
+        NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+        Value release = arith::AndIOp::create(
+            b, loc, cmp(arith::CmpIPredicate::ugt, kt, idx(0)),
+            cmp(arith::CmpIPredicate::eq, inGroup, idx(0)));
+        auto ifOp = scf::IfOp::create(b, loc, release, false);
+        {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(ifOp.thenBlock());
+          Value prev = arith::RemUIOp::create(
+              b, loc, add(kt, idx(p.stages - 1)), idx(p.stages));
+          nvgpu::MBarrierArriveOp::create(
+              b, loc, nvgpu::MBarrierTokenType::get(ctx), empty, prev);
+        }
+        scf::YieldOp::create(b, loc, acc);
+      });
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+
+  // The accumulators as mma.sync-style 16x8 tiles of this warp.
+  Value result = loop.getResult(0);
+  auto tileType = VectorType::get({2, 2}, b.getF32Type());
+  SmallVector<Value> tiles;
+  for (int64_t j = 0; j < p.tn / 8; ++j) {
+    Value tile = ub::PoisonOp::create(b, loc, tileType);
+    for (int64_t r = 0; r < 4; ++r) {
+      Value x = LLVM::ExtractValueOp::create(b, loc, result, 4 * j + r);
+      tile = vector::InsertOp::create(b, loc, x, tile,
+                                      ArrayRef<int64_t>{r / 2, r % 2});
+    }
+    tiles.push_back(tile);
+  }
+  Value lane = arith::RemUIOp::create(b, loc, inGroup, idx(32));
+  Value warp = arith::DivUIOp::create(b, loc, inGroup, idx(32));
+  Value rowInTile = add(mul(consumer, idx(64)), mul(warp, idx(16)));
+  if (!workspace) {
+    emitFragmentEpilogue(b, loc, p, ops.c, ops.epilogue, gemm, tiles, 1,
+                         p.tn / 8, lane, add(m0, rowInTile), n0, batch);
+    return;
+  }
+  // f32 partial sums, row-major tm x tn at `slot`.
+  Value g = arith::DivUIOp::create(b, loc, lane, idx(4));
+  Value t = arith::RemUIOp::create(b, loc, lane, idx(4));
+  Value base = mul(slot, idx(p.tm * p.tn));
+  for (int64_t j = 0; j < p.tn / 8; ++j)
+    for (int64_t h = 0; h < 2; ++h) {
+      Value row = add(add(rowInTile, g), idx(h * 8));
+      Value col = add(mul(t, idx(2)), idx(j * 8));
+      Value pair = vector::ExtractOp::create(b, loc, tiles[j], h);
+      Value flat = add(base, add(mul(row, idx(p.tn)), col));
+      vector::StoreOp::create(b, loc, pair, workspace, flat,
+                              /*nontemporal=*/false, llvm::MaybeAlign(8));
+    }
+}

@@ -1,0 +1,156 @@
+//===- NVVMPipeline.cpp - xpu-nvvm-pipeline: NVIDIA GPUs through NVVM -----===//
+//
+// The NVIDIA path: GEMMs with 16-bit operands (or f32 ones in tf32, when
+// asked) become tensor-core kernels (convert-xpu-to-nvgpu), f32 GEMMs SIMT
+// kernels (convert-xpu-to-gpu), the other linalg ops one-thread-per-element
+// kernels; kernels go through NVVM to a cubin in gpu.binary and the host the
+// way of the other GPU pipelines, with CUDA device or managed buffers.
+// docs/NVIDIA.md describes it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipelineUtils.h"
+#include "xpu/Pipelines/Pipelines.h"
+
+#include "xpu/Conversion/Passes.h"
+#include "xpu/Dialect/XPU/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/OptimizeForNVVM.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+
+#ifndef XPU_CUDA_TOOLKIT_DIR
+#define XPU_CUDA_TOOLKIT_DIR ""
+#endif
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+/// Kernels in gpu.module ops to the NVVM and LLVM dialects.
+static void addNVVMKernelLowering(OpPassManager &pm) {
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createStripDebugInfoPass());
+  kernels.addPass(createXPUNVGPUBF16MmaToNVVMPass());
+  kernels.addPass(createConvertNVGPUToNVVMPass());
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.useBarePtrCallConv = true;
+  kernels.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  // NVVM ops defined as inline PTX (mbarrier waits, wgmma) to llvm.inline_asm.
+  kernels.addPass(createConvertNVVMToLLVMPass());
+  kernels.addPass(createXPUExternDynamicSharedMemoryPass());
+  kernels.addPass(LLVM::createNVVMOptimizeForTargetPass());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+}
+
+/// The schedule of every GEMM: the tensor-core kernels lower data_parallel
+/// only, so `auto` means data_parallel here (validate refuses the others).
+static GPUScheduleOptions
+getNVVMScheduleOptions(const XPUNVVMPipelineOptions &options) {
+  GPUScheduleOptions schedule = options.getScheduleOptions();
+  schedule.schedule = "data_parallel";
+  return schedule;
+}
+
+void mlir::xpu::addXPUNVVMFrontEnd(OpPassManager &pm,
+                                   const XPUNVVMPipelineOptions &options) {
+  // Precision: tf32 keeps f32 numerics up to the kernel, which rounds the
+  // operands; bf16 and f16 convert them at pack time (xpu-prepack-bf16).
+  bool tf32 = options.precision == "tf32";
+  std::string precision = tf32 ? "f32" : options.precision.getValue();
+  // SIMT configs: the tensor-core kernels read the same tile, warp layout
+  // and stages (convert-xpu-to-nvgpu), and f32 GEMMs run as SIMT kernels.
+  detail::addGPUFrontEnd(pm, options.optimize, precision, options.chip,
+                         options.reassociate, /*gemmKernels=*/true, "simt",
+                         getNVVMScheduleOptions(options), tf32);
+  if (options.cInterfaces)
+    pm.addPass(createXPUExportCInterfacesPass());
+}
+
+void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
+                                     const XPUNVVMPipelineOptions &options) {
+  addXPUNVVMFrontEnd(pm, options);
+  XPUConvertXPUToNVGPUPassOptions toNVGPU;
+  toNVGPU.tf32 = options.precision == "tf32";
+  pm.addPass(createXPUConvertXPUToNVGPUPass(toNVGPU));
+  // f32 (and f64) GEMMs left: programs of SIMT tiles.
+  pm.addNestedPass<func::FuncOp>(createXPUScheduleGemmPass());
+  pm.addNestedPass<func::FuncOp>(createXPUConvertXPUToGPUPass());
+  detail::addLowerXPUToLinalg(pm);
+
+  detail::addBufferization(pm);
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  // The other statically shaped linalg ops: kernels with full workgroups
+  // (elementwise and pack work one thread per element, row reductions one
+  // workgroup per row).
+  pm.addPass(createXPULinalgToGPULoopsPass());
+  pm.addNestedPass<func::FuncOp>(createXPUSharedAllocsToDynamicPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addNestedPass<func::FuncOp>(createXPUAsyncLaunchesPass());
+  pm.addPass(createXPUSanitizeKernelNamesPass());
+
+  // Kernels to NVVM, then PTX and a cubin.
+  GpuNVVMAttachTargetOptions attach;
+  attach.chip = options.chip;
+  attach.features = "+ptx80";
+  attach.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(attach));
+  addNVVMKernelLowering(pm);
+  if (!options.dumpBinaries.empty()) {
+    XPUDumpNVVMBinariesPassOptions dump;
+    dump.dir = options.dumpBinaries;
+    dump.ptx = true;
+    pm.addPass(createXPUDumpNVVMBinariesPass(dump));
+  }
+  GpuModuleToBinaryPassOptions toBinary;
+  toBinary.compilationTarget = options.binaryFormat;
+  toBinary.toolkitPath = options.toolkit.empty()
+                             ? std::string(XPU_CUDA_TOOLKIT_DIR)
+                             : options.toolkit.getValue();
+  pm.addPass(createGpuModuleToBinaryPass(toBinary));
+  if (!options.dumpBinaries.empty()) {
+    XPUDumpNVVMBinariesPassOptions dump;
+    dump.dir = options.dumpBinaries;
+    dump.ptx = false;
+    pm.addPass(createXPUDumpNVVMBinariesPass(dump));
+  }
+
+  // The host: device memory for buffers only kernels touch, managed memory
+  // for the others; bare-pointer kernel arguments.
+  XPUCudaBuffersPassOptions buffers;
+  buffers.deviceResults = options.deviceResults;
+  pm.addPass(createXPUCudaBuffersPass(buffers));
+  // TMA descriptors are made on the host (mgpuTensorMapEncodeTiledMemref).
+  pm.addNestedPass<func::FuncOp>(createConvertNVGPUToNVVMPass());
+  detail::addGPUHostToLLVM(pm);
+}
+
+void mlir::xpu::registerXPUNVVMPipeline() {
+  detail::registerPipeline<XPUNVVMPipelineOptions>(
+      "NVIDIA (sm_80, sm_90, sm_90a): raise to xpu, optimize, select a "
+      "strategy, lower GEMMs with 16-bit operands (or tf32 when asked) to "
+      "tensor-core kernels (convert-xpu-to-nvgpu: cp.async pipeline, "
+      "swizzled shared memory, ldmatrix, mma.sync; on sm_90a TMA and wgmma; "
+      "fused epilogue on the accumulators) and f32 GEMMs to programs of "
+      "SIMT tiles (xpu-schedule-gemm, convert-xpu-to-gpu), the other linalg "
+      "ops to kernels with full workgroups, compile the "
+      "kernels through NVVM to cubins in gpu.binary ops, and lower the host "
+      "to the LLVM dialect with CUDA device or managed buffers (runnable by "
+      "xpu-run --target=cuda, or compiled by xpu-compile)",
+      buildXPUNVVMPipeline);
+}

@@ -1,0 +1,487 @@
+//===- CudaRuntimeWrappers.cpp - the mgpu* ABI over the CUDA driver API ---===//
+//
+// What code lowered by gpu-to-llvm calls on NVIDIA GPUs (see
+// include/xpu/Runtime/XPURuntime.h), over the CUDA driver API alone: this
+// library links libcuda and nothing else, so programs compiled by
+// xpu-compile run where the NVIDIA driver is installed, without LLVM, MLIR
+// or the CUDA toolkit.
+//
+// * Initialization is lazy (module loads run from global constructors): the
+//   first call initializes the driver, takes the selected device's primary
+//   context (the one the CUDA runtime and PyTorch use) and makes it current
+//   on every calling thread.
+// * All work goes to one stream: the one a caller set with
+//   xpuCudaSetStream (e.g. PyTorch's current stream), else a stream the
+//   runtime creates. mgpuStreamCreate returns it and mgpuStreamDestroy
+//   keeps it, so the launches, copies and stream-ordered allocations of a
+//   call are ordered without events.
+// * On a stream the caller set, calls are asynchronous, like the caller's
+//   own work on it: mgpuStreamSynchronize waits only while managed memory
+//   (which the host may read) is allocated. Device-memory results are the
+//   caller's to order against its stream; copies to pageable host memory
+//   wait by themselves.
+// * Buffers only kernels touch are device memory from the stream-ordered
+//   allocator (cuMemAllocAsync); buffers the host touches are managed
+//   memory, and only when the device has that much memory free.
+// * Every driver call is checked: a failure prints the call's name, the
+//   error's name and text, and exits with status 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xpu/Runtime/XPURuntime.h"
+
+#include <cuda.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace {
+
+[[noreturn]] void die(const char *what) {
+  std::fprintf(stderr, "xpu cuda runtime: %s\n", what);
+  std::fflush(stderr);
+  std::exit(1);
+}
+
+void check(CUresult result, const char *call) {
+  if (result == CUDA_SUCCESS)
+    return;
+  const char *name = nullptr, *text = nullptr;
+  cuGetErrorName(result, &name);
+  cuGetErrorString(result, &text);
+  std::fprintf(stderr, "xpu cuda runtime: %s failed: %s (%s)\n", call,
+               name ? name : "unknown error", text ? text : "no description");
+  std::fflush(stderr);
+  std::exit(1);
+}
+
+#define CHECK(call) check((call), #call)
+
+struct Runtime {
+  std::mutex mutex;
+  bool initialized = false;
+  int deviceIndex = 0;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  CUstream stream = nullptr;
+  bool ownStream = false;
+  /// Managed allocations (freed with cuMemFree); the others come from the
+  /// stream-ordered allocator.
+  std::unordered_set<void *> managed;
+  /// When set, new device allocations are filled with `fillPattern`
+  /// (xpuCudaSetAllocationFill), so that what a kernel does not write shows.
+  bool fill = false;
+  uint32_t fillPattern = 0;
+  /// Device copies of TMA descriptors by content, oldest first.
+  std::unordered_map<std::string, CUdeviceptr> tensorMaps;
+  std::deque<std::string> tensorMapOrder;
+  /// Functions whose dynamic shared memory limit was raised, with the limit.
+  std::unordered_map<CUfunction, int> sharedLimit;
+};
+
+Runtime &runtime() {
+  static Runtime r;
+  return r;
+}
+
+/// Initializes on first use and makes the context current on this thread.
+Runtime &enter() {
+  Runtime &r = runtime();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (!r.initialized) {
+    CHECK(cuInit(0));
+    int count = 0;
+    CHECK(cuDeviceGetCount(&count));
+    if (count == 0)
+      die("no CUDA device found");
+    if (r.deviceIndex >= count) {
+      std::fprintf(stderr,
+                   "xpu cuda runtime: device %d selected but only %d found\n",
+                   r.deviceIndex, count);
+      std::exit(1);
+    }
+    CHECK(cuDeviceGet(&r.device, r.deviceIndex));
+    CHECK(cuDevicePrimaryCtxRetain(&r.context, r.device));
+    CHECK(cuCtxSetCurrent(r.context));
+    // Freed device memory stays in the pool for the next call's buffers.
+    CUmemoryPool pool;
+    CHECK(cuDeviceGetDefaultMemPool(&pool, r.device));
+    cuuint64_t keep = ~cuuint64_t(0);
+    CHECK(
+        cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep));
+    r.initialized = true;
+  } else {
+    CUcontext current = nullptr;
+    CHECK(cuCtxGetCurrent(&current));
+    if (current != r.context)
+      CHECK(cuCtxSetCurrent(r.context));
+  }
+  return r;
+}
+
+CUstream getStream(Runtime &r) {
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (!r.stream) {
+    // Blocking: ordered with the legacy default stream, which callers
+    // that set no stream (PyTorch's default stream, say) use.
+    CHECK(cuStreamCreate(&r.stream, CU_STREAM_DEFAULT));
+    r.ownStream = true;
+  }
+  return r.stream;
+}
+
+CUstream streamOf(Runtime &r, void *stream) {
+  return stream ? static_cast<CUstream>(stream) : getStream(r);
+}
+
+} // namespace
+
+extern "C" {
+
+//===----------------------------------------------------------------------===//
+// Modules and kernels
+//===----------------------------------------------------------------------===//
+
+XPU_RUNTIME_EXPORT void *mgpuModuleLoad(const void *data, size_t size) {
+  (void)size;
+  enter();
+  CUmodule module = nullptr;
+  CHECK(cuModuleLoadData(&module, data));
+  return module;
+}
+
+/// Loads PTX (binary-format=isa), which the driver compiles.
+XPU_RUNTIME_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel,
+                                           size_t size) {
+  (void)size;
+  enter();
+  char log[8192] = {0};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_OPTIMIZATION_LEVEL};
+  void *values[] = {log, reinterpret_cast<void *>(sizeof(log)),
+                    reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
+  CUmodule module = nullptr;
+  CUresult result = cuModuleLoadDataEx(&module, data, 3, options, values);
+  if (result != CUDA_SUCCESS && log[0])
+    std::fprintf(stderr,
+                 "xpu cuda runtime: the driver could not compile "
+                 "the PTX:\n%s\n",
+                 log);
+  CHECK(result);
+  return module;
+}
+
+XPU_RUNTIME_EXPORT void mgpuModuleUnload(void *module) {
+  // Modules are unloaded by global destructors, at process exit, when the
+  // driver may already be shut down (a PyTorch process, say): nothing left
+  // to release then.
+  CUresult result = cuModuleUnload(static_cast<CUmodule>(module));
+  if (result == CUDA_ERROR_DEINITIALIZED || result == CUDA_ERROR_UNKNOWN ||
+      result == CUDA_ERROR_CONTEXT_IS_DESTROYED ||
+      result == CUDA_ERROR_INVALID_CONTEXT)
+    return;
+  CHECK(result);
+}
+
+XPU_RUNTIME_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
+  enter();
+  CUfunction function = nullptr;
+  CUresult result =
+      cuModuleGetFunction(&function, static_cast<CUmodule>(module), name);
+  if (result != CUDA_SUCCESS)
+    std::fprintf(stderr, "xpu cuda runtime: no kernel '%s' in the module\n",
+                 name);
+  CHECK(result);
+  return function;
+}
+
+XPU_RUNTIME_EXPORT void
+mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                 intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                 int32_t sharedMemBytes, void *stream, void **params,
+                 void **extra, size_t paramsCount) {
+  (void)paramsCount;
+  Runtime &r = enter();
+  auto f = static_cast<CUfunction>(function);
+  // Beyond 48 KiB a kernel must opt in to its dynamic shared memory.
+  if (sharedMemBytes > 48 * 1024) {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    int &limit = r.sharedLimit[f];
+    if (limit < sharedMemBytes) {
+      CHECK(cuFuncSetAttribute(
+          f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, sharedMemBytes));
+      limit = sharedMemBytes;
+    }
+  }
+  CHECK(cuLaunchKernel(f, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                       sharedMemBytes, streamOf(r, stream), params, extra));
+}
+
+//===----------------------------------------------------------------------===//
+// Streams and events
+//===----------------------------------------------------------------------===//
+
+XPU_RUNTIME_EXPORT void *mgpuStreamCreate(void) {
+  Runtime &r = enter();
+  return getStream(r);
+}
+
+XPU_RUNTIME_EXPORT void mgpuStreamDestroy(void *stream) {
+  // The runtime's one stream outlives every call.
+  (void)stream;
+}
+
+XPU_RUNTIME_EXPORT void mgpuStreamSynchronize(void *stream) {
+  Runtime &r = enter();
+  CUstream s = streamOf(r, stream);
+  {
+    // The host can observe a caller's stream's work only through managed
+    // memory: without any, the caller orders its reads itself.
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (!r.ownStream && s == r.stream && r.managed.empty())
+      return;
+  }
+  CHECK(cuStreamSynchronize(s));
+}
+
+XPU_RUNTIME_EXPORT void mgpuStreamWaitEvent(void *stream, void *event) {
+  Runtime &r = enter();
+  CHECK(cuStreamWaitEvent(streamOf(r, stream), static_cast<CUevent>(event), 0));
+}
+
+XPU_RUNTIME_EXPORT void *mgpuEventCreate(void) {
+  enter();
+  CUevent event = nullptr;
+  CHECK(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
+  return event;
+}
+
+XPU_RUNTIME_EXPORT void mgpuEventDestroy(void *event) {
+  enter();
+  CHECK(cuEventDestroy(static_cast<CUevent>(event)));
+}
+
+XPU_RUNTIME_EXPORT void mgpuEventSynchronize(void *event) {
+  enter();
+  CHECK(cuEventSynchronize(static_cast<CUevent>(event)));
+}
+
+XPU_RUNTIME_EXPORT void mgpuEventRecord(void *event, void *stream) {
+  Runtime &r = enter();
+  CHECK(cuEventRecord(static_cast<CUevent>(event), streamOf(r, stream)));
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+XPU_RUNTIME_EXPORT void *mgpuMemAlloc(uint64_t size, void *stream,
+                                      bool isHostShared) {
+  Runtime &r = enter();
+  if (size == 0)
+    size = 1;
+  CUdeviceptr ptr = 0;
+  if (isHostShared) {
+    // Never more managed memory than the device has free: oversubscribed
+    // managed memory can hang the GPU, not only this program.
+    size_t freeBytes = 0, totalBytes = 0;
+    CHECK(cuMemGetInfo(&freeBytes, &totalBytes));
+    if (size > freeBytes) {
+      std::fprintf(stderr,
+                   "xpu cuda runtime: %llu bytes of managed memory asked "
+                   "for, but the device has %llu bytes free\n",
+                   static_cast<unsigned long long>(size),
+                   static_cast<unsigned long long>(freeBytes));
+      std::exit(1);
+    }
+    CHECK(cuMemAllocManaged(&ptr, size, CU_MEM_ATTACH_GLOBAL));
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.managed.insert(reinterpret_cast<void *>(ptr));
+  } else {
+    CUstream s = streamOf(r, stream);
+    CHECK(cuMemAllocAsync(&ptr, size, s));
+    if (r.fill)
+      CHECK(cuMemsetD32Async(ptr, r.fillPattern, size / 4, s));
+  }
+  return reinterpret_cast<void *>(ptr);
+}
+
+XPU_RUNTIME_EXPORT void mgpuMemFree(void *ptr, void *stream) {
+  if (!ptr)
+    return;
+  Runtime &r = enter();
+  bool isManaged;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    isManaged = r.managed.erase(ptr) != 0;
+  }
+  CUstream s = streamOf(r, stream);
+  if (isManaged) {
+    // The host may free it right away: wait for the kernels using it.
+    CHECK(cuStreamSynchronize(s));
+    CHECK(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)));
+    return;
+  }
+  CHECK(cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(ptr), s));
+}
+
+XPU_RUNTIME_EXPORT void mgpuMemcpy(void *dst, void *src, size_t size,
+                                   void *stream) {
+  Runtime &r = enter();
+  CHECK(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                      reinterpret_cast<CUdeviceptr>(src), size,
+                      streamOf(r, stream)));
+}
+
+XPU_RUNTIME_EXPORT void mgpuMemset32(void *dst, unsigned int value,
+                                     size_t count, void *stream) {
+  Runtime &r = enter();
+  CHECK(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                         streamOf(r, stream)));
+}
+
+XPU_RUNTIME_EXPORT void mgpuMemset16(void *dst, unsigned short value,
+                                     size_t count, void *stream) {
+  Runtime &r = enter();
+  CHECK(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                         streamOf(r, stream)));
+}
+
+//===----------------------------------------------------------------------===//
+// Device discovery and selection, the stream of callers
+//===----------------------------------------------------------------------===//
+
+XPU_RUNTIME_EXPORT int xpuRuntimeListDevices(void) {
+  CUresult init = cuInit(0);
+  if (init != CUDA_SUCCESS) {
+    const char *name = nullptr;
+    cuGetErrorName(init, &name);
+    std::printf("no CUDA driver or device (cuInit: %s)\n",
+                name ? name : "unknown error");
+    return 0;
+  }
+  int count = 0;
+  CHECK(cuDeviceGetCount(&count));
+  for (int i = 0; i < count; ++i) {
+    CUdevice device;
+    CHECK(cuDeviceGet(&device, i));
+    char name[256] = {0};
+    CHECK(cuDeviceGetName(name, sizeof(name), device));
+    int major = 0, minor = 0, sms = 0;
+    CHECK(cuDeviceGetAttribute(
+        &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
+    CHECK(cuDeviceGetAttribute(
+        &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
+    CHECK(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                               device));
+    size_t bytes = 0;
+    CHECK(cuDeviceTotalMem(&bytes, device));
+    std::printf("%d: %s (sm_%d%d, %d SMs, %zu MiB)\n", i, name, major, minor,
+                sms, bytes >> 20);
+  }
+  return count;
+}
+
+XPU_RUNTIME_EXPORT void xpuRuntimeSelectDevice(int index) {
+  Runtime &r = runtime();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (r.initialized && index != r.deviceIndex)
+    die("xpuRuntimeSelectDevice: a device is already in use");
+  if (index < 0)
+    die("xpuRuntimeSelectDevice: negative device index");
+  r.deviceIndex = index;
+}
+
+/// Runs all later work on `stream` (a CUstream of the selected device's
+/// primary context, e.g. torch.cuda.current_stream().cuda_stream), so that
+/// the caller's events time it and its work orders with the caller's; null
+/// goes back to the runtime's own stream. Calls on the caller's stream do
+/// not wait for their kernels (see mgpuStreamSynchronize).
+XPU_RUNTIME_EXPORT void xpuCudaSetStream(void *stream) {
+  Runtime &r = enter();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (r.ownStream && r.stream && r.stream != stream)
+    CHECK(cuStreamDestroy(r.stream));
+  r.stream = static_cast<CUstream>(stream);
+  r.ownStream = false;
+}
+
+/// Makes a TMA descriptor (CUtensorMap) of a ranked memref for
+/// nvgpu.tma.create.descriptor (lowered by convert-nvgpu-to-nvvm, with the
+/// signature of the upstream wrapper): `descriptor` points to the memref
+/// descriptor (allocated and aligned pointers, offset, sizes, strides),
+/// `boxDims` to the box sizes, both outermost first; the enums are the
+/// driver's CUtensorMap* values. Returns a device copy of the descriptor
+/// (kernels read it from global memory). Copies are cached by content, so
+/// a program that calls a kernel again on the same buffers reuses them; the
+/// oldest are freed (stream-ordered) past 1024 entries.
+XPU_RUNTIME_EXPORT void *mgpuTensorMapEncodeTiledMemref(
+    int64_t rank, void *descriptor, int64_t dataType, int64_t interleave,
+    int64_t swizzle, int64_t l2Promotion, int64_t oobFill, int64_t *boxDims) {
+  Runtime &r = enter();
+  static const int elementBytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  if (rank < 1 || rank > 5 || dataType < 0 || dataType > 12)
+    die("mgpuTensorMapEncodeTiledMemref: unsupported rank or element type");
+  auto *fields = static_cast<int64_t *>(descriptor);
+  char *aligned = reinterpret_cast<char *>(fields[1]);
+  int64_t offset = fields[2];
+  const int64_t *sizes = fields + 3, *strides = fields + 3 + rank;
+  int bytes = elementBytes[dataType];
+  cuuint64_t globalDim[5] = {1, 1, 1, 1, 1}, globalStrides[5] = {0};
+  cuuint32_t boxDim[5] = {1, 1, 1, 1, 1}, elementStrides[5] = {1, 1, 1, 1, 1};
+  for (int64_t i = 0; i < rank; ++i) {
+    globalDim[i] = static_cast<cuuint64_t>(sizes[rank - 1 - i]);
+    boxDim[i] = static_cast<cuuint32_t>(boxDims[rank - 1 - i]);
+  }
+  for (int64_t i = 0; i + 1 < rank; ++i)
+    globalStrides[i] = static_cast<cuuint64_t>(strides[rank - 2 - i]) * bytes;
+  // Zeroed first: the copies are cached by content, padding included.
+  CUtensorMap map;
+  std::memset(&map, 0, sizeof(map));
+  CHECK(cuTensorMapEncodeTiled(&map, static_cast<CUtensorMapDataType>(dataType),
+                               static_cast<cuuint32_t>(rank),
+                               aligned + offset * bytes, globalDim,
+                               globalStrides, boxDim, elementStrides,
+                               static_cast<CUtensorMapInterleave>(interleave),
+                               static_cast<CUtensorMapSwizzle>(swizzle),
+                               static_cast<CUtensorMapL2promotion>(l2Promotion),
+                               static_cast<CUtensorMapFloatOOBfill>(oobFill)));
+  std::string key(reinterpret_cast<const char *>(&map), sizeof(map));
+  CUstream s = getStream(r);
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.tensorMaps.find(key);
+  if (it != r.tensorMaps.end())
+    return reinterpret_cast<void *>(it->second);
+  if (r.tensorMapOrder.size() >= 1024) {
+    auto oldest = r.tensorMaps.find(r.tensorMapOrder.front());
+    CHECK(cuMemFreeAsync(oldest->second, s));
+    r.tensorMaps.erase(oldest);
+    r.tensorMapOrder.pop_front();
+  }
+  CUdeviceptr copy = 0;
+  CHECK(cuMemAllocAsync(&copy, sizeof(map), s));
+  CHECK(cuMemcpyHtoDAsync(copy, &map, sizeof(map), s));
+  r.tensorMaps.emplace(key, copy);
+  r.tensorMapOrder.push_back(key);
+  return reinterpret_cast<void *>(copy);
+}
+
+/// When `enabled`, fills every later device allocation with the 32-bit
+/// `pattern` (e.g. 0x7fc07fc0, a NaN in f32 and in both bf16 halves), so
+/// that a test sees every output element a kernel leaves unwritten.
+XPU_RUNTIME_EXPORT void xpuCudaSetAllocationFill(int enabled,
+                                                 uint32_t pattern) {
+  Runtime &r = enter();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.fill = enabled != 0;
+  r.fillPattern = pattern;
+}
+
+} // extern "C"

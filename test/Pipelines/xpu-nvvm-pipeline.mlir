@@ -1,0 +1,73 @@
+// xpu-nvvm-pipeline with PTX in gpu.binary (binary-format=isa: the NVPTX
+// backend only, no CUDA toolkit). The cubin path and ptxas -v are covered by
+// test/Conversion/XPUToNVGPU/ptxas-*.test (feature ptxas).
+//
+// sm_90: the GEMM and its bias + GELU epilogue on mma.sync (bf16 m16n8k16),
+// fed by ldmatrix from cp.async stages in dynamic shared memory declared
+// .extern; the host allocates the result as managed memory and waits once.
+// RUN: xpu-opt %S/Inputs/linear-gelu-bf16.mlir --xpu-nvvm-pipeline="binary-format=isa" | FileCheck %s --check-prefix=SM90
+// SM90: llvm.func @forward(
+// SM90:   llvm.call @mgpuMemAlloc
+// SM90:   gpu.launch_func {{.*}}@forward_mma0::@forward_mma0
+// SM90:   llvm.call @mgpuStreamSynchronize
+// SM90: gpu.binary @forward_mma0 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties
+// SM90-SAME: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
+// SM90-SAME: .maxnreg
+// SM90-SAME: cp.async.cg.shared.global
+// SM90-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// SM90-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+//
+// sm_90a: TMA and wgmma; the host makes the two TMA descriptors.
+// RUN: xpu-opt %S/Inputs/linear-gelu-bf16.mlir --xpu-nvvm-pipeline="chip=sm_90a binary-format=isa" | FileCheck %s --check-prefix=SM90A
+// SM90A: llvm.func @forward(
+// SM90A-COUNT-2: llvm.call @mgpuTensorMapEncodeTiledMemref
+// SM90A: gpu.launch_func {{.*}}@forward_mma0::@forward_mma0
+// SM90A: gpu.binary @forward_mma0 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">
+// SM90A-SAME: mbarrier.init.shared.b64
+// SM90A-SAME: setmaxnreg.inc.sync.aligned.u32
+// SM90A-SAME: mbarrier.try_wait.parity.shared.b64
+// SM90A-SAME: wgmma.fence.sync.aligned
+// SM90A-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// SM90A-SAME: wgmma.commit_group.sync.aligned
+// SM90A-SAME: wgmma.wait_group.sync.aligned
+// SM90A-SAME: mbarrier.arrive.shared.b64
+// SM90A-SAME: setmaxnreg.dec.sync.aligned.u32
+// SM90A-SAME: mbarrier.arrive.expect_tx.shared.b64
+// SM90A-SAME: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+//
+// sm_80, f32 model with precision=tf32: mma.sync m16n8k8 tf32.
+// RUN: xpu-opt %s --xpu-nvvm-pipeline="chip=sm_80 precision=tf32 binary-format=isa" | FileCheck %s --check-prefix=TF32
+// TF32: gpu.binary @f32_gemm_mma0 [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">
+// TF32-SAME: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+//
+// The same model with precision=f32: a SIMT kernel (convert-xpu-to-gpu)
+// whose shared buffers became dynamic shared memory; no tensor cores.
+// RUN: xpu-opt %s --xpu-nvvm-pipeline="precision=f32 binary-format=isa" | FileCheck %s --check-prefix=F32
+// F32: gpu.launch_func {{.*}}@f32_gemm_kernel::@f32_gemm_kernel {{.+}} dynamic_shared_memory_size
+// F32: gpu.binary @f32_gemm_kernel
+// F32-SAME: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
+// F32-NOT: mma.sync
+//
+// Bad options are errors that name the option.
+// RUN: not xpu-opt %s --xpu-nvvm-pipeline="chip=sm_70" 2>&1 | FileCheck %s --check-prefix=BADCHIP
+// BADCHIP: xpu-nvvm-pipeline: invalid value 'sm_70' for option 'chip' (expected sm_80, sm_90 or sm_90a)
+// RUN: not xpu-opt %s --xpu-nvvm-pipeline="precision=f8" 2>&1 | FileCheck %s --check-prefix=BADPREC
+// BADPREC: xpu-nvvm-pipeline: invalid value 'f8' for option 'precision' (expected f32, tf32, bf16 or f16)
+// RUN: not xpu-opt %s --xpu-nvvm-pipeline="schedule=stream_k" 2>&1 | FileCheck %s --check-prefix=BADSCHED
+// BADSCHED: xpu-nvvm-pipeline: invalid value 'stream_k' for option 'schedule' (expected auto or data_parallel: the NVIDIA tensor-core kernels lower data_parallel only)
+// RUN: not xpu-opt %s --xpu-nvvm-pipeline="schedule=sideways" 2>&1 | FileCheck %s --check-prefix=BADSCHED2
+// BADSCHED2: xpu-nvvm-pipeline: invalid value 'sideways' for option 'schedule' (expected auto, data_parallel, persistent or stream_k)
+//
+// dump-binaries writes each kernel's PTX (and its object: here PTX too).
+// RUN: rm -rf %t && xpu-opt %s --xpu-nvvm-pipeline="precision=tf32 binary-format=isa dump-binaries=%t" -o /dev/null
+// RUN: FileCheck %s --check-prefix=DUMP < %t/f32_gemm_mma0.ptx
+// DUMP: .visible .entry f32_gemm_mma0(
+// DUMP: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+
+func.func @f32_gemm(%a: tensor<128x64xf32>, %b: tensor<64x96xf32>) -> tensor<128x96xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<128x96xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<128x96xf32>) -> tensor<128x96xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<128x64xf32>, tensor<64x96xf32>) outs(%z : tensor<128x96xf32>) -> tensor<128x96xf32>
+  return %mm : tensor<128x96xf32>
+}
