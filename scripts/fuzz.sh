@@ -28,10 +28,13 @@ targets=(
   "xpu-optimize|xpu-optimize"
   "xpu-optimize-reassociate-bf16|builtin.module(xpu-optimize{reassociate=true precision=bf16})"
   "xpu-cpu-pipeline|xpu-cpu-pipeline"
-  "convert-xpu-to-gpu|builtin.module(func.func(xpu-raise,xpu-select-strategy,convert-xpu-to-gpu))"
+  "convert-xpu-to-gpu|builtin.module(func.func(xpu-raise,xpu-select-strategy{backend=simt},xpu-schedule-gemm,convert-xpu-to-gpu))"
   "xpu-spirv-pipeline|xpu-spirv-pipeline"
-  "convert-xpu-to-xegpu|builtin.module(func.func(xpu-raise,xpu-select-strategy),convert-xpu-to-xegpu)"
+  "xpu-spirv-pipeline-stream-k|xpu-spirv-pipeline{schedule=stream_k}"
+  "convert-xpu-to-xegpu|builtin.module(func.func(xpu-raise,xpu-select-strategy,xpu-materialize-layouts,xpu-schedule-gemm),convert-xpu-to-xegpu)"
   "xpu-xe-pipeline|xpu-xe-pipeline{chip=bmg}"
+  "convert-xpu-to-nvgpu|builtin.module(xpu-attach-target{chip=sm_90a},func.func(xpu-raise,xpu-select-strategy),convert-xpu-to-nvgpu)"
+  "xpu-nvvm-pipeline|xpu-nvvm-pipeline{chip=sm_90a precision=bf16 binary-format=isa}"
 )
 
 run_target() {
