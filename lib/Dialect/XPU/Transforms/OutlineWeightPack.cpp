@@ -296,6 +296,15 @@ void OutlineWeightPackPass::outline(func::FuncOp fn, SymbolTable &symbols) {
   SmallVector<Type> resultTypes =
       llvm::map_to_vector(packResults, [](Value v) { return v.getType(); });
 
+  // The parts keep the arguments' attributes but not the weight marks: the
+  // parts are split already, and their C wrappers (llvm.emit_c_interface)
+  // would carry the marks onto pointers, which are no weights.
+  auto partArgAttrs = [&](unsigned i) {
+    NamedAttrList attrs(fn.getArgAttrDict(i));
+    attrs.erase(XPUDialect::getWeightAttrName());
+    return attrs.getDictionary(ctx);
+  };
+
   // @fn.pack(weights) -> packed.
   auto packFn = func::FuncOp::create(
       b, loc, packName,
@@ -306,7 +315,7 @@ void OutlineWeightPackPass::outline(func::FuncOp fn, SymbolTable &symbols) {
   packFn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                   b.getUnitAttr());
   for (auto [pos, i] : llvm::enumerate(weightIdx))
-    packFn.setArgAttrs(pos, fn.getArgAttrDict(i));
+    packFn.setArgAttrs(pos, partArgAttrs(i));
   {
     Block *entry = packFn.addEntryBlock();
     OpBuilder pb = OpBuilder::atBlockEnd(entry);
@@ -336,7 +345,7 @@ void OutlineWeightPackPass::outline(func::FuncOp fn, SymbolTable &symbols) {
   packedFn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     b.getUnitAttr());
   for (auto [pos, i] : llvm::enumerate(packedArgIdx))
-    packedFn.setArgAttrs(pos, fn.getArgAttrDict(i));
+    packedFn.setArgAttrs(pos, partArgAttrs(i));
   {
     Block *entry = packedFn.addEntryBlock();
     OpBuilder pb = OpBuilder::atBlockEnd(entry);
