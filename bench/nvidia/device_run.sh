@@ -8,7 +8,7 @@
 # Writes bench.log, bench.json and workloads.log to $OUT.
 export PYTHONUNBUFFERED=1
 here=$(cd "$(dirname "$0")" && pwd)
-echo "built from issue12 $(cat "$here/BUILT_FROM")"
+echo "built from $(cat "$here/BUILT_FROM")"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader
 cd "$here/nv"
 timeout 380 python3 run.py --lib-dir . --profile --json "$OUT/bench.json" > "$OUT/bench.log" 2>&1
