@@ -60,10 +60,18 @@ Harness &harness() {
   std::abort();
 }
 
-/// True if `input` may hit the upstream linalg parser crash of
-/// docs/KnownIssues.md: `permutation =` or `dimensions =` that is not
-/// followed by a well-formed list of integers.
+/// True if `input` may hit one of the upstream parser crashes of
+/// docs/KnownIssues.md: an unterminated string in the file metadata, or
+/// `permutation =` or `dimensions =` that is not followed by a well-formed
+/// list of integers.
 bool hitsKnownUpstreamCrash(StringRef input) {
+  // docs/KnownIssues.md: a string left open at the end of the file inside
+  // the `{-# ... #-}` metadata (dialect resources) makes the lexer read past
+  // the end of the buffer.
+  size_t metadata = input.find("{-#");
+  if (metadata != StringRef::npos &&
+      input.drop_front(metadata).count('"') % 2 != 0)
+    return true;
   for (StringRef key : {StringRef("permutation"), StringRef("dimensions")}) {
     for (size_t pos = input.find(key); pos != StringRef::npos;
          pos = input.find(key, pos + 1)) {
