@@ -193,6 +193,14 @@ SmallVector<Value> KernelBuilder::indices(OpOperand &opOperand,
       result.push_back(ivs[dim.getPosition()]);
       continue;
     }
+    // A constant index (torch-mlir's keepdim reductions write through
+    // `(d0, d1) -> (d0, 0)`): where the row's init or result is addressed
+    // the reduction's induction variable does not exist (a null value), so
+    // an affine.apply over all of `ivs` would take a null operand.
+    if (auto cst = dyn_cast<AffineConstantExpr>(e)) {
+      result.push_back(arith::ConstantIndexOp::create(b, loc, cst.getValue()));
+      continue;
+    }
     result.push_back(affine::AffineApplyOp::create(
         b, loc, AffineMap::get(map.getNumDims(), 0, e), ivs));
   }

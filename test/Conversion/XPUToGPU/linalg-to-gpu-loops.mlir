@@ -85,6 +85,28 @@ func.func @row_max(%x: memref<8x64xf32>, %m: memref<8xf32>) {
 
 // -----
 
+// A keepdim row sum as torch-mlir writes it, through `(d0, d1) -> (d0, 0)`:
+// the output's column is the constant 0, not an affine.apply over the loop
+// indices (where the output is addressed, the reduction's index does not
+// exist: building the apply over it crashed the pass).
+// CHECK-LABEL: func.func @row_sum_keepdim
+//       CHECK:   gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c8, %{{.*}} = %c1, %{{.*}} = %c1)
+//       CHECK:     scf.if
+//       CHECK:       %[[OLD:.*]] = memref.load %{{.*}}[%[[BX]], %c0] : memref<8x1xf32>
+//       CHECK:       %[[RES:.*]] = arith.addf %{{.*}}, %[[OLD]]
+//       CHECK:       memref.store %[[RES]], %{{.*}}[%[[BX]], %c0] : memref<8x1xf32>
+func.func @row_sum_keepdim(%x: memref<8x64xf32>, %s: memref<8x1xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x64xf32>) outs(%s : memref<8x1xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %r = arith.addf %v, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
 // A row sum of exp(x - max) (softmax's denominator): the body before the
 // combiner (sub, exp) runs per element, the sum in the tree.
 // CHECK-LABEL: func.func @row_sum_of_exp
