@@ -271,8 +271,8 @@ FailureOr<PackedGemmNest> matchPackedGemmNest(linalg::GenericOp gemm) {
   g.n = resultType.getDimSize(b + 1);
   g.k = cast<RankedTensorType>(gemm.getDpsInputOperand(0)->get().getType())
             .getDimSize(b + 1);
-  for (Value operand : {gemm.getDpsInputOperand(0)->get(),
-                        gemm.getDpsInputOperand(1)->get()})
+  for (Value operand :
+       {gemm.getDpsInputOperand(0)->get(), gemm.getDpsInputOperand(1)->get()})
     if (cast<ShapedType>(operand.getType()).getElementType() != g.accType)
       return failure();
 
@@ -297,8 +297,7 @@ FailureOr<PackedGemmNest> matchPackedGemmNest(linalg::GenericOp gemm) {
   } else if (auto initPack = init.getDefiningOp<linalg::PackOp>();
              initPack && initPack.getOuterDimsPerm().empty() &&
              initPack.getInnerDimsPos() == ArrayRef<int64_t>{b, b + 1} &&
-             initPack.getStaticInnerTiles() ==
-                 ArrayRef<int64_t>{g.mr, g.nr} &&
+             initPack.getStaticInnerTiles() == ArrayRef<int64_t>{g.mr, g.nr} &&
              initPack.getSourceType() == resultType) {
     g.init = initPack.getSource();
   } else {
@@ -321,8 +320,8 @@ FailureOr<PackedGemmNest> matchPackedGemmNest(linalg::GenericOp gemm) {
 /// Builds the loop nest of a PackedGemmNest.
 class PackedGemmNestBuilder {
 public:
-  PackedGemmNestBuilder(RewriterBase &rewriter, const PackedGemmNest &g,
-                        int64_t mc, int64_t kc)
+  PackedGemmNestBuilder(RewriterBase &rewriter, PackedGemmNest g, int64_t mc,
+                        int64_t kc)
       : rw(rewriter), g(g), loc(g.gemm.getLoc()) {
     // Row blocks of whole panels; k blocks of equal size (a multiple of the
     // packing width when there are several), the last one possibly shorter.
@@ -340,8 +339,8 @@ public:
   /// Emits the nest before the epilogue (or the unpack) and returns the
   /// value that replaces it.
   Value build() {
-    Operation *last = g.epilogue ? g.epilogue.getOperation()
-                                 : g.unpack.getOperation();
+    Operation *last =
+        g.epilogue ? g.epilogue.getOperation() : g.unpack.getOperation();
     rw.setInsertionPoint(last);
     zeroIdx = idx(0);
     oneIdx = idx(1);
@@ -354,8 +353,7 @@ public:
     separateAcc = numK > 1 && destElt != g.accType;
     if (separateAcc)
       tensors.push_back(tensor::EmptyOp::create(
-          rw, loc, cast<ShapedType>(g.dest.getType()).getShape(),
-          g.accType));
+          rw, loc, cast<ShapedType>(g.dest.getType()).getShape(), g.accType));
     if (!g.batched)
       return emitRowBlocks(Value(), tensors)[0];
     auto loop = scf::ForOp::create(
@@ -405,28 +403,26 @@ private:
     if (g.lhsPack)
       init.push_back(tensor::EmptyOp::create(
           rw, loc, ArrayRef<int64_t>{mc / g.mr, kbAlloc, g.mr}, g.accType));
-    auto rowLoop = loop(
-        idx(g.m), mc, init, [&](Value ic, ValueRange args) {
-          Value mcur = g.m % mc == 0 ? idx(mc) : clipped(mc, g.m, ic);
-          auto kLoop = loop(idx(g.k), kb, args, [&](Value pc, ValueRange kArgs) {
-            SmallVector<Value> state(kArgs);
-            Value kcur = g.k % kb == 0 ? idx(kb) : clipped(kb, g.k, pc);
-            Value block;
-            if (g.lhsPack) {
-              block = packLhsBlock(bIdx, ic, mcur, pc, kcur, state.back());
-              state.back() = block;
-            }
-            SmallVector<Value> out =
-                emitPanels(bIdx, ic, mcur, pc, kcur, block,
-                           ValueRange(state).take_front(tensors.size()));
-            if (g.lhsPack)
-              out.push_back(block);
-            return out;
-          });
-          return SmallVector<Value>(kLoop.getResults());
-        });
-    return SmallVector<Value>(
-        rowLoop.getResults().take_front(tensors.size()));
+    auto rowLoop = loop(idx(g.m), mc, init, [&](Value ic, ValueRange args) {
+      Value mcur = g.m % mc == 0 ? idx(mc) : clipped(mc, g.m, ic);
+      auto kLoop = loop(idx(g.k), kb, args, [&](Value pc, ValueRange kArgs) {
+        SmallVector<Value> state(kArgs);
+        Value kcur = g.k % kb == 0 ? idx(kb) : clipped(kb, g.k, pc);
+        Value block;
+        if (g.lhsPack) {
+          block = packLhsBlock(bIdx, ic, mcur, pc, kcur, state.back());
+          state.back() = block;
+        }
+        SmallVector<Value> out =
+            emitPanels(bIdx, ic, mcur, pc, kcur, block,
+                       ValueRange(state).take_front(tensors.size()));
+        if (g.lhsPack)
+          out.push_back(block);
+        return out;
+      });
+      return SmallVector<Value>(kLoop.getResults());
+    });
+    return SmallVector<Value>(rowLoop.getResults().take_front(tensors.size()));
   }
 
   /// Packs rows [ic, ic + mcur) and k values [pc, pc + kcur) of the lhs
@@ -438,7 +434,8 @@ private:
     int64_t kt = kPackTile;
     Value panels = affine::AffineApplyOp::create(
         rw, loc,
-        AffineMap::get(1, 0, getAffineDimExpr(0, rw.getContext()).ceilDiv(g.mr)),
+        AffineMap::get(1, 0,
+                       getAffineDimExpr(0, rw.getContext()).ceilDiv(g.mr)),
         ValueRange{mcur});
     auto lhsType = cast<RankedTensorType>(g.lhs.getType());
     auto tileType = VectorType::get({g.mr, kt}, lhsType.getElementType());
@@ -454,12 +451,12 @@ private:
             AffineMap::getMinorIdentityMap(lhsType.getRank(), 2,
                                            rw.getContext()),
             inBounds);
-        Value transposed = vector::TransposeOp::create(
-            rw, loc, tile, ArrayRef<int64_t>{1, 0});
+        Value transposed =
+            vector::TransposeOp::create(rw, loc, tile, ArrayRef<int64_t>{1, 0});
         Value written =
-            vector::TransferWriteOp::create(
-                rw, loc, transposed, kArgs[0], ValueRange{p, kk, zeroIdx},
-                ArrayRef<bool>{true, true})
+            vector::TransferWriteOp::create(rw, loc, transposed, kArgs[0],
+                                            ValueRange{p, kk, zeroIdx},
+                                            ArrayRef<bool>{true, true})
                 .getResult();
         return SmallVector<Value>{written};
       });
@@ -477,15 +474,15 @@ private:
         AffineMap::get(1, 0,
                        getAffineDimExpr(0, rw.getContext()).ceilDiv(g.mr)),
         ValueRange{mcur});
-    auto colLoop = loop(
-        idx(llvm::divideCeil(g.n, g.nr)), 1, tensors,
-        [&](Value jr, ValueRange cArgs) {
-          auto rowLoop = loop(rowPanels, 1, cArgs, [&](Value ir,
-                                                       ValueRange rArgs) {
-            return emitTile(bIdx, ic, ir, jr, pc, kcur, block, rArgs);
-          });
-          return SmallVector<Value>(rowLoop.getResults());
-        });
+    auto colLoop =
+        loop(idx(llvm::divideCeil(g.n, g.nr)), 1, tensors,
+             [&](Value jr, ValueRange cArgs) {
+               auto rowLoop =
+                   loop(rowPanels, 1, cArgs, [&](Value ir, ValueRange rArgs) {
+                     return emitTile(bIdx, ic, ir, jr, pc, kcur, block, rArgs);
+                   });
+               return SmallVector<Value>(rowLoop.getResults());
+             });
     return SmallVector<Value>(colLoop.getResults());
   }
 
@@ -517,8 +514,8 @@ private:
     if (numK == 1) {
       acc0 = firstValue();
     } else {
-      Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
-                                          pc, zeroIdx);
+      Value first =
+          arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, pc, zeroIdx);
       auto ifOp = scf::IfOp::create(rw, loc, TypeRange{tileType}, first,
                                     /*withElseRegion=*/true);
       rw.setInsertionPointToStart(&ifOp.getThenRegion().front());
@@ -530,12 +527,11 @@ private:
     }
 
     // The micro-kernel: mr lhs values and nr rhs values per k.
-    Value panelRow = g.lhsPack
-                         ? ir
-                         : arith::AddIOp::create(
-                               rw, loc,
-                               arith::DivUIOp::create(rw, loc, ic, idx(g.mr)),
-                               ir);
+    Value panelRow =
+        g.lhsPack
+            ? ir
+            : arith::AddIOp::create(
+                  rw, loc, arith::DivUIOp::create(rw, loc, ic, idx(g.mr)), ir);
     Value lhsSource = g.lhsPack ? block : g.lhs;
     auto kLoop = loop(kcur, 1, acc0, [&](Value kIdx, ValueRange kArgs) {
       Value kAbs = arith::AddIOp::create(rw, loc, pc, kIdx);
@@ -549,8 +545,8 @@ private:
       auto read = [&](Value source, ValueRange indices, int64_t size) {
         auto type = cast<ShapedType>(source.getType());
         return vector::TransferReadOp::create(
-            rw, loc, VectorType::get({size}, g.accType), source, indices,
-            pad, AffineMap::getMinorIdentityMap(type.getRank(), 1, ctx),
+            rw, loc, VectorType::get({size}, g.accType), source, indices, pad,
+            AffineMap::getMinorIdentityMap(type.getRank(), 1, ctx),
             ArrayRef<bool>{true});
       };
       Value a = read(lhsSource, lhsIdx, g.mr);
@@ -571,15 +567,15 @@ private:
     };
     auto finish = [&]() -> SmallVector<Value> {
       SmallVector<Value> out(tensors);
-      out[0] = writeTile(g.epilogue ? applyEpilogue(acc, bIdx, row, col, inBounds)
-                                    : acc,
-                         tensors[0]);
+      out[0] = writeTile(
+          g.epilogue ? applyEpilogue(acc, bIdx, row, col, inBounds) : acc,
+          tensors[0]);
       return out;
     };
     if (numK == 1)
       return finish();
-    Value lastBlock = arith::CmpIOp::create(
-        rw, loc, arith::CmpIPredicate::eq, pc, idx((numK - 1) * kb));
+    Value lastBlock = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
+                                            pc, idx((numK - 1) * kb));
     auto ifOp = scf::IfOp::create(rw, loc, tensors.getTypes(), lastBlock,
                                   /*withElseRegion=*/true);
     rw.setInsertionPointToStart(&ifOp.getThenRegion().front());
@@ -603,9 +599,7 @@ private:
     unsigned iDim = rank - 2, jDim = rank - 1;
     IRMapping mapping;
     Block *body = e.getBlock();
-    auto vectorOf = [&](Type t) {
-      return VectorType::get({g.mr, g.nr}, t);
-    };
+    auto vectorOf = [&](Type t) { return VectorType::get({g.mr, g.nr}, t); };
     for (OpOperand *input : e.getDpsInputOperands()) {
       BlockArgument arg = body->getArgument(input->getOperandNumber());
       if (input->get() == g.unpack.getResult()) {
@@ -618,8 +612,8 @@ private:
         Value scalar = input->get();
         if (shaped)
           scalar = tensor::ExtractOp::create(rw, loc, scalar, ValueRange{});
-        mapping.map(arg, vector::BroadcastOp::create(rw, loc, vectorOf(elt),
-                                                     scalar));
+        mapping.map(
+            arg, vector::BroadcastOp::create(rw, loc, vectorOf(elt), scalar));
         continue;
       }
       AffineMap map = e.getMatchingIndexingMap(input);
@@ -643,18 +637,17 @@ private:
       AffineMap permMap = AffineMap::get(map.getNumResults(), 0, perm, ctx);
       Value padValue =
           arith::ConstantOp::create(rw, loc, elt, rw.getZeroAttr(elt));
-      mapping.map(arg, vector::TransferReadOp::create(rw, loc, vectorOf(elt),
-                                                      input->get(), indices,
-                                                      padValue, permMap,
-                                                      bounds));
+      mapping.map(arg, vector::TransferReadOp::create(
+                           rw, loc, vectorOf(elt), input->get(), indices,
+                           padValue, permMap, bounds));
     }
     for (Operation &op : body->without_terminator()) {
       if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
         auto type = vectorOf(cst.getType());
-        mapping.map(cst.getResult(),
-                    arith::ConstantOp::create(
-                        rw, loc, type,
-                        DenseElementsAttr::get(type, cst.getValue())));
+        mapping.map(
+            cst.getResult(),
+            arith::ConstantOp::create(
+                rw, loc, type, DenseElementsAttr::get(type, cst.getValue())));
         continue;
       }
       SmallVector<Value> operands;
@@ -677,7 +670,7 @@ private:
   }
 
   RewriterBase &rw;
-  const PackedGemmNest &g;
+  PackedGemmNest g;
   Location loc;
   int64_t mc = 0, kb = 0, numK = 0;
   bool separateAcc = false;
@@ -716,8 +709,12 @@ struct TileAndVectorizePass final
         packedGemms.push_back(op);
     });
     for (linalg::LinalgOp op : packedGemms) {
+      // The nest is single-threaded: with `parallel`, the packed GEMM is
+      // tiled on its own, its outermost loop an scf.forall.
       FailureOr<PackedGemmNest> nest =
-          matchPackedGemmNest(cast<linalg::GenericOp>(op.getOperation()));
+          parallel
+              ? FailureOr<PackedGemmNest>(failure())
+              : matchPackedGemmNest(cast<linalg::GenericOp>(op.getOperation()));
       if (succeeded(nest))
         buildNest(rewriter, *nest, cache);
       else
@@ -827,11 +824,11 @@ struct TileAndVectorizePass final
   }
 
   /// Replaces a packed GEMM and the ops around it by one loop nest.
-  void buildNest(RewriterBase &rewriter, const PackedGemmNest &g,
+  void buildNest(RewriterBase &rewriter, PackedGemmNest g,
                  ArrayRef<int64_t> cache) {
     PackedGemmNestBuilder builder(rewriter, g, cache[0], cache[2]);
-    Operation *last = g.epilogue ? g.epilogue.getOperation()
-                                 : g.unpack.getOperation();
+    Operation *last =
+        g.epilogue ? g.epilogue.getOperation() : g.unpack.getOperation();
     Value result = builder.build();
     rewriter.replaceOp(last, result);
     Operation *initOp = g.gemm.getDpsInitOperand(0)->get().getDefiningOp();
@@ -847,8 +844,8 @@ struct TileAndVectorizePass final
                "{3}{4}, k in {5} block(s) of {6}, [{7}, {8}] register tiles "
                "written straight into the result{9}{10}",
                g.m, g.n, g.k, builder.rowBlock(),
-               g.lhsPack ? " (lhs packed per block)" : "",
-               builder.numKBlocks(), builder.kBlock(), g.mr, g.nr,
+               g.lhsPack ? " (lhs packed per block)" : "", builder.numKBlocks(),
+               builder.kBlock(), g.mr, g.nr,
                g.m % g.mr || g.n % g.nr ? " (masked at the edges)" : "",
                g.epilogue ? ", epilogue applied to each tile in registers"
                           : "");
