@@ -323,9 +323,11 @@ public:
   PackedGemmNestBuilder(RewriterBase &rewriter, PackedGemmNest g, int64_t mc,
                         int64_t kc)
       : rw(rewriter), g(g), loc(g.gemm.getLoc()) {
-    // Row blocks of whole panels; k blocks of equal size (a multiple of the
+    // Row blocks of whole panels, no more than the rows need (then one
+    // block covers them all); k blocks of equal size (a multiple of the
     // packing width when there are several), the last one possibly shorter.
-    this->mc = std::max<int64_t>(1, mc / g.mr) * g.mr;
+    this->mc = std::min<int64_t>(std::max<int64_t>(1, mc / g.mr) * g.mr,
+                                 llvm::alignTo(g.m, g.mr));
     int64_t blocks = llvm::divideCeil(g.k, kc);
     kb = blocks == 1 ? g.k
                      : llvm::alignTo(llvm::divideCeil(g.k, blocks), kPackTile);
@@ -388,6 +390,17 @@ private:
         });
   }
 
+  /// The number of mr-row panels that `rows` rows take.
+  Value panelsOf(Value rows) {
+    if (std::optional<int64_t> r = getConstantIntValue(rows))
+      return idx(llvm::divideCeil(*r, g.mr));
+    return affine::AffineApplyOp::create(
+        rw, loc,
+        AffineMap::get(1, 0,
+                       getAffineDimExpr(0, rw.getContext()).ceilDiv(g.mr)),
+        ValueRange{rows});
+  }
+
   /// min(`size`, `bound` - `offset`).
   Value clipped(int64_t size, int64_t bound, Value offset) {
     Value rest = arith::SubIOp::create(rw, loc, idx(bound), offset);
@@ -404,7 +417,9 @@ private:
       init.push_back(tensor::EmptyOp::create(
           rw, loc, ArrayRef<int64_t>{mc / g.mr, kbAlloc, g.mr}, g.accType));
     auto rowLoop = loop(idx(g.m), mc, init, [&](Value ic, ValueRange args) {
-      Value mcur = g.m % mc == 0 ? idx(mc) : clipped(mc, g.m, ic);
+      Value mcur = g.m % mc == 0 ? idx(mc)
+                   : g.m < mc    ? idx(g.m)
+                                 : clipped(mc, g.m, ic);
       auto kLoop = loop(idx(g.k), kb, args, [&](Value pc, ValueRange kArgs) {
         SmallVector<Value> state(kArgs);
         Value kcur = g.k % kb == 0 ? idx(kb) : clipped(kb, g.k, pc);
@@ -432,11 +447,7 @@ private:
   Value packLhsBlock(Value bIdx, Value ic, Value mcur, Value pc, Value kcur,
                      Value buffer) {
     int64_t kt = kPackTile;
-    Value panels = affine::AffineApplyOp::create(
-        rw, loc,
-        AffineMap::get(1, 0,
-                       getAffineDimExpr(0, rw.getContext()).ceilDiv(g.mr)),
-        ValueRange{mcur});
+    Value panels = panelsOf(mcur);
     auto lhsType = cast<RankedTensorType>(g.lhs.getType());
     auto tileType = VectorType::get({g.mr, kt}, lhsType.getElementType());
     SmallVector<bool> inBounds = {g.m % g.mr == 0,
@@ -469,11 +480,7 @@ private:
   /// one register tile each.
   SmallVector<Value> emitPanels(Value bIdx, Value ic, Value mcur, Value pc,
                                 Value kcur, Value block, ValueRange tensors) {
-    Value rowPanels = affine::AffineApplyOp::create(
-        rw, loc,
-        AffineMap::get(1, 0,
-                       getAffineDimExpr(0, rw.getContext()).ceilDiv(g.mr)),
-        ValueRange{mcur});
+    Value rowPanels = panelsOf(mcur);
     auto colLoop =
         loop(idx(llvm::divideCeil(g.n, g.nr)), 1, tensors,
              [&](Value jr, ValueRange cArgs) {
