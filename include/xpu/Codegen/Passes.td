@@ -58,7 +58,9 @@ def XPUCPUTileAndVectorizePass
     pipelines; with `parallel` it is tiled on its own, below):
 
     * row blocks of `mc` rows (`cache-tile`[0], whole panels), then k blocks
-      of at most `kc` (`cache-tile`[2]; equal blocks, the last one shorter);
+      of at most `kc` (`cache-tile`[2]; equal blocks, the last one
+      shorter); default 264 rows and k 640 (an lhs block that fits a 1 MiB
+      L2);
     * per row block and k block, the rows of the lhs are packed into an
       `mc/mr x kb x mr` buffer (absorbing the lhs `linalg.pack`; an lhs that
       comes packed is read in place);
@@ -113,7 +115,8 @@ def XPUCPUTileAndVectorizePass
                            "::mlir::arith::ArithDialect"];
   let options = [
     ListOption<"cacheTile", "cache-tile", "int64_t",
-               "Cache tile [mc, nc, kc] of the GEMM">,
+               "Cache tile [mc, nc, kc] of the GEMM (default 264,256,640 "
+               "for the packed-GEMM nest, 64,256,256 otherwise)">,
     ListOption<"registerTile", "register-tile", "int64_t",
                "Register tile [mr, nr] of the GEMM micro-kernel">,
     Option<"elementwiseWidth", "elementwise-width", "int64_t",

@@ -207,82 +207,82 @@ func.func @row_sum(%x: tensor<8x100xf32>, %init: tensor<8xf32>) -> tensor<8xf32>
 }
 
 // The packed GEMM with the ops around it (the pack of its lhs, the fill,
-// the unpack and an elementwise epilogue) as one loop nest: M, N, K = 67,
-// 37, 300, a remainder in every dimension. Row blocks of 60 rows (the last
-// one 7: arith.minsi); k in 2 blocks of 152 (the last one 148); per row
-// block and k block the lhs rows are packed into a 10x152x6 buffer (6x8
+// the unpack and an elementwise epilogue) as one loop nest: M, N, K = 301,
+// 37, 700, a remainder in every dimension. Row blocks of 264 rows (the last
+// one 37: arith.minsi); k in 2 blocks of 352 (the last one 348); per row
+// block and k block the lhs rows are packed into a 44x352x6 buffer (6x8
 // reads, transposed); then all 3 column panels times the row panels of the
 // block, one 6x16 register tile each: the accumulator starts from the fill
 // in the first k block and from the partial sums in the result after, the
 // k loop runs outer products on the registers, and the last k block adds
-// the bias, applies the ReLU and writes the tile into the 67x37 result
+// the bias, applies the ReLU and writes the tile into the 301x37 result
 // (masked at the edges). No unpack and no separate epilogue are left.
 // CHECK-LABEL: func.func @nest_bias_relu
-//       CHECK:   %[[BUF:.*]] = tensor.empty() : tensor<10x152x6xf32>
-//       CHECK:   scf.for %[[IC:.*]] = %c0 to %c67 step %c60
-//       CHECK:     arith.minsi %{{.*}}, %c60
-//       CHECK:     scf.for %[[PC:.*]] = %c0 to %c300 step %c152
-//       CHECK:       arith.minsi %{{.*}}, %c152
+//       CHECK:   %[[BUF:.*]] = tensor.empty() : tensor<44x352x6xf32>
+//       CHECK:   scf.for %[[IC:.*]] = %c0 to %c301 step %c264
+//       CHECK:     arith.minsi %{{.*}}, %c264
+//       CHECK:     scf.for %[[PC:.*]] = %c0 to %c700 step %c352
+//       CHECK:       arith.minsi %{{.*}}, %c352
 //       CHECK:       scf.for
 //       CHECK:         scf.for
-//       CHECK:           vector.transfer_read %{{.*}} : tensor<67x300xf32>, vector<6x8xf32>
+//       CHECK:           vector.transfer_read %{{.*}} : tensor<301x700xf32>, vector<6x8xf32>
 //       CHECK:           vector.transpose {{.*}} : vector<6x8xf32> to vector<8x6xf32>
-//       CHECK:           vector.transfer_write {{.*}} : vector<8x6xf32>, tensor<10x152x6xf32>
+//       CHECK:           vector.transfer_write {{.*}} : vector<8x6xf32>, tensor<44x352x6xf32>
 //       CHECK:       scf.for %{{.*}} = %c0 to %c3 step %c1
 //       CHECK:         scf.for
 //       CHECK:           %[[FIRST:.*]] = arith.cmpi eq, %[[PC]], %c0
 //       CHECK:           scf.if %[[FIRST]] -> (vector<6x16xf32>)
 //       CHECK:           } else {
-//       CHECK:             vector.transfer_read {{.*}} : tensor<67x37xf32>, vector<6x16xf32>
+//       CHECK:             vector.transfer_read {{.*}} : tensor<301x37xf32>, vector<6x16xf32>
 //       CHECK:           scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<6x16xf32>)
-//       CHECK:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<10x152x6xf32>, vector<6xf32>
-//       CHECK:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<3x300x16xf32>, vector<16xf32>
+//       CHECK:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<44x352x6xf32>, vector<6xf32>
+//       CHECK:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<3x700x16xf32>, vector<16xf32>
 //       CHECK:             vector.outerproduct {{.*}} : vector<6xf32>, vector<16xf32>
-//       CHECK:           %[[LAST:.*]] = arith.cmpi eq, %[[PC]], %c152
-//       CHECK:           scf.if %[[LAST]] -> (tensor<67x37xf32>)
+//       CHECK:           %[[LAST:.*]] = arith.cmpi eq, %[[PC]], %c352
+//       CHECK:           scf.if %[[LAST]] -> (tensor<301x37xf32>)
 //       CHECK:             vector.transfer_read {{.*}} : tensor<37xf32>, vector<6x16xf32>
 //       CHECK:             arith.addf {{.*}} : vector<6x16xf32>
 //       CHECK:             arith.maximumf {{.*}} : vector<6x16xf32>
-//       CHECK:             vector.transfer_write {{.*}} : vector<6x16xf32>, tensor<67x37xf32>
+//       CHECK:             vector.transfer_write {{.*}} : vector<6x16xf32>, tensor<301x37xf32>
 //       CHECK:           } else {
-//       CHECK:             vector.transfer_write {{.*}} : vector<6x16xf32>, tensor<67x37xf32>
+//       CHECK:             vector.transfer_write {{.*}} : vector<6x16xf32>, tensor<301x37xf32>
 //   CHECK-NOT:   linalg.unpack
 //   CHECK-NOT:   linalg.generic
-func.func @nest_bias_relu(%x: tensor<67x300xf32>, %w: tensor<3x300x16xf32>,
-                          %b: tensor<37xf32>) -> tensor<67x37xf32> {
+func.func @nest_bias_relu(%x: tensor<301x700xf32>, %w: tensor<3x700x16xf32>,
+                          %b: tensor<37xf32>) -> tensor<301x37xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<67x37xf32>
-  %el = tensor.empty() : tensor<12x300x6xf32>
+  %e = tensor.empty() : tensor<301x37xf32>
+  %el = tensor.empty() : tensor<51x700x6xf32>
   %lhs = linalg.pack %x padding_value(%zero : f32) inner_dims_pos = [0]
-      inner_tiles = [6] into %el : tensor<67x300xf32> -> tensor<12x300x6xf32>
-  %ea = tensor.empty() : tensor<12x3x6x16xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%ea : tensor<12x3x6x16xf32>) -> tensor<12x3x6x16xf32>
-  // expected-remark @+1 {{[Passed] Vectorized | Category:xpu-cpu-tile-and-vectorize | Reason="packed GEMM 67x37x300 as one loop nest: rows in blocks of 60 (lhs packed per block), k in 2 block(s) of 152, [6, 16] register tiles written straight into the result (masked at the edges), epilogue applied to each tile in registers"}}
+      inner_tiles = [6] into %el : tensor<301x700xf32> -> tensor<51x700x6xf32>
+  %ea = tensor.empty() : tensor<51x3x6x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%ea : tensor<51x3x6x16xf32>) -> tensor<51x3x6x16xf32>
+  // expected-remark @+1 {{[Passed] Vectorized | Category:xpu-cpu-tile-and-vectorize | Reason="packed GEMM 301x37x700 as one loop nest: rows in blocks of 264 (lhs packed per block), k in 2 block(s) of 352, [6, 16] register tiles written straight into the result (masked at the edges), epilogue applied to each tile in registers"}}
   %p = linalg.generic {
       indexing_maps = [affine_map<(m1, n1, k, mi, ni) -> (m1, k, mi)>,
                        affine_map<(m1, n1, k, mi, ni) -> (n1, k, ni)>,
                        affine_map<(m1, n1, k, mi, ni) -> (m1, n1, mi, ni)>],
       iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel"]}
-      ins(%lhs, %w : tensor<12x300x6xf32>, tensor<3x300x16xf32>)
-      outs(%acc : tensor<12x3x6x16xf32>) {
+      ins(%lhs, %w : tensor<51x700x6xf32>, tensor<3x700x16xf32>)
+      outs(%acc : tensor<51x3x6x16xf32>) {
   ^bb0(%a: f32, %bv: f32, %c: f32):
     %m = arith.mulf %a, %bv : f32
     %s = arith.addf %c, %m : f32
     linalg.yield %s : f32
-  } -> tensor<12x3x6x16xf32>
+  } -> tensor<51x3x6x16xf32>
   %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %e
-      : tensor<12x3x6x16xf32> -> tensor<67x37xf32>
+      : tensor<51x3x6x16xf32> -> tensor<301x37xf32>
   %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
                                         affine_map<(i, j) -> (j)>,
                                         affine_map<(i, j) -> (i, j)>],
                        iterator_types = ["parallel", "parallel"]}
-      ins(%u, %b : tensor<67x37xf32>, tensor<37xf32>) outs(%e : tensor<67x37xf32>) {
+      ins(%u, %b : tensor<301x37xf32>, tensor<37xf32>) outs(%e : tensor<301x37xf32>) {
   ^bb0(%v: f32, %bias: f32, %o: f32):
     %t = arith.addf %v, %bias : f32
     %r = arith.maximumf %t, %zero : f32
     linalg.yield %r : f32
-  } -> tensor<67x37xf32>
-  return %y : tensor<67x37xf32>
+  } -> tensor<301x37xf32>
+  return %y : tensor<301x37xf32>
 }
 
 // Panels divide M and N, one k block, the lhs comes packed (an argument):
