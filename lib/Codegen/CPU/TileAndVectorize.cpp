@@ -203,6 +203,157 @@ struct PackedGemmNest {
   Type accType;
 };
 
+/// True if every op in the body of `op` is a constant or an elementwise-
+/// mappable op with one result and scalar operands: the body can be applied
+/// to vectors op by op (applyBodyToVectors).
+bool hasVectorizableBody(linalg::GenericOp op) {
+  for (Operation &bodyOp : op.getBlock()->without_terminator()) {
+    if (isa<arith::ConstantOp>(bodyOp))
+      continue;
+    if (bodyOp.getNumRegions() != 0 || bodyOp.getNumResults() != 1 ||
+        !OpTrait::hasElementwiseMappableTraits(&bodyOp))
+      return false;
+    if (llvm::any_of(bodyOp.getOperandTypes(),
+                     [](Type t) { return isa<ShapedType>(t); }))
+      return false;
+  }
+  return true;
+}
+
+/// Applies the body of `op` (hasVectorizableBody) to vectors of `shape`:
+/// `mapping` maps its block arguments to vectors; constants become splats
+/// and scalars defined outside the body broadcasts. Returns the vector of
+/// the yielded value.
+Value applyBodyToVectors(RewriterBase &rw, Location loc, linalg::GenericOp op,
+                         IRMapping &mapping, ArrayRef<int64_t> shape) {
+  auto vectorOf = [&](Type t) { return VectorType::get(shape, t); };
+  Block *body = op.getBlock();
+  for (Operation &bodyOp : body->without_terminator()) {
+    if (auto cst = dyn_cast<arith::ConstantOp>(bodyOp)) {
+      auto type = vectorOf(cst.getType());
+      mapping.map(
+          cst.getResult(),
+          arith::ConstantOp::create(
+              rw, loc, type, DenseElementsAttr::get(type, cst.getValue())));
+      continue;
+    }
+    SmallVector<Value> operands;
+    for (Value operand : bodyOp.getOperands()) {
+      if (Value mapped = mapping.lookupOrNull(operand)) {
+        operands.push_back(mapped);
+        continue;
+      }
+      operands.push_back(vector::BroadcastOp::create(
+          rw, loc, vectorOf(operand.getType()), operand));
+    }
+    OperationState state(loc, bodyOp.getName(), operands,
+                         TypeRange{vectorOf(bodyOp.getResult(0).getType())},
+                         bodyOp.getAttrs());
+    Operation *vectorOp = rw.create(state);
+    mapping.map(bodyOp.getResult(0), vectorOp->getResult(0));
+  }
+  return mapping.lookup(body->getTerminator()->getOperand(0));
+}
+
+/// After the tiles of a linalg.pack were vectorized: every vector read of
+/// `producer`'s result (through a tensor.extract_slice or not, masked or
+/// not) reads the producer's input instead and applies its body to the
+/// vector; lanes outside the read's mask keep the padding value. Returns
+/// failure, leaving the IR unchanged, if the result has another kind of use.
+LogicalResult fusePackProducer(RewriterBase &rw, linalg::GenericOp producer) {
+  Value produced = producer.getResult(0);
+  Value input = producer.getDpsInputOperand(0)->get();
+  // The reads to rewrite, each with the value it reads (the slice or the
+  // producer's result).
+  // (The vectorizer sizes its masks with tensor.dim of the slices: those
+  // read the input's slice instead.)
+  SmallVector<std::pair<vector::TransferReadOp, Value>> reads;
+  SmallVector<tensor::DimOp> dims;
+  auto collect = [&](Value source) {
+    for (Operation *user : source.getUsers()) {
+      if (auto dim = dyn_cast<tensor::DimOp>(user)) {
+        dims.push_back(dim);
+        continue;
+      }
+      auto read = dyn_cast<vector::TransferReadOp>(user);
+      if (!read || read.getBase() != source)
+        return false;
+      reads.push_back({read, source});
+    }
+    return true;
+  };
+  for (Operation *user : produced.getUsers()) {
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user)) {
+      if (!collect(slice.getResult()))
+        return failure();
+    } else if (auto read = dyn_cast<vector::TransferReadOp>(user);
+               read && read.getBase() == produced) {
+      reads.push_back({read, produced});
+    } else {
+      return failure();
+    }
+  }
+  // A mask must cover the read vector lane by lane (minor identity reads).
+  for (auto [read, source] : reads) {
+    Value mask = read.getMask();
+    if (auto maskOp = read->getParentOfType<vector::MaskOp>())
+      mask = maskOp.getMask();
+    if (mask && cast<VectorType>(mask.getType()).getShape() !=
+                    read.getVectorType().getShape())
+      return failure();
+  }
+  // The input's slice for each slice of the producer's result.
+  DenseMap<Value, Value> inputSlices;
+  inputSlices[produced] = input;
+  auto inputSlice = [&](Value source) {
+    Value &slice = inputSlices[source];
+    if (!slice) {
+      auto old = source.getDefiningOp<tensor::ExtractSliceOp>();
+      rw.setInsertionPoint(old);
+      slice = tensor::ExtractSliceOp::create(
+          rw, old.getLoc(), input, old.getMixedOffsets(), old.getMixedSizes(),
+          old.getMixedStrides());
+    }
+    return slice;
+  };
+  for (tensor::DimOp dim : dims)
+    rw.modifyOpInPlace(dim, [&] {
+      dim.getSourceMutable().assign(inputSlice(dim.getSource()));
+    });
+  for (auto [read, source] : reads) {
+    Location loc = read.getLoc();
+    Value newSource = inputSlice(source);
+    // The read (or the vector.mask around it), reading the input.
+    Operation *top = read;
+    Value mask = read.getMask();
+    if (auto maskOp = read->getParentOfType<vector::MaskOp>()) {
+      top = maskOp;
+      mask = maskOp.getMask();
+    }
+    rw.setInsertionPoint(top);
+    IRMapping sourceMap;
+    sourceMap.map(source, newSource);
+    Value loaded = rw.clone(*top, sourceMap)->getResult(0);
+    auto type = cast<VectorType>(loaded.getType());
+    IRMapping mapping;
+    mapping.map(producer.getBlock()->getArgument(0), loaded);
+    Value result =
+        applyBodyToVectors(rw, loc, producer, mapping, type.getShape());
+    if (mask) {
+      Value pad = vector::BroadcastOp::create(rw, loc, type, read.getPadding());
+      result = arith::SelectOp::create(rw, loc, mask, result, pad);
+    }
+    rw.replaceOp(top, result);
+  }
+  for (Operation *user : llvm::make_early_inc_range(produced.getUsers()))
+    if (user->use_empty())
+      rw.eraseOp(user);
+  if (!produced.use_empty())
+    return failure();
+  rw.eraseOp(producer);
+  return success();
+}
+
 /// True if `op` is an elementwise linalg.generic that `xpu-cpu-tile-and-
 /// vectorize` can apply to a register tile: one result, all loops parallel,
 /// identity output map, projected-permutation input maps, static shapes, an
@@ -228,19 +379,27 @@ bool isTileEpilogue(linalg::GenericOp op, Value product) {
       readsProduct = true;
     }
   }
-  if (!readsProduct)
-    return false;
-  for (Operation &bodyOp : op.getBlock()->without_terminator()) {
-    if (isa<arith::ConstantOp>(bodyOp))
-      continue;
-    if (bodyOp.getNumRegions() != 0 || bodyOp.getNumResults() != 1 ||
-        !OpTrait::hasElementwiseMappableTraits(&bodyOp))
-      return false;
-    if (llvm::any_of(bodyOp.getOperandTypes(),
-                     [](Type t) { return isa<ShapedType>(t); }))
-      return false;
-  }
-  return true;
+  return readsProduct && hasVectorizableBody(op);
+}
+
+/// The elementwise producer of a linalg.pack's source that the pack's
+/// vectorized tiles can apply on the fly (fusePackProducer): a
+/// linalg.generic used only by the pack, with one input of its result's
+/// type, identity maps, parallel loops, static shapes, an init its body
+/// does not read, and an elementwise body. Null otherwise.
+linalg::GenericOp packProducer(linalg::PackOp pack) {
+  auto op = pack.getSource().getDefiningOp<linalg::GenericOp>();
+  if (!op || !op->hasOneUse() || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
+      op.getNumParallelLoops() != op.getNumLoops() ||
+      !hasStaticTensorShapes(op) ||
+      op.getDpsInputOperand(0)->get().getType() != op.getResult(0).getType() ||
+      op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)) ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }) ||
+      !hasVectorizableBody(op))
+    return {};
+  return op;
 }
 
 /// Matches the packed GEMM `gemm` and what surrounds it, or fails when the
@@ -648,32 +807,7 @@ private:
                            rw, loc, vectorOf(elt), input->get(), indices,
                            padValue, permMap, bounds));
     }
-    for (Operation &op : body->without_terminator()) {
-      if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
-        auto type = vectorOf(cst.getType());
-        mapping.map(
-            cst.getResult(),
-            arith::ConstantOp::create(
-                rw, loc, type, DenseElementsAttr::get(type, cst.getValue())));
-        continue;
-      }
-      SmallVector<Value> operands;
-      for (Value operand : op.getOperands()) {
-        if (Value mapped = mapping.lookupOrNull(operand)) {
-          operands.push_back(mapped);
-          continue;
-        }
-        // A scalar defined outside the body.
-        operands.push_back(vector::BroadcastOp::create(
-            rw, loc, vectorOf(operand.getType()), operand));
-      }
-      OperationState state(loc, op.getName(), operands,
-                           TypeRange{vectorOf(op.getResult(0).getType())},
-                           op.getAttrs());
-      Operation *vectorOp = rw.create(state);
-      mapping.map(op.getResult(0), vectorOp->getResult(0));
-    }
-    return mapping.lookup(body->getTerminator()->getOperand(0));
+    return applyBodyToVectors(rw, loc, e, mapping, {g.mr, g.nr});
   }
 
   RewriterBase &rw;
@@ -754,14 +888,32 @@ struct TileAndVectorizePass final
         reductions.push_back(op);
     });
 
+    // Packs first: one whose source is an elementwise producer
+    // (packProducer) applies the producer's body to the vectors it reads,
+    // so the producer's result is never materialized.
+    llvm::SmallPtrSet<Operation *, 4> fused;
+    for (Operation *op : relayouts) {
+      linalg::GenericOp producer;
+      if (auto pack = dyn_cast<linalg::PackOp>(op))
+        producer = packProducer(pack);
+      if (!tileRelayout(rewriter, op) || !producer)
+        continue;
+      Location loc = producer.getLoc();
+      if (succeeded(fusePackProducer(rewriter, producer))) {
+        fused.insert(producer);
+        remark::passed(loc, remarkOpts(kPassArg, "FusedIntoPack"))
+            << remark::reason("elementwise op applied to the vectors the "
+                              "linalg.pack of its result reads; its result "
+                              "is not materialized");
+      }
+    }
     for (linalg::LinalgOp op : gemms)
       tileGemm(rewriter, op, cache, reg);
     for (linalg::LinalgOp op : elementwise)
-      tileElementwise(rewriter, op);
+      if (!fused.contains(op))
+        tileElementwise(rewriter, op);
     for (linalg::LinalgOp op : reductions)
       tileRowReduction(rewriter, op);
-    for (Operation *op : relayouts)
-      tileRelayout(rewriter, op);
 
     // Fold the masks of partial tiles into the transfer ops now, before any
     // canonicalization can move ops into the vector.mask regions.
@@ -968,13 +1120,13 @@ struct TileAndVectorizePass final
   /// panel (or one whole panel) and a linalg.unpack into one panel tile per
   /// step, and vectorizes the tiles (masked where the shape's edge cuts
   /// them: this is O(size of the operand) work); they stay scalar loop
-  /// nests if that fails.
-  void tileRelayout(RewriterBase &rewriter, Operation *op) {
+  /// nests if that fails. Returns whether the tiles were vectorized.
+  bool tileRelayout(RewriterBase &rewriter, Operation *op) {
     auto sourceType = cast<RankedTensorType>(op->getOperand(0).getType());
     auto destType = cast<RankedTensorType>(op->getResult(0).getType());
     if (!sourceType.hasStaticShape() || !destType.hasStaticShape()) {
       ++numScalar;
-      return;
+      return false;
     }
     SmallVector<int64_t> sizes, vectorSizes;
     if (auto packOp = dyn_cast<linalg::PackOp>(op)) {
@@ -999,10 +1151,14 @@ struct TileAndVectorizePass final
         tile(rewriter, cast<TilingInterface>(op), sizes, {});
     if (failed(tiled)) {
       op->emitError() << "tiling " << op->getName() << " failed";
-      return signalPassFailure();
+      signalPassFailure();
+      return false;
     }
-    if (failed(vectorize(rewriter, *tiled, vectorSizes)))
+    if (failed(vectorize(rewriter, *tiled, vectorSizes))) {
       ++numScalar;
+      return false;
+    }
+    return true;
   }
 
   /// A row reduction (softmax's max and sum, logsumexp, sums along rows):

@@ -399,3 +399,66 @@ func.func @nest_product_two_uses(%lhs: tensor<2x64x6xf32>, %w: tensor<2x64x16xf3
   } -> tensor<12x32xf32>
   return %u, %y : tensor<12x32xf32>, tensor<12x32xf32>
 }
+
+// An elementwise producer whose only use is a linalg.pack (the weight
+// scaled by xpu-fold-affine-into-weights, then packed): the pack's tiles
+// read the weight itself and apply the producer's body to the vector they
+// read; lanes outside the read mask (the padding of the last panel) keep
+// the padding value. The scaled weight is not materialized.
+// CHECK-LABEL: func.func @pack_fuses_producer
+//  CHECK-SAME:   %[[W:.*]]: tensor<37x20xf32>
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   scf.for
+//       CHECK:     scf.for
+//       CHECK:       %[[S:.*]] = tensor.extract_slice %[[W]]
+//       CHECK:       %[[M:.*]] = vector.create_mask {{.*}} : vector<16x8xi1>
+//       CHECK:       %[[R:.*]] = vector.transfer_read %[[S]]{{.*}}, %[[M]]
+//       CHECK:       %[[F:.*]] = arith.mulf %[[R]], %{{.*}} : vector<16x8xf32>
+//       CHECK:       %[[P:.*]] = arith.select %[[M]], %[[F]], %{{.*}} : vector<16x8xi1>, vector<16x8xf32>
+//       CHECK:       vector.transpose
+//       CHECK:       vector.transfer_write
+//   CHECK-NOT:   tensor<37x20xf32> to tensor<?x?xf32>
+func.func @pack_fuses_producer(%w: tensor<37x20xf32>) -> tensor<3x20x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %m1 = arith.constant -1.0 : f32
+  %e = tensor.empty() : tensor<37x20xf32>
+  // expected-remark @+1 {{[Passed] FusedIntoPack | Category:xpu-cpu-tile-and-vectorize | Reason="elementwise op applied to the vectors the linalg.pack of its result reads; its result is not materialized"}}
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                        affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<37x20xf32>) outs(%e : tensor<37x20xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %m1 : f32
+    linalg.yield %0 : f32
+  } -> tensor<37x20xf32>
+  %ep = tensor.empty() : tensor<3x20x16xf32>
+  %p = linalg.pack %s padding_value(%zero : f32) inner_dims_pos = [0]
+      inner_tiles = [16] into %ep : tensor<37x20xf32> -> tensor<3x20x16xf32>
+  return %p : tensor<3x20x16xf32>
+}
+
+// The producer's result is also returned: it is materialized (tiled and
+// vectorized on its own) and the pack reads it.
+// CHECK-LABEL: func.func @pack_producer_two_uses
+//       CHECK:   %[[S:.*]] = scf.for
+//       CHECK:     arith.mulf {{.*}} : vector<1x16xf32>
+//       CHECK:   scf.for
+//       CHECK:     tensor.extract_slice %[[S]]
+//   CHECK-NOT:     arith.mulf
+func.func @pack_producer_two_uses(%w: tensor<37x20xf32>) -> (tensor<37x20xf32>, tensor<3x20x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %m1 = arith.constant -1.0 : f32
+  %e = tensor.empty() : tensor<37x20xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                        affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<37x20xf32>) outs(%e : tensor<37x20xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %m1 : f32
+    linalg.yield %0 : f32
+  } -> tensor<37x20xf32>
+  %ep = tensor.empty() : tensor<3x20x16xf32>
+  %p = linalg.pack %s padding_value(%zero : f32) inner_dims_pos = [0]
+      inner_tiles = [16] into %ep : tensor<37x20xf32> -> tensor<3x20x16xf32>
+  return %s, %p : tensor<37x20xf32>, tensor<3x20x16xf32>
+}
