@@ -465,10 +465,14 @@ def main():
                          "mmap thresholds raised (MALLOC_TRIM_THRESHOLD_, "
                          "MALLOC_MMAP_THRESHOLD_): freed memory is reused "
                          "by the next call, no page faults per call")
+    ap.add_argument("--xpu-options", default="",
+                    help="more xpu-cpu-pipeline options for the one-core "
+                         "xpu runs (e.g. 'cache-tile=60,256,256')")
     ap.add_argument("--cases", default=None,
                     help="comma-separated substrings of case names")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
+    one_core = " ".join(["threads=1"] + args.xpu_options.split())
     if args.keep_freed_memory:
         MALLOC_ENV.update({"MALLOC_TRIM_THRESHOLD_": str(1 << 30),
                            "MALLOC_MMAP_THRESHOLD_": str(32 << 20)})
@@ -512,6 +516,7 @@ def main():
     print("bench-cpu: NumPy %s" % blas)
     print("bench-cpu: IREE: %s" % ("yes (" + iree_py + ")" if iree else
                                    "not installed"))
+    print("bench-cpu: xpu one-core pipeline options: %s" % one_core)
     print("bench-cpu: malloc: %s" % (
         " ".join("%s=%s" % kv for kv in sorted(MALLOC_ENV.items())) or
         "glibc defaults (freed memory may go back to the kernel between "
@@ -538,7 +543,7 @@ def main():
             check = "-"
             script = os.path.abspath(__file__)
             for r in range(args.rounds):
-                t, out = run_xpu(args, path, "threads=1")
+                t, out = run_xpu(args, path, one_core)
                 times["xpu"] += t
                 if r == 0:
                     check = check_against_numpy(args, out, m, n, k, layout,
@@ -568,7 +573,7 @@ def main():
                             name, e.stderr[-500:] if e.stderr else e))
                         times.pop("iree")
                         iree = False
-            ctime = compile_time(args, fwd_path, "threads=1")
+            ctime = compile_time(args, fwd_path, one_core)
             rows.append((name, m, n, k, times, check, ctime, mt))
             flops = 2.0 * m * n * k
             mins = {v: min(t) for v, t in times.items() if t}
