@@ -70,8 +70,6 @@ struct LowerVectorsPass final
     //    reductions, broadcasts and masks to 1-D ops.
     if (failed(applyStage([](RewritePatternSet &patterns) {
           vector::populateVectorOuterProductLoweringPatterns(patterns);
-          vector::populateScalarVectorTransferLoweringPatterns(
-              patterns, /*benefit=*/1, /*allowMultipleUses=*/true);
           vector::populateVectorMultiReductionLoweringPatterns(
               patterns, vector::VectorMultiReductionLowering::InnerParallel);
           vector::populateVectorBroadcastLoweringPatterns(patterns);

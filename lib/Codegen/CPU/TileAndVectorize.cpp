@@ -1176,6 +1176,19 @@ struct TileAndVectorizePass final
                             op->getName().getStringRef());
       return;
     }
+    // Upstream's partial-reduction tiling reads the init's indexing map as
+    // dimensions only; an init read through a constant index (torch-mlir's
+    // keepdim sums, (d0, d1) -> (d0, 0)) made it read garbage (a crash that
+    // depended on the heap layout), and the whole-row vector lowering of
+    // such a reduction did not terminate: it stays scalar.
+    if (!op.getMatchingIndexingMap(op.getDpsInitOperand(0))
+             .isProjectedPermutation()) {
+      ++numScalar;
+      remark::missed(op.getLoc(), remarkOpts(kPassArg, "NotVectorized"))
+          << remark::reason("row reduction into an init read through a "
+                            "constant index; left scalar");
+      return;
+    }
     unsigned rank = op.getNumLoops();
     int64_t extent = op.getStaticLoopRanges().back();
     SmallVector<int64_t> rows(rank, 1);
