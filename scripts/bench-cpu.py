@@ -304,12 +304,26 @@ def pinned(core):
     return ["taskset", "-c", str(core)] if shutil.which("taskset") else []
 
 
+# Set by --keep-freed-memory for every measured process (xpu-run, NumPy,
+# IREE) alike: glibc keeps freed memory for the next call instead of giving
+# it back to the kernel (trimming the heap top, unmapping large blocks), so
+# that no call pays page faults for memory the previous call freed.
+MALLOC_ENV = {}
+
+
+def with_malloc_env(env=None):
+    env = dict(os.environ if env is None else env)
+    env.update(MALLOC_ENV)
+    return env
+
+
 def run_xpu(args, mlir_path, options, pin=True, wall=False):
     cmd = (pinned(args.core) if pin else []) + [
         os.path.join(args.build, "bin", "xpu-run"), "-O3", "-e", "main",
         "-entry-point-result=void", "--xpu-pipeline-options=" + options,
         mlir_path]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True,
+                         env=with_malloc_env()).stdout
     tail = out[out.rfind("]") + 1:] if "data =" in out else out
     nums = [l.strip() for l in tail.strip().splitlines()][:-1]
     cpu = [int(v) * 1e-6 for v in nums[0::2]]
@@ -321,7 +335,7 @@ def run_child(args, code, env, pin=True, python=None):
     cmd = (pinned(args.core) if pin else []) + [python or args.python, "-c",
                                                 code]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True,
-                         env=env).stdout
+                         env=with_malloc_env(env)).stdout
     import json
     return json.loads(out.strip().splitlines()[-1])
 
@@ -446,10 +460,22 @@ def main():
                     help="python with iree-base-compiler/-runtime")
     ap.add_argument("--no-threads", dest="threads", action="store_false",
                     help="skip the all-cores runs")
+    ap.add_argument("--keep-freed-memory", action="store_true",
+                    help="run every measured process with glibc's trim and "
+                         "mmap thresholds raised (MALLOC_TRIM_THRESHOLD_, "
+                         "MALLOC_MMAP_THRESHOLD_): freed memory is reused "
+                         "by the next call, no page faults per call")
+    ap.add_argument("--xpu-options", default="",
+                    help="more xpu-cpu-pipeline options for the one-core "
+                         "xpu runs (e.g. 'cache-tile=60,256,256')")
     ap.add_argument("--cases", default=None,
                     help="comma-separated substrings of case names")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
+    one_core = " ".join(["threads=1"] + args.xpu_options.split())
+    if args.keep_freed_memory:
+        MALLOC_ENV.update({"MALLOC_TRIM_THRESHOLD_": str(1 << 30),
+                           "MALLOC_MMAP_THRESHOLD_": str(32 << 20)})
     if args.python is None:
         args.python = "/usr/bin/python3" if os.path.exists(
             "/usr/bin/python3") else sys.executable
@@ -490,6 +516,11 @@ def main():
     print("bench-cpu: NumPy %s" % blas)
     print("bench-cpu: IREE: %s" % ("yes (" + iree_py + ")" if iree else
                                    "not installed"))
+    print("bench-cpu: xpu one-core pipeline options: %s" % one_core)
+    print("bench-cpu: malloc: %s" % (
+        " ".join("%s=%s" % kv for kv in sorted(MALLOC_ENV.items())) or
+        "glibc defaults (freed memory may go back to the kernel between "
+        "calls)"))
     print("bench-cpu: load before: %s" % load)
     print("bench-cpu: times are the process CPU time of one call; min and "
           "median over %d interleaved rounds" % args.rounds)
@@ -512,7 +543,7 @@ def main():
             check = "-"
             script = os.path.abspath(__file__)
             for r in range(args.rounds):
-                t, out = run_xpu(args, path, "threads=1")
+                t, out = run_xpu(args, path, one_core)
                 times["xpu"] += t
                 if r == 0:
                     check = check_against_numpy(args, out, m, n, k, layout,
@@ -542,7 +573,7 @@ def main():
                             name, e.stderr[-500:] if e.stderr else e))
                         times.pop("iree")
                         iree = False
-            ctime = compile_time(args, fwd_path, "threads=1")
+            ctime = compile_time(args, fwd_path, one_core)
             rows.append((name, m, n, k, times, check, ctime, mt))
             flops = 2.0 * m * n * k
             mins = {v: min(t) for v, t in times.items() if t}

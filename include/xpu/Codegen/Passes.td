@@ -51,7 +51,35 @@ def XPUCPUTileAndVectorizePass
   let summary = "Tile linalg GEMMs and elementwise ops for CPU caches and "
                 "registers, then vectorize them";
   let description = [{
-    The CPU GEMM strategy, on tensors, before bufferization:
+    The CPU GEMM strategy, on tensors, before bufferization.
+
+    A packed GEMM (the panel contraction of `xpu-cpu-pack-operands`) whose
+    result is only unpacked becomes one loop nest (single-threaded
+    pipelines; with `parallel` it is tiled on its own, below):
+
+    * row blocks of `mc` rows (`cache-tile`[0], whole panels), then k blocks
+      of at most `kc` (`cache-tile`[2]; equal blocks, the last one
+      shorter); default 264 rows and k 640 (an lhs block that fits a 1 MiB
+      L2);
+    * per row block and k block, the rows of the lhs are packed into an
+      `mc/mr x kb x mr` buffer (absorbing the lhs `linalg.pack`; an lhs that
+      comes packed is read in place);
+    * then every column panel, and in it every row panel of the block: one
+      `mr x nr` register tile, whose accumulator starts from the fill (or
+      the unpacked init) in the first k block and from the partial sums in
+      the result after; the k loop accumulates `vector.outerproduct`s of the
+      packed panels in registers;
+    * after the last k block the tile goes straight into the `[b?, m, n]`
+      result (masked where the shape's edge cuts it): no unpack. An
+      elementwise consumer of the product (bias, activation: identity maps
+      on the product, projected permutations elsewhere, elementwise body)
+      is applied to the tile in registers first and replaces the unpack's
+      result.
+
+    Other packed GEMMs (the product has other users than the unpack, or
+    `parallel`): cache tiles of panels in n, k, m order, one register tile
+    per step, the k remainder split off so every k loop is static. Plain
+    matmuls:
 
     * a contraction whose rhs is read transposed (`[n, k]`, nn.Linear) first
       gets its rhs packed to `[k, n]` by a `linalg.transpose` (O(nk) work
@@ -87,7 +115,8 @@ def XPUCPUTileAndVectorizePass
                            "::mlir::arith::ArithDialect"];
   let options = [
     ListOption<"cacheTile", "cache-tile", "int64_t",
-               "Cache tile [mc, nc, kc] of the GEMM">,
+               "Cache tile [mc, nc, kc] of the GEMM (default 264,256,640 "
+               "for the packed-GEMM nest, 64,256,256 otherwise)">,
     ListOption<"registerTile", "register-tile", "int64_t",
                "Register tile [mr, nr] of the GEMM micro-kernel">,
     Option<"elementwiseWidth", "elementwise-width", "int64_t",

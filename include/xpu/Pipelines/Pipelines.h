@@ -94,7 +94,9 @@ struct XPUCPUPipelineOptions : XPUPipelineOptionsBase<XPUCPUPipelineOptions> {
   PassOptions::ListOption<int64_t> cacheTile{
       *this, "cache-tile",
       llvm::cl::desc(
-          "Cache tile [mc, nc, kc] of the GEMM (default 64,256,256)")};
+          "Cache tile [mc, nc, kc] of the GEMM (default: rows 264 and k "
+          "640 for the single-threaded packed-GEMM nest, 64,256,256 "
+          "otherwise)")};
   PassOptions::ListOption<int64_t> registerTile{
       *this, "register-tile",
       llvm::cl::desc(

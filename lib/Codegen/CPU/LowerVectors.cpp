@@ -94,6 +94,10 @@ struct LowerVectorsPass final
     //    reductions, broadcasts and masks to 1-D ops.
     if (failed(applyStage([](RewritePatternSet &patterns) {
           vector::populateVectorOuterProductLoweringPatterns(patterns);
+          // Elements of a vector read (the lhs panel's mr values) become
+          // scalar loads, which the FMAs take as broadcast memory operands.
+          vector::populateScalarVectorTransferLoweringPatterns(
+              patterns, /*benefit=*/1, /*allowMultipleUses=*/true);
           vector::populateVectorMultiReductionLoweringPatterns(
               patterns, vector::VectorMultiReductionLowering::InnerParallel);
           vector::populateVectorBroadcastLoweringPatterns(patterns);

@@ -251,3 +251,260 @@ func.func @zero_k_matmul_stays_scalar(%a: tensor<4x0xf32>, %b: tensor<0x16xf32>,
   %0 = linalg.matmul ins(%a, %b : tensor<4x0xf32>, tensor<0x16xf32>) outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
   return %0 : tensor<4x16xf32>
 }
+
+// The packed GEMM with the ops around it (the pack of its lhs, the fill,
+// the unpack and an elementwise epilogue) as one loop nest: M, N, K = 301,
+// 37, 700, a remainder in every dimension. Row blocks of 264 rows (the last
+// one 37: arith.minsi); k in 2 blocks of 352 (the last one 348); per row
+// block and k block the lhs rows are packed into a 44x352x6 buffer (6x8
+// reads, transposed); then all 3 column panels times the row panels of the
+// block, one 6x16 register tile each: the accumulator starts from the fill
+// in the first k block and from the partial sums in the result after, the
+// k loop runs outer products on the registers, and the last k block adds
+// the bias, applies the ReLU and writes the tile into the 301x37 result
+// (masked at the edges). No unpack and no separate epilogue are left.
+// CHECK-LABEL: func.func @nest_bias_relu
+//       CHECK:   %[[BUF:.*]] = tensor.empty() : tensor<44x352x6xf32>
+//       CHECK:   scf.for %[[IC:.*]] = %c0 to %c301 step %c264
+//       CHECK:     arith.minsi %{{.*}}, %c264
+//       CHECK:     scf.for %[[PC:.*]] = %c0 to %c700 step %c352
+//       CHECK:       arith.minsi %{{.*}}, %c352
+//       CHECK:       scf.for
+//       CHECK:         scf.for
+//       CHECK:           vector.transfer_read %{{.*}} : tensor<301x700xf32>, vector<6x8xf32>
+//       CHECK:           vector.transpose {{.*}} : vector<6x8xf32> to vector<8x6xf32>
+//       CHECK:           vector.transfer_write {{.*}} : vector<8x6xf32>, tensor<44x352x6xf32>
+//       CHECK:       scf.for %{{.*}} = %c0 to %c3 step %c1
+//       CHECK:         scf.for
+//       CHECK:           %[[FIRST:.*]] = arith.cmpi eq, %[[PC]], %c0
+//       CHECK:           scf.if %[[FIRST]] -> (vector<6x16xf32>)
+//       CHECK:           } else {
+//       CHECK:             vector.transfer_read {{.*}} : tensor<301x37xf32>, vector<6x16xf32>
+//       CHECK:           scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<6x16xf32>)
+//       CHECK:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<44x352x6xf32>, vector<6xf32>
+//       CHECK:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<3x700x16xf32>, vector<16xf32>
+//       CHECK:             vector.outerproduct {{.*}} : vector<6xf32>, vector<16xf32>
+//       CHECK:           %[[LAST:.*]] = arith.cmpi eq, %[[PC]], %c352
+//       CHECK:           scf.if %[[LAST]] -> (tensor<301x37xf32>)
+//       CHECK:             vector.transfer_read {{.*}} : tensor<37xf32>, vector<6x16xf32>
+//       CHECK:             arith.addf {{.*}} : vector<6x16xf32>
+//       CHECK:             arith.maximumf {{.*}} : vector<6x16xf32>
+//       CHECK:             vector.transfer_write {{.*}} : vector<6x16xf32>, tensor<301x37xf32>
+//       CHECK:           } else {
+//       CHECK:             vector.transfer_write {{.*}} : vector<6x16xf32>, tensor<301x37xf32>
+//   CHECK-NOT:   linalg.unpack
+//   CHECK-NOT:   linalg.generic
+func.func @nest_bias_relu(%x: tensor<301x700xf32>, %w: tensor<3x700x16xf32>,
+                          %b: tensor<37xf32>) -> tensor<301x37xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<301x37xf32>
+  %el = tensor.empty() : tensor<51x700x6xf32>
+  %lhs = linalg.pack %x padding_value(%zero : f32) inner_dims_pos = [0]
+      inner_tiles = [6] into %el : tensor<301x700xf32> -> tensor<51x700x6xf32>
+  %ea = tensor.empty() : tensor<51x3x6x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%ea : tensor<51x3x6x16xf32>) -> tensor<51x3x6x16xf32>
+  // expected-remark @+1 {{[Passed] Vectorized | Category:xpu-cpu-tile-and-vectorize | Reason="packed GEMM 301x37x700 as one loop nest: rows in blocks of 264 (lhs packed per block), k in 2 block(s) of 352, [6, 16] register tiles written straight into the result (masked at the edges), epilogue applied to each tile in registers"}}
+  %p = linalg.generic {
+      indexing_maps = [affine_map<(m1, n1, k, mi, ni) -> (m1, k, mi)>,
+                       affine_map<(m1, n1, k, mi, ni) -> (n1, k, ni)>,
+                       affine_map<(m1, n1, k, mi, ni) -> (m1, n1, mi, ni)>],
+      iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel"]}
+      ins(%lhs, %w : tensor<51x700x6xf32>, tensor<3x700x16xf32>)
+      outs(%acc : tensor<51x3x6x16xf32>) {
+  ^bb0(%a: f32, %bv: f32, %c: f32):
+    %m = arith.mulf %a, %bv : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<51x3x6x16xf32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %e
+      : tensor<51x3x6x16xf32> -> tensor<301x37xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                        affine_map<(i, j) -> (j)>,
+                                        affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%u, %b : tensor<301x37xf32>, tensor<37xf32>) outs(%e : tensor<301x37xf32>) {
+  ^bb0(%v: f32, %bias: f32, %o: f32):
+    %t = arith.addf %v, %bias : f32
+    %r = arith.maximumf %t, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<301x37xf32>
+  return %y : tensor<301x37xf32>
+}
+
+// Panels divide M and N, one k block, the lhs comes packed (an argument):
+// no row-block pack, no scf.if on the k block, and every transfer of the
+// register tile is in bounds (no masks).
+// CHECK-LABEL: func.func @nest_divisible
+//   CHECK-NOT:   vector.create_mask
+//   CHECK-NOT:   scf.if
+//       CHECK:   scf.for %{{.*}} = %c0 to %c2 step %c1
+//       CHECK:     scf.for %{{.*}} = %c0 to %c2 step %c1
+//       CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<6x16xf32>)
+//       CHECK:         vector.transfer_read {{.*}} : tensor<2x64x6xf32>, vector<6xf32>
+//       CHECK:         vector.outerproduct
+//       CHECK:       vector.transfer_write {{.*}} {in_bounds = [true, true]} : vector<6x16xf32>, tensor<12x32xf32>
+//   CHECK-NOT:   vector.transpose
+func.func @nest_divisible(%lhs: tensor<2x64x6xf32>, %w: tensor<2x64x16xf32>) -> tensor<12x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<12x32xf32>
+  %ea = tensor.empty() : tensor<2x2x6x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%ea : tensor<2x2x6x16xf32>) -> tensor<2x2x6x16xf32>
+  // expected-remark @+1 {{packed GEMM 12x32x64 as one loop nest: rows in blocks of 12, k in 1 block(s) of 64, [6, 16] register tiles written straight into the result"}}
+  %p = linalg.generic {
+      indexing_maps = [affine_map<(m1, n1, k, mi, ni) -> (m1, k, mi)>,
+                       affine_map<(m1, n1, k, mi, ni) -> (n1, k, ni)>,
+                       affine_map<(m1, n1, k, mi, ni) -> (m1, n1, mi, ni)>],
+      iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel"]}
+      ins(%lhs, %w : tensor<2x64x6xf32>, tensor<2x64x16xf32>)
+      outs(%acc : tensor<2x2x6x16xf32>) {
+  ^bb0(%a: f32, %bv: f32, %c: f32):
+    %m = arith.mulf %a, %bv : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x2x6x16xf32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %e
+      : tensor<2x2x6x16xf32> -> tensor<12x32xf32>
+  return %u : tensor<12x32xf32>
+}
+
+// Batched, starting from a [b, m, n] init that the matmul packed: a batch
+// loop outermost; the first k block reads the accumulator from the
+// unpacked init (%c), so neither the init's pack nor the unpack is left.
+// CHECK-LABEL: func.func @nest_batched_init
+//  CHECK-SAME:   %{{.*}}: tensor<2x7x20xf32>, %{{.*}}: tensor<2x2x20x16xf32>, %[[C:.*]]: tensor<2x7x17xf32>
+//       CHECK:   scf.for %[[B:.*]] = %c0 to %c2 step %c1
+//       CHECK:     vector.transfer_read %{{.*}}[%[[B]], {{.*}} : tensor<2x7x20xf32>, vector<6x8xf32>
+//       CHECK:     vector.transfer_read %[[C]][%[[B]], {{.*}} : tensor<2x7x17xf32>, vector<6x16xf32>
+//       CHECK:     vector.outerproduct
+//   CHECK-NOT:   linalg.pack
+//   CHECK-NOT:   linalg.unpack
+func.func @nest_batched_init(%x: tensor<2x7x20xf32>, %w: tensor<2x2x20x16xf32>,
+                             %c: tensor<2x7x17xf32>) -> tensor<2x7x17xf32> {
+  %zero = arith.constant 0.0 : f32
+  %el = tensor.empty() : tensor<2x2x20x6xf32>
+  %lhs = linalg.pack %x padding_value(%zero : f32) inner_dims_pos = [1]
+      inner_tiles = [6] into %el : tensor<2x7x20xf32> -> tensor<2x2x20x6xf32>
+  %ea = tensor.empty() : tensor<2x2x2x6x16xf32>
+  %acc = linalg.pack %c padding_value(%zero : f32) inner_dims_pos = [1, 2]
+      inner_tiles = [6, 16] into %ea : tensor<2x7x17xf32> -> tensor<2x2x2x6x16xf32>
+  // expected-remark @+1 {{packed GEMM 7x17x20 as one loop nest}}
+  %p = linalg.generic {
+      indexing_maps = [affine_map<(b, m1, n1, k, mi, ni) -> (b, m1, k, mi)>,
+                       affine_map<(b, m1, n1, k, mi, ni) -> (b, n1, k, ni)>,
+                       affine_map<(b, m1, n1, k, mi, ni) -> (b, m1, n1, mi, ni)>],
+      iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel", "parallel"]}
+      ins(%lhs, %w : tensor<2x2x20x6xf32>, tensor<2x2x20x16xf32>)
+      outs(%acc : tensor<2x2x2x6x16xf32>) {
+  ^bb0(%a: f32, %bv: f32, %o: f32):
+    %m = arith.mulf %a, %bv : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x2x2x6x16xf32>
+  %e = tensor.empty() : tensor<2x7x17xf32>
+  %u = linalg.unpack %p inner_dims_pos = [1, 2] inner_tiles = [6, 16] into %e
+      : tensor<2x2x2x6x16xf32> -> tensor<2x7x17xf32>
+  return %u : tensor<2x7x17xf32>
+}
+
+// The unpacked product has a second user (it is returned too): the nest
+// writes the product, and the ReLU stays a separate elementwise op (tiled
+// [1, 16] and vectorized on its own).
+// CHECK-LABEL: func.func @nest_product_two_uses
+//       CHECK:   vector.outerproduct
+//       CHECK:   vector.transfer_write {{.*}} : vector<6x16xf32>, tensor<12x32xf32>
+//   CHECK-NOT:   arith.maximumf {{.*}} : vector<6x16xf32>
+//       CHECK:   arith.maximumf {{.*}} : vector<1x16xf32>
+func.func @nest_product_two_uses(%lhs: tensor<2x64x6xf32>, %w: tensor<2x64x16xf32>)
+    -> (tensor<12x32xf32>, tensor<12x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<12x32xf32>
+  %ea = tensor.empty() : tensor<2x2x6x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%ea : tensor<2x2x6x16xf32>) -> tensor<2x2x6x16xf32>
+  // expected-remark @+1 {{packed GEMM 12x32x64 as one loop nest: rows in blocks of 12, k in 1 block(s) of 64, [6, 16] register tiles written straight into the result"}}
+  %p = linalg.generic {
+      indexing_maps = [affine_map<(m1, n1, k, mi, ni) -> (m1, k, mi)>,
+                       affine_map<(m1, n1, k, mi, ni) -> (n1, k, ni)>,
+                       affine_map<(m1, n1, k, mi, ni) -> (m1, n1, mi, ni)>],
+      iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel"]}
+      ins(%lhs, %w : tensor<2x64x6xf32>, tensor<2x64x16xf32>)
+      outs(%acc : tensor<2x2x6x16xf32>) {
+  ^bb0(%a: f32, %bv: f32, %c: f32):
+    %m = arith.mulf %a, %bv : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x2x6x16xf32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %e
+      : tensor<2x2x6x16xf32> -> tensor<12x32xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                        affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%u : tensor<12x32xf32>) outs(%e : tensor<12x32xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<12x32xf32>
+  return %u, %y : tensor<12x32xf32>, tensor<12x32xf32>
+}
+
+// An elementwise producer whose only use is a linalg.pack (the weight
+// scaled by xpu-fold-affine-into-weights, then packed): the pack's tiles
+// read the weight itself and apply the producer's body to the vector they
+// read; lanes outside the read mask (the padding of the last panel) keep
+// the padding value. The scaled weight is not materialized.
+// CHECK-LABEL: func.func @pack_fuses_producer
+//  CHECK-SAME:   %[[W:.*]]: tensor<37x20xf32>
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   scf.for
+//       CHECK:     scf.for
+//       CHECK:       %[[S:.*]] = tensor.extract_slice %[[W]]
+//       CHECK:       %[[M:.*]] = vector.create_mask {{.*}} : vector<16x8xi1>
+//       CHECK:       %[[R:.*]] = vector.transfer_read %[[S]]{{.*}}, %[[M]]
+//       CHECK:       %[[F:.*]] = arith.mulf %[[R]], %{{.*}} : vector<16x8xf32>
+//       CHECK:       %[[P:.*]] = arith.select %[[M]], %[[F]], %{{.*}} : vector<16x8xi1>, vector<16x8xf32>
+//       CHECK:       vector.transpose
+//       CHECK:       vector.transfer_write
+//   CHECK-NOT:   tensor<37x20xf32> to tensor<?x?xf32>
+func.func @pack_fuses_producer(%w: tensor<37x20xf32>) -> tensor<3x20x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %m1 = arith.constant -1.0 : f32
+  %e = tensor.empty() : tensor<37x20xf32>
+  // expected-remark @+1 {{[Passed] FusedIntoPack | Category:xpu-cpu-tile-and-vectorize | Reason="elementwise op applied to the vectors the linalg.pack of its result reads; its result is not materialized"}}
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                        affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<37x20xf32>) outs(%e : tensor<37x20xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %m1 : f32
+    linalg.yield %0 : f32
+  } -> tensor<37x20xf32>
+  %ep = tensor.empty() : tensor<3x20x16xf32>
+  %p = linalg.pack %s padding_value(%zero : f32) inner_dims_pos = [0]
+      inner_tiles = [16] into %ep : tensor<37x20xf32> -> tensor<3x20x16xf32>
+  return %p : tensor<3x20x16xf32>
+}
+
+// The producer's result is also returned: it is materialized (tiled and
+// vectorized on its own) and the pack reads it.
+// CHECK-LABEL: func.func @pack_producer_two_uses
+//       CHECK:   %[[S:.*]] = scf.for
+//       CHECK:     arith.mulf {{.*}} : vector<1x16xf32>
+//       CHECK:   scf.for
+//       CHECK:     tensor.extract_slice %[[S]]
+//   CHECK-NOT:     arith.mulf
+func.func @pack_producer_two_uses(%w: tensor<37x20xf32>) -> (tensor<37x20xf32>, tensor<3x20x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %m1 = arith.constant -1.0 : f32
+  %e = tensor.empty() : tensor<37x20xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                        affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<37x20xf32>) outs(%e : tensor<37x20xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %m1 : f32
+    linalg.yield %0 : f32
+  } -> tensor<37x20xf32>
+  %ep = tensor.empty() : tensor<3x20x16xf32>
+  %p = linalg.pack %s padding_value(%zero : f32) inner_dims_pos = [0]
+      inner_tiles = [16] into %ep : tensor<37x20xf32> -> tensor<3x20x16xf32>
+  return %s, %p : tensor<37x20xf32>, tensor<3x20x16xf32>
+}
