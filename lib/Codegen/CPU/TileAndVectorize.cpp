@@ -1004,28 +1004,29 @@ struct TileAndVectorizePass final
   void buildNest(RewriterBase &rewriter, PackedGemmNest g,
                  ArrayRef<int64_t> cache) {
     PackedGemmNestBuilder builder(rewriter, g, cache[0], cache[2]);
+    // The GEMM is erased below; the remark keeps its location.
+    Location loc = g.gemm.getLoc();
     Operation *last =
         g.epilogue ? g.epilogue.getOperation() : g.unpack.getOperation();
     Value result = builder.build();
-    rewriter.replaceOp(last, result);
     Operation *initOp = g.gemm.getDpsInitOperand(0)->get().getDefiningOp();
+    rewriter.replaceOp(last, result);
+    // `last` is gone with the replacement: it must not be read again.
     for (Operation *op : {(Operation *)g.unpack.getOperation(),
                           (Operation *)g.gemm.getOperation(), initOp,
                           (Operation *)g.lhsPack.getOperation()})
-      if (op && op->use_empty())
+      if (op && op != last && op->use_empty())
         rewriter.eraseOp(op);
     ++numGemms;
-    remark::passed(g.gemm.getLoc(), remarkOpts(kPassArg, "Vectorized"))
-        << remark::reason(
-               "packed GEMM {0}x{1}x{2} as one loop nest: rows in blocks of "
-               "{3}{4}, k in {5} block(s) of {6}, [{7}, {8}] register tiles "
-               "written straight into the result{9}{10}",
-               g.m, g.n, g.k, builder.rowBlock(),
-               g.lhsPack ? " (lhs packed per block)" : "", builder.numKBlocks(),
-               builder.kBlock(), g.mr, g.nr,
-               g.m % g.mr || g.n % g.nr ? " (masked at the edges)" : "",
-               g.epilogue ? ", epilogue applied to each tile in registers"
-                          : "");
+    remark::passed(loc, remarkOpts(kPassArg, "Vectorized")) << remark::reason(
+        "packed GEMM {0}x{1}x{2} as one loop nest: rows in blocks of "
+        "{3}{4}, k in {5} block(s) of {6}, [{7}, {8}] register tiles "
+        "written straight into the result{9}{10}",
+        g.m, g.n, g.k, builder.rowBlock(),
+        g.lhsPack ? " (lhs packed per block)" : "", builder.numKBlocks(),
+        builder.kBlock(), g.mr, g.nr,
+        g.m % g.mr || g.n % g.nr ? " (masked at the edges)" : "",
+        g.epilogue ? ", epilogue applied to each tile in registers" : "");
   }
 
   /// The packed GEMM (xpu-cpu-pack-operands): loops (b?, M1, N1, K, mr,
