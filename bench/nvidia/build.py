@@ -25,11 +25,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import problems  # noqa: E402
 
 VARIANTS = {
-    # variant: (model dtype, xpu-nvvm-pipeline precision, chip)
-    "bf16": ("bf16", "f32", "sm_90"),     # mma.sync (stage 1)
-    "bf16-wgmma": ("bf16", "f32", "sm_90a"),  # TMA + wgmma (stage 2)
-    "tf32": ("f32", "tf32", "sm_90"),
-    "f32": ("f32", "f32", "sm_90"),
+    # variant: (model dtype, xpu-nvvm-pipeline precision, chip, schedule)
+    "bf16": ("bf16", "f32", "sm_90", "auto"),     # mma.sync (stage 1)
+    "bf16-wgmma": ("bf16", "f32", "sm_90a", "auto"),  # TMA + wgmma (stage 2)
+    "tf32": ("f32", "tf32", "sm_90", "auto"),
+    "f32": ("f32", "f32", "sm_90", "auto"),
+    # The schedule layer's persistent and Stream-K programs on mma.sync.
+    "bf16-persistent": ("bf16", "f32", "sm_90", "persistent"),
+    "bf16-stream-k": ("bf16", "f32", "sm_90", "stream_k"),
 }
 
 
@@ -46,14 +49,14 @@ def ptxas_report(ptxas, ptx, chip):
 
 
 def build_one(args, job):
-    name, variant, text, precision, chip = job
+    name, variant, text, precision, chip, schedule = job
     base = os.path.join(args.out, "%s.%s" % (name, variant))
     src = base + ".mlir"
     with open(src, "w") as f:
         f.write(text)
     dump = os.path.join(args.out, "kernels", "%s.%s" % (name, variant))
-    opts = "chip=%s precision=%s device-results=true dump-binaries=%s" % (
-        chip, precision, dump)
+    opts = ("chip=%s precision=%s schedule=%s device-results=true "
+            "dump-binaries=%s" % (chip, precision, schedule, dump))
     cmd = [os.path.join(args.build, "bin", "xpu-compile"), src, "--target=cuda",
            "-o", base + ".so", "--interface=" + base + ".json",
            "--xpu-pipeline-options=" + opts, "--xpu-remarks"]
@@ -96,11 +99,13 @@ def main():
         if only and p.name not in only:
             continue
         for v in p.variants:
-            dtype, precision, chip = VARIANTS[v]
-            jobs.append((p.name, v, problems.mlir(p, dtype), precision, chip))
+            dtype, precision, chip, schedule = VARIANTS[v]
+            jobs.append((p.name, v, problems.mlir(p, dtype), precision, chip,
+                         schedule))
         for c in p.configs:
             jobs.append((p.name, problems.config_name(c),
-                         problems.xpu_gemm_with_config(p, c), "f32", c[3]))
+                         problems.xpu_gemm_with_config(p, c), "f32", c[3],
+                         "auto"))
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         entries = list(pool.map(lambda j: build_one(args, j), jobs))
     shutil.copy(os.path.join(args.build, "lib", "libxpu_cuda_runtime.so"),

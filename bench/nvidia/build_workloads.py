@@ -18,10 +18,20 @@ import os
 import shutil
 import subprocess
 
-# (tag, xpu-nvvm-pipeline precision, chip): f32 SIMT, tf32 and bf16 on
-# mma.sync, bf16 on TMA + wgmma.
-VARIANTS = (("f32", "f32", "sm_90"), ("tf32", "tf32", "sm_90"),
-            ("bf16", "bf16", "sm_90"), ("bf16-90a", "bf16", "sm_90a"))
+# (tag, xpu-nvvm-pipeline options): f32 SIMT, tf32 and bf16 on mma.sync,
+# bf16 on TMA + wgmma; then the schedule layer's persistent and Stream-K
+# programs (deterministic and atomic fix-ups) on mma.sync and SIMT. The
+# workloads are small, so Stream-K splits every tile over many programs:
+# an epilogue applied to a partial sum would show in the result.
+VARIANTS = (("f32", "precision=f32"), ("tf32", "precision=tf32"),
+            ("bf16", "precision=bf16"), ("bf16-90a", "chip=sm_90a precision=bf16"),
+            ("tf32-persistent", "precision=tf32 schedule=persistent"),
+            ("tf32-sk", "precision=tf32 schedule=stream_k"),
+            ("bf16-sk", "precision=bf16 schedule=stream_k"),
+            ("bf16-90a-sk", "chip=sm_90a precision=bf16 schedule=stream_k"),
+            ("tf32-sk-atomic",
+             "precision=tf32 schedule=stream_k fixup=atomic"),
+            ("f32-sk", "precision=f32 schedule=stream_k"))
 
 
 def main():
@@ -41,11 +51,11 @@ def main():
         text = open(path).read() + "\n" + gen
         if "%{check}" not in text:
             continue  # no float64 reference to compare with
-        for tag, p, chip in VARIANTS:
+        for tag, opts in VARIANTS:
             exe = os.path.join(args.out, "%s.%s.exe" % (name, tag))
             cmd = [os.path.join(args.build, "bin", "xpu-compile"), "-",
                    "--target=cuda", "--emit=exe", "-o", exe,
-                   "--xpu-pipeline-options=chip=%s precision=%s" % (chip, p)]
+                   "--xpu-pipeline-options=" + opts]
             r = subprocess.run(cmd, input=text, capture_output=True, text=True)
             status = "ok" if r.returncode == 0 else "FAILED"
             print("%-32s %-8s %s" % (name, tag, status))

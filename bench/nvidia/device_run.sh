@@ -13,7 +13,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,
 cd "$here/nv"
 timeout 380 python3 run.py --lib-dir . --profile --json "$OUT/bench.json" > "$OUT/bench.log" 2>&1
 echo "bench rc=$?"
-timeout 90 bash "$here/run_workloads.sh" "$here/wl" > "$OUT/workloads.log" 2>&1
+timeout 300 bash "$here/run_workloads.sh" "$here/wl" > "$OUT/workloads.log" 2>&1
 echo "workloads rc=$? ($(grep -c PASS "$OUT/workloads.log") PASS lines)"; grep -v PASS "$OUT/workloads.log" | tail -5
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv,noheader
 grep -A200 "^device time per call" "$OUT/bench.log"

@@ -27,7 +27,8 @@ class Problem:
     k: int
     batch: int = 1
     # Variants compiled for it: bf16 (bf16 model), tf32 (f32 model with
-    # precision=tf32), f32 (f32 model, SIMT kernels).
+    # precision=tf32), f32 (f32 model, SIMT kernels); bf16-persistent and
+    # bf16-stream-k force those schedules (build.py's VARIANTS).
     variants: tuple = ("bf16",)
     # Extra bf16 variants with hand-written configs (tile, warps, stages,
     # chip), for choosing the strategy's NVIDIA defaults.
@@ -57,11 +58,13 @@ PROBLEMS = [
     Problem("gemm_8192", "gemm", 8192, 8192, 8192,
             variants=("bf16", "bf16-wgmma", "tf32")),
     Problem("gemm_odd", "gemm", 8205, 5921, 2949,
-            variants=("bf16", "bf16-wgmma", "tf32")),
+            variants=("bf16", "bf16-wgmma", "tf32", "bf16-persistent",
+                      "bf16-stream-k")),
     Problem("bmm_64x1024", "bmm", 1024, 1024, 1024, batch=64,
             variants=("bf16", "bf16-wgmma")),
     Problem("linear_gelu", "linear_gelu", 4096, 4096, 4096,
-            variants=("bf16", "bf16-wgmma", "tf32"), compile=True),
+            variants=("bf16", "bf16-wgmma", "tf32", "bf16-persistent",
+                      "bf16-stream-k"), compile=True),
     Problem("linear_bn_relu", "linear_bn_relu", 4096, 4096, 4096,
             variants=("bf16", "bf16-wgmma"), compile=True),
     Problem("linear_softmax", "linear_softmax", 4096, 4096, 4096,

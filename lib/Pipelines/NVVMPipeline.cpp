@@ -56,15 +56,6 @@ static void addNVVMKernelLowering(OpPassManager &pm) {
   kernels.addPass(createReconcileUnrealizedCastsPass());
 }
 
-/// The schedule of every GEMM: the tensor-core kernels lower data_parallel
-/// only, so `auto` means data_parallel here (validate refuses the others).
-static GPUScheduleOptions
-getNVVMScheduleOptions(const XPUNVVMPipelineOptions &options) {
-  GPUScheduleOptions schedule = options.getScheduleOptions();
-  schedule.schedule = "data_parallel";
-  return schedule;
-}
-
 void mlir::xpu::addXPUNVVMFrontEnd(OpPassManager &pm,
                                    const XPUNVVMPipelineOptions &options) {
   // Precision: tf32 keeps f32 numerics up to the kernel, which rounds the
@@ -75,7 +66,7 @@ void mlir::xpu::addXPUNVVMFrontEnd(OpPassManager &pm,
   // and stages (convert-xpu-to-nvgpu), and f32 GEMMs run as SIMT kernels.
   detail::addGPUFrontEnd(pm, options.optimize, precision, options.chip,
                          options.reassociate, /*gemmKernels=*/true, "simt",
-                         getNVVMScheduleOptions(options), tf32);
+                         options.getScheduleOptions(), tf32);
   if (options.cInterfaces)
     pm.addPass(createXPUExportCInterfacesPass());
 }
@@ -83,11 +74,13 @@ void mlir::xpu::addXPUNVVMFrontEnd(OpPassManager &pm,
 void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
                                      const XPUNVVMPipelineOptions &options) {
   addXPUNVVMFrontEnd(pm, options);
+  // Every GEMM becomes programs of tiles (data-parallel, persistent or
+  // Stream-K); the tensor-core ones become mma.sync / wgmma kernels, the
+  // f32 (and f64) ones SIMT kernels.
+  pm.addNestedPass<func::FuncOp>(createXPUScheduleGemmPass());
   XPUConvertXPUToNVGPUPassOptions toNVGPU;
   toNVGPU.tf32 = options.precision == "tf32";
   pm.addPass(createXPUConvertXPUToNVGPUPass(toNVGPU));
-  // f32 (and f64) GEMMs left: programs of SIMT tiles.
-  pm.addNestedPass<func::FuncOp>(createXPUScheduleGemmPass());
   pm.addNestedPass<func::FuncOp>(createXPUConvertXPUToGPUPass());
   detail::addLowerXPUToLinalg(pm);
 

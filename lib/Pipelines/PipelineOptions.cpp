@@ -137,20 +137,11 @@ XPUXePipelineOptions::validate(PipelineOptionErrorFn emitError) const {
 
 LogicalResult
 XPUNVVMPipelineOptions::validate(PipelineOptionErrorFn emitError) const {
-  if (failed(
-          checkOneOf(emitError, "chip", chip, {"sm_80", "sm_90", "sm_90a"})) ||
-      failed(checkOneOf(emitError, "precision", precision,
-                        {"f32", "tf32", "bf16", "f16"})) ||
-      failed(checkOneOf(emitError, "binary-format", binaryFormat,
-                        {"bin", "fatbin", "isa"})) ||
-      failed(checkSchedule(emitError, getScheduleOptions())))
-    return failure();
-  // The tensor-core kernels (convert-xpu-to-nvgpu) build their own
-  // data-parallel grid; they are not a backend of xpu-schedule-gemm yet.
-  if (schedule != "auto" && schedule != "data_parallel")
-    return emitError("invalid value '" + schedule +
-                     "' for option 'schedule' (expected auto or "
-                     "data_parallel: the NVIDIA tensor-core kernels lower "
-                     "data_parallel only)");
-  return success();
+  return success(succeeded(checkOneOf(emitError, "chip", chip,
+                                      {"sm_80", "sm_90", "sm_90a"})) &&
+                 succeeded(checkOneOf(emitError, "precision", precision,
+                                      {"f32", "tf32", "bf16", "f16"})) &&
+                 succeeded(checkOneOf(emitError, "binary-format", binaryFormat,
+                                      {"bin", "fatbin", "isa"})) &&
+                 succeeded(checkSchedule(emitError, getScheduleOptions())));
 }

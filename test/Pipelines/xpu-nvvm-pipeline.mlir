@@ -48,13 +48,37 @@
 // F32-SAME: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
 // F32-NOT: mma.sync
 //
+// Every schedule reaches the tensor cores (xpu-schedule-gemm, then the
+// mma.sync emitter per tile): Stream-K has a main kernel that computes
+// whole tiles and K pieces into f32 workspace slots and a fix-up kernel
+// that sums them and applies the epilogue; persistent programs loop over
+// tiles. wgmma serves one tile per workgroup, so sm_90a falls back to
+// mma.sync where a program computes several.
+// RUN: xpu-opt %S/Inputs/linear-gelu-bf16.mlir --xpu-nvvm-pipeline="chip=sm_90a schedule=stream_k binary-format=isa" | FileCheck %s --check-prefix=STREAMK
+// STREAMK: llvm.func @forward(
+// STREAMK:   gpu.launch_func {{.*}}@forward_mma0::@forward_mma0
+// STREAMK:   gpu.launch_func {{.*}}@forward_mma0_fixup::@forward_mma0_fixup
+// STREAMK: gpu.binary @forward_mma0 [
+// STREAMK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// STREAMK-NOT: wgmma
+// STREAMK: gpu.binary @forward_mma0_fixup [
+// STREAMK-NOT: mma.sync
+// STREAMK-SAME: .entry forward_mma0_fixup(
+// RUN: xpu-opt %S/Inputs/linear-gelu-bf16.mlir --xpu-nvvm-pipeline="chip=sm_80 precision=tf32 schedule=stream_k fixup=atomic binary-format=isa" | FileCheck %s --check-prefix=ATOMIC
+// ATOMIC: gpu.binary @forward_mma0 [
+// ATOMIC-SAME: atom.global.add.f32
+// ATOMIC: gpu.binary @forward_mma0_fixup [
+// RUN: xpu-opt %s --xpu-nvvm-pipeline="precision=tf32 schedule=persistent programs=3 binary-format=isa" | FileCheck %s --check-prefix=PERSISTENT
+// PERSISTENT: %[[THREE:.+]] = llvm.mlir.constant(3 : index) : i64
+// PERSISTENT: gpu.launch_func {{.*}}@f32_gemm_mma0::@f32_gemm_mma0 blocks in (%[[THREE]],
+// PERSISTENT: gpu.binary @f32_gemm_mma0 [
+// PERSISTENT-SAME: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+//
 // Bad options are errors that name the option.
 // RUN: not xpu-opt %s --xpu-nvvm-pipeline="chip=sm_70" 2>&1 | FileCheck %s --check-prefix=BADCHIP
 // BADCHIP: xpu-nvvm-pipeline: invalid value 'sm_70' for option 'chip' (expected sm_80, sm_90 or sm_90a)
 // RUN: not xpu-opt %s --xpu-nvvm-pipeline="precision=f8" 2>&1 | FileCheck %s --check-prefix=BADPREC
 // BADPREC: xpu-nvvm-pipeline: invalid value 'f8' for option 'precision' (expected f32, tf32, bf16 or f16)
-// RUN: not xpu-opt %s --xpu-nvvm-pipeline="schedule=stream_k" 2>&1 | FileCheck %s --check-prefix=BADSCHED
-// BADSCHED: xpu-nvvm-pipeline: invalid value 'stream_k' for option 'schedule' (expected auto or data_parallel: the NVIDIA tensor-core kernels lower data_parallel only)
 // RUN: not xpu-opt %s --xpu-nvvm-pipeline="schedule=sideways" 2>&1 | FileCheck %s --check-prefix=BADSCHED2
 // BADSCHED2: xpu-nvvm-pipeline: invalid value 'sideways' for option 'schedule' (expected auto, data_parallel, persistent or stream_k)
 //

@@ -383,49 +383,56 @@ def XPUEmbedXeBuildOptionsPass : Pass<"xpu-embed-xe-build-options", "ModuleOp"> 
 //===----------------------------------------------------------------------===//
 
 def XPUConvertXPUToNVGPUPass : Pass<"convert-xpu-to-nvgpu", "ModuleOp"> {
-  let summary = "Lower each configured xpu.gemm with 16-bit (or, when asked, "
-                "tf32) operands to an NVIDIA tensor-core kernel";
+  let summary = "Lower the GEMM programs of 16-bit (or, when asked, tf32) "
+                "operands to NVIDIA tensor-core kernels";
   let description = [{
-    Works on tensors, before bufferization. Every `xpu.gemm` with a
-    `#xpu.config` whose operands are bf16 or f16 (or f32 with `tf32=true`)
-    becomes a launch of its own kernel (`docs/NVIDIA.md`):
+    The NVIDIA tensor-core backend of the schedule layer
+    (`GemmPrograms.h`, `docs/Design.md`): runs after `xpu-schedule-gemm`,
+    on tensors. Every set of GEMM programs (an `scf.forall` mapped to GPU
+    blocks) whose `xpu.gemm_tile` ops read bf16 or f16 operands (or f32
+    with `tf32=true`) becomes a kernel in its own gpu.module, one workgroup
+    per program, whatever the schedule: data-parallel, persistent (a loop
+    over tiles) or Stream-K (whole tiles, then K pieces). Each tile op is
+    lowered where it stands (`docs/NVIDIA.md`):
 
-    * a data-parallel driver: one workgroup per output tile, program ids
-      swizzled by `group_m`, the batch in the y dimension, the whole K range;
     * the mma.sync tile emitter: `stages` k tiles in flight through 16-byte
       cp.async copies (`nvgpu.device_async_copy`, zero-filled outside the
-      matrix) into XOR-swizzled shared memory, `nvgpu.ldmatrix` fragments
-      (`.trans` for a `[k, n]` B of 16-bit elements), `nvgpu.mma.sync`
-      (m16n8k16 bf16/f16, m16n8k8 tf32) on f32 accumulators in registers,
-      and the epilogue applied to the accumulator registers before the store
-      (masked at the M and N edges);
+      matrix or the tile's K range) into XOR-swizzled shared memory,
+      `nvgpu.ldmatrix` fragments (`.trans` for a `[k, n]` B of 16-bit
+      elements), `nvgpu.mma.sync` (m16n8k16 bf16/f16, m16n8k8 tf32) on f32
+      accumulators in registers; then, by the tile op's result, the
+      epilogue applied to the accumulator registers before the store
+      (masked at the M and N edges), the f32 accumulators stored to a
+      Stream-K workspace slot, or added there with float atomics masked to
+      the logical `m x n`;
     * on `sm_90a` (architecture-specific Hopper features), the TMA + wgmma
       tile emitter instead, where the config suits it (16-bit operands,
-      `tile_m` 64 or 128, `tile_n` a multiple of 64 up to 256; otherwise
-      mma.sync, with a `NoWgmma` remark): a producer warpgroup issues TMA
-      loads (`nvgpu.tma.async.load`, 128-byte swizzle, zero fill outside the
-      matrix) into a ring of up to 4 mbarrier-guarded stages, one or two
-      consumer warpgroups run `wgmma.mma_async` m64nNk16 on f32
+      `tile_m` 64 or 128, `tile_n` a multiple of 64 up to 256) and each
+      program computes one whole tile (its mbarrier ring serves one tile);
+      otherwise mma.sync, with a `NoWgmma` remark. A producer warpgroup
+      issues TMA loads (`nvgpu.tma.async.load`, 128-byte swizzle, zero fill
+      outside the matrix) into a ring of up to 4 mbarrier-guarded stages,
+      one or two consumer warpgroups run `wgmma.mma_async` m64nNk16 on f32
       accumulators, and the epilogue is applied to the accumulator
       registers before the masked store; the TMA descriptors are made on
       the host (`nvgpu.tma.create.descriptor`);
-    * rows whose byte length is not a multiple of 16 (cp.async and TMA read
-      16-byte aligned rows) are first copied by a small kernel into a buffer
-      with a padded pitch (a multiple of 128 bytes for TMA); the remark says
-      so.
+    * `xpu.gemm_fixup` (the Stream-K fix-up kernel) sums a tile's workspace
+      slots in slot order in the mma.sync register layout and applies the
+      epilogue once;
+    * operand rows whose byte length is not a multiple of 16 (cp.async and
+      TMA read 16-byte aligned rows) are first copied by a small kernel into
+      a buffer with a padded pitch (a multiple of 128 bytes for TMA); the
+      remark says so.
 
     The config's subgroups are the warps (`[rows, cols]`, each warp a
     `tile_m / rows x tile_n / cols` block); shared memory is dynamic (the
-    launch passes its size). GEMMs with f32 operands without `tf32`, or with
+    launch passes its size). Programs of f32 operands without `tf32`, or of
     f64, are left alone (remark) for the SIMT kernels of
-    `convert-xpu-to-gpu`. A GEMM the emitter cannot generate (warp blocks
-    not multiples of 16x16, chunks that do not split over the threads, too
-    many accumulators) is an error at its location.
-
-    The target is the module's `#xpu.target` (`xpu-attach-target`). The
-    kernels build their own data-parallel grid: a config with a persistent
-    or Stream-K schedule is an error (they are not yet a backend of
-    `xpu-schedule-gemm`).
+    `convert-xpu-to-gpu`. A tensor-core `xpu.gemm` that was not scheduled,
+    or a GEMM the emitter cannot generate (warp blocks not multiples of
+    16x16, chunks that do not split over the threads, too many
+    accumulators), is an error at its location. The target is the
+    module's `#xpu.target` (`xpu-attach-target`).
   }];
   let options = [
     Option<"tf32", "tf32", "bool", "false",

@@ -314,8 +314,7 @@ struct XPUNVVMPipelineOptions
       llvm::cl::desc("xpu-optimize's reassociate: fold BatchNorm and scales "
                      "into the weights (default off)"),
       llvm::cl::init(false)};
-  /// Chip, precision and binary format; schedules: auto and data_parallel
-  /// (the tensor-core kernels lower data_parallel only, yet).
+  /// Chip, precision, binary format and the schedule options.
   LogicalResult validate(PipelineOptionErrorFn emitError) const;
 };
 
@@ -325,8 +324,9 @@ struct XPUNVVMPipelineOptions
 void addXPUNVVMFrontEnd(OpPassManager &pm,
                         const XPUNVVMPipelineOptions &options);
 
-/// Builds `xpu-nvvm-pipeline`: xpu-optimize, strategy selection, GEMMs on
-/// tensor cores (convert-xpu-to-nvgpu) or as SIMT kernels
+/// Builds `xpu-nvvm-pipeline`: xpu-optimize, strategy selection, every GEMM
+/// as programs (xpu-schedule-gemm) lowered on tensor cores
+/// (convert-xpu-to-nvgpu) or as SIMT kernels
 /// (convert-xpu-to-gpu), the other linalg ops as one-thread-per-element
 /// kernels, NVVM and a cubin in gpu.binary, and the host lowered to the
 /// LLVM dialect for the xpu CUDA runtime.

@@ -110,11 +110,10 @@ mlir::xpu::lowerProgramsToLaunch(RewriterBase &rewriter, scf::ForallOp programs,
   return launch;
 }
 
-FailureOr<gpu::GPUFuncOp>
-mlir::xpu::lowerProgramsToKernel(RewriterBase &rewriter, scf::ForallOp programs,
-                                 ModuleOp module, StringRef name,
-                                 ArrayAttr targets, int64_t threads,
-                                 GemmTileEmitter &emitter) {
+FailureOr<gpu::GPUFuncOp> mlir::xpu::lowerProgramsToKernel(
+    RewriterBase &rewriter, scf::ForallOp programs, ModuleOp module,
+    StringRef name, ArrayAttr targets, int64_t threads,
+    GemmTileEmitter &emitter, int64_t dynamicSharedBytes) {
   Location loc = programs.getLoc();
   int64_t count = getProgramCount(programs);
   if (ShapedType::isDynamic(count))
@@ -167,9 +166,13 @@ mlir::xpu::lowerProgramsToKernel(RewriterBase &rewriter, scf::ForallOp programs,
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
   };
+  Value shared;
+  if (dynamicSharedBytes != 0)
+    shared = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                          dynamicSharedBytes);
   gpu::LaunchFuncOp::create(
       rewriter, loc, kernel, gpu::KernelDim3{idx(count), idx(1), idx(1)},
-      gpu::KernelDim3{idx(threads), idx(1), idx(1)}, Value(), args);
+      gpu::KernelDim3{idx(threads), idx(1), idx(1)}, shared, args);
   rewriter.eraseOp(programs);
   if (failed(emitTiles(rewriter, kernel.getBody().front(), loc, emitter)))
     return failure();

@@ -1,20 +1,22 @@
-//===- ConvertXPUToNVGPU.cpp - xpu.gemm to tensor-core kernels ------------===//
+//===- ConvertXPUToNVGPU.cpp - GEMM programs to tensor-core kernels ------===//
 //
-// The host side of the NVIDIA tensor-core GEMMs and their data-parallel
-// driver. Each xpu.gemm becomes, on tensors: buffers of its operands (rows
-// re-pitched by a small kernel where cp.async or TMA needs it), a result
-// buffer, and a gpu.launch_func of a kernel in its own gpu.module whose
-// workgroups each compute one output tile with the mma.sync tile emitter
-// (MmaSyncTileEmitter.cpp) or, on sm_90a, the TMA + wgmma one
-// (WgmmaTileEmitter.cpp). docs/NVIDIA.md describes the kernels.
+// The NVIDIA tensor-core backend of the schedule layer (GemmPrograms.h):
+// the programs xpu-schedule-gemm built for GEMMs with 16-bit operands (or
+// tf32 ones when asked) become kernels, each in its own gpu.module, whose
+// workgroups compute their tiles with the mma.sync tile emitter
+// (MmaSyncTileEmitter.cpp) or, on sm_90a for one tile per workgroup, the
+// TMA + wgmma one (WgmmaTileEmitter.cpp). The host side here only adds what
+// these kernels read beyond the schedule's buffers: operands re-pitched to
+// 16-byte rows and TMA descriptors. docs/NVIDIA.md describes the kernels.
 //
-// Catalog: level_1_baseline_xpu (tiles, GROUP_SIZE_M swizzle),
-// dtype_prepack_bf16 (tensor-core operands) and
+// Catalog: dtype_prepack_bf16 (tensor-core operands), the Stream-K entries
+// (partial tiles, masked atomic adds, the fix-up) and
 // int64_cast_for_large_batch_offsets (offsets in 64-bit index arithmetic).
 //
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Conversion/Passes.h"
+#include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
 #include "xpu/Conversion/XPUToGPU/XPUToGPU.h"
 #include "xpu/Conversion/XPUToNVGPU/XPUToNVGPU.h"
 #include "xpu/Conversion/XPUToXeGPU/XPUToXeGPU.h"
@@ -72,26 +74,29 @@ static bool isCapturable(Value v) {
   return cst && cst.getType().isIntOrIndexOrFloat();
 }
 
-/// True when `gemm` is one the tensor cores run: 16-bit operands, or f32
+/// True when operands of `elt` run on the tensor cores: 16-bit ones, or f32
 /// ones in tf32 when asked.
-static bool runsOnTensorCores(GemmOp gemm, bool tf32) {
-  Type elt = gemm.getLhsType().getElementType();
+static bool runsOnTensorCores(Type elt, bool tf32) {
   return isTensorCoreType(elt) || (tf32 && elt.isF32());
 }
 
-/// The plan of `gemm`'s kernel from its config (mma.sync).
-static MmaKernelPlan planKernel(GemmOp gemm) {
-  ConfigAttr config = gemm.getConfigAttr();
+/// The mma.sync plan of a tile op's GEMM (or of a fix-up's, whose operands
+/// are of `operandType`): the problem, the config's tiling and the operand
+/// pitches the kernel reads (`aPitch`, `bPitch` elements).
+static MmaKernelPlan planKernel(ConfigAttr config, ArrayRef<int64_t> dims,
+                                RhsLayout layout, bool lhsBatched,
+                                bool rhsBatched, Type operandType,
+                                Type resultType) {
   MmaKernelPlan p;
-  p.batch = gemm.getBatchSize();
-  p.m = gemm.getM();
-  p.n = gemm.getN();
-  p.k = gemm.getK();
-  p.rhsNK = gemm.getRhsLayout() == RhsLayout::nk;
-  p.lhsBatched = gemm.getLhsType().getRank() == 3;
-  p.rhsBatched = gemm.getRhsType().getRank() == 3;
-  p.operandType = gemm.getLhsType().getElementType();
-  p.resultType = gemm.getResultType().getElementType();
+  p.batch = dims[0];
+  p.m = dims[1];
+  p.n = dims[2];
+  p.k = dims[3];
+  p.rhsNK = layout == RhsLayout::nk;
+  p.lhsBatched = lhsBatched;
+  p.rhsBatched = rhsBatched;
+  p.operandType = operandType;
+  p.resultType = resultType;
   ArrayRef<int64_t> tile = config.getTile();
   p.tm = tile[0];
   p.tn = tile[1];
@@ -108,16 +113,22 @@ static MmaKernelPlan planKernel(GemmOp gemm) {
   return p;
 }
 
+static MmaKernelPlan planKernel(GemmTileOp tile, Type resultType) {
+  return planKernel(tile.getConfig(), tile.getDims(), tile.getRhsLayout(),
+                    tile.getLhsType().getRank() == 3,
+                    tile.getRhsType().getRank() == 3,
+                    tile.getLhsType().getElementType(), resultType);
+}
+
 /// Whether the target runs wgmma kernels (the architecture-specific sm_90a).
 static bool hasWgmma(TargetAttr target) { return target.getChip() == "sm_90a"; }
 
-/// The wgmma plan for `gemm` on sm_90a: the config's tile rows and columns,
+/// The wgmma plan for `base` on sm_90a: the config's tile rows and columns,
 /// k tiles of one 128-byte swizzled row, as many stages as fit (at most 4,
 /// which covers the TMA latency at these tile sizes); std::nullopt with the
 /// reason in `why` when the config does not suit wgmma.
-static std::optional<MmaKernelPlan> planWgmmaKernel(GemmOp gemm,
+static std::optional<MmaKernelPlan> planWgmmaKernel(MmaKernelPlan p,
                                                     std::string &why) {
-  MmaKernelPlan p = planKernel(gemm);
   if (p.operandBytes() != 2) {
     why = "tf32 operands run on mma.sync";
     return std::nullopt;
@@ -141,36 +152,43 @@ static std::optional<MmaKernelPlan> planWgmmaKernel(GemmOp gemm,
   return p;
 }
 
-LogicalResult mlir::xpu::checkNVGPULowerable(GemmOp gemm, TargetAttr target) {
+LogicalResult mlir::xpu::checkNVGPULowerable(GemmTileOp tile,
+                                             TargetAttr target) {
   auto fail = [&](const Twine &why) {
-    return gemm.emitError() << kPassArg << ": " << why;
+    return tile.emitError() << kPassArg << ": " << why;
   };
   if (!target.isNvidia())
     return fail(llvm::formatv("the target '{0}' is not an NVIDIA target",
                               target.getChip()));
-  ConfigAttr config = gemm.getConfigAttr();
-  if (!config)
-    return fail("the GEMM has no #xpu.config; run xpu-select-strategy first");
-  if (config.getSchedule().getKind() != Schedule::data_parallel)
-    return fail(
-        llvm::formatv("schedule {0} is not lowered to tensor cores "
-                      "yet (only data_parallel)",
-                      stringifySchedule(config.getSchedule().getKind())));
-  if (gemm.getLhsType().getElementType() != gemm.getRhsType().getElementType())
+  Type lhs = tile.getLhsType().getElementType();
+  if (lhs != tile.getRhsType().getElementType())
     return fail("lhs and rhs element types differ");
-  if (!gemm.getAccType().isF32())
+  if (!tile.getAccType().isF32())
     return fail(llvm::formatv("accumulator {0}: tensor cores accumulate in f32",
-                              gemm.getAccType()));
-  if (!isKernelScalarType(gemm.getResultType().getElementType()))
+                              tile.getAccType()));
+  if (tile.getResult() != TileResult::output &&
+      !tile.getDestType().getElementType().isF32())
+    return fail("the Stream-K workspace must hold f32 partial sums");
+  Type result = tile.getDestType().getElementType();
+  if (!isKernelScalarType(result))
     return fail(llvm::formatv("result element type {0} is not stored by the "
                               "kernel",
-                              gemm.getResultType().getElementType()));
-  for (Value operand : gemm.getEpilogueOperands())
-    if (!isKernelScalarType(getElementTypeOrSelf(operand.getType())))
+                              result));
+  for (auto [i, operand] : llvm::enumerate(tile.getEpilogueOperands())) {
+    auto type = cast<MemRefType>(operand.getType());
+    if (!isKernelScalarType(type.getElementType()))
       return fail(llvm::formatv("epilogue operand of type {0} is not read by "
                                 "the kernel",
-                                operand.getType()));
-  Block &block = gemm.getEpilogueBlock();
+                                type));
+    BroadcastKind kind = tile.getBroadcastKind(i);
+    int64_t rank = kind == BroadcastKind::scalar ? 0 : 1;
+    if (kind != BroadcastKind::full && type.getRank() != rank)
+      return fail(llvm::formatv("epilogue operand {0} of type {1}: the kernel "
+                                "reads a {2} operand as a rank-{3} buffer "
+                                "(not a panel)",
+                                i, type, stringifyBroadcastKind(kind), rank));
+  }
+  Block &block = tile.getEpilogueBlock();
   for (Operation &op : block.without_terminator()) {
     if (op.getNumRegions() != 0 || op.getNumResults() != 1 || !isPure(&op))
       return op.emitError() << kPassArg << ": epilogue op '" << op.getName()
@@ -181,21 +199,21 @@ LogicalResult mlir::xpu::checkNVGPULowerable(GemmOp gemm, TargetAttr target) {
                << kPassArg << ": epilogue op '" << op.getName()
                << "' computes in " << t << ", which the kernel does not";
     for (Value v : op.getOperands())
-      if (v.getParentRegion() != &gemm.getEpilogue() && !isCapturable(v))
+      if (v.getParentRegion() != &tile.getEpilogue() && !isCapturable(v))
         return op.emitError() << kPassArg
                               << ": the epilogue uses a value defined outside "
                                  "the GEMM that is not a scalar constant";
   }
   Value yielded = block.getTerminator()->getOperand(0);
-  if (yielded.getParentRegion() != &gemm.getEpilogue() &&
+  if (yielded.getParentRegion() != &tile.getEpilogue() &&
       !isCapturable(yielded))
     return fail("the epilogue yields a value defined outside the GEMM that is "
                 "not a scalar constant");
-  MmaKernelPlan plan = planKernel(gemm);
+  MmaKernelPlan plan = planKernel(tile, result);
   std::string why = checkMmaKernelPlan(plan);
   if (!why.empty())
-    return fail(
-        llvm::formatv("cannot generate a kernel for {0}: {1}", config, why));
+    return fail(llvm::formatv("cannot generate a kernel for {0}: {1}",
+                              tile.getConfig(), why));
   return success();
 }
 
@@ -221,12 +239,13 @@ Value flatten(OpBuilder &b, Location loc, Value memref) {
                                          ArrayRef<ReassociationIndices>{all});
 }
 
-/// Builds kernels into one gpu.module and launches them before `gemm`.
+/// Builds kernels into one gpu.module and launches them where the rewriter
+/// stands.
 class KernelModuleBuilder {
 public:
-  KernelModuleBuilder(RewriterBase &rewriter, GemmOp gemm,
+  KernelModuleBuilder(RewriterBase &rewriter, Location loc,
                       gpu::GPUModuleOp module)
-      : rewriter(rewriter), gemm(gemm), module(module), loc(gemm.getLoc()) {}
+      : rewriter(rewriter), module(module), loc(loc) {}
 
   Value idx(OpBuilder &b, int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -314,7 +333,6 @@ public:
 
 private:
   RewriterBase &rewriter;
-  GemmOp gemm;
   gpu::GPUModuleOp module;
   Location loc;
   unsigned repitches = 0;
@@ -332,65 +350,234 @@ std::string ptxIdentifier(StringRef name) {
 
 } // namespace
 
-void mlir::xpu::lowerGemmToMmaSync(RewriterBase &rewriter, GemmOp gemm,
-                                   TargetAttr target, ModuleOp module,
-                                   unsigned index) {
-  MLIRContext *ctx = gemm.getContext();
-  Location loc = gemm.getLoc();
-  MmaKernelPlan p = planKernel(gemm);
-  if (hasWgmma(target)) {
-    std::string why;
-    if (std::optional<MmaKernelPlan> w = planWgmmaKernel(gemm, why))
-      p = *w;
-    else
-      remark::missed(loc, remarkOpts(kPassArg, "NoWgmma"))
-          << remark::reason("{0}: mma.sync instead of wgmma on {1}: {2}",
-                            describeGemmShape(gemm), target.getChip(), why);
+namespace {
+
+/// Marks, inside a wgmma kernel, the TMA descriptor of A (0) or B (1).
+constexpr StringLiteral kTmaOperandAttr = "xpu.tma_operand";
+
+/// The epilogue of a tile or fix-up op.
+template <typename OpTy> FragmentEpilogue getFragmentEpilogue(OpTy op) {
+  FragmentEpilogue e;
+  e.block = &op.getEpilogueBlock();
+  for (unsigned i = 0, n = op.getEpilogueOperands().size(); i < n; ++i)
+    e.kinds.push_back(op.getBroadcastKind(i));
+  return e;
+}
+
+/// Lowers the tile and fix-up ops of one tensor-core kernel (GemmPrograms.h):
+/// each op gets the emitter where it stands, with its buffers viewed as the
+/// 1-D memrefs the emitters index.
+class NVGPUTileEmitter final : public GemmTileEmitter {
+public:
+  explicit NVGPUTileEmitter(const MmaKernelPlan &plan) : p(plan) {}
+
+  /// Finds the TMA descriptors the host side views inside the kernel.
+  LogicalResult beginKernel(OpBuilder &b, Location loc) override {
+    b.getInsertionBlock()->walk([&](UnrealizedConversionCastOp cast) {
+      auto which = cast->getAttrOfType<IntegerAttr>(kTmaOperandAttr);
+      if (!which)
+        return;
+      (which.getInt() == 0 ? aMap : bMap) = cast.getResult(0);
+      cast->removeAttr(kTmaOperandAttr);
+    });
+    return success();
   }
-  auto func = gemm->getParentOfType<func::FuncOp>();
+
+  LogicalResult emitTile(RewriterBase &rewriter, GemmTileOp op) override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    SmallVector<Value> epilogue = llvm::map_to_vector(
+        op.getEpilogueOperands(), [&](Value v) { return flatten(b, loc, v); });
+    Value dest = flatten(b, loc, op.getDest());
+    Value batch = op.getBatch(), m0 = op.getM0(), n0 = op.getN0();
+    if (p.wgmma) {
+      WgmmaKernelOperands ops;
+      ops.aMap = aMap;
+      ops.bMap = bMap;
+      ops.c = dest;
+      ops.epilogue = epilogue;
+      WgmmaTileEmitter(b, loc, p, ops)
+          .emitTile(getFragmentEpilogue(op), batch, m0, n0, op.getKBegin(),
+                    op.getKEnd());
+      rewriter.eraseOp(op);
+      return success();
+    }
+    MmaKernelOperands ops;
+    ops.a = flatten(b, loc, op.getLhs());
+    ops.b = flatten(b, loc, op.getRhs());
+    ops.c = dest;
+    ops.epilogue = epilogue;
+    ops.shared = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                        MemRefLayoutAttrInterface(),
+                        gpu::AddressSpaceAttr::get(
+                            b.getContext(), gpu::AddressSpace::Workgroup)));
+    MmaSyncTileEmitter emitter(b, loc, p, ops);
+    SmallVector<Value> acc =
+        emitter.emitMainLoop(batch, m0, n0, op.getKBegin(), op.getKEnd(),
+                             /*maskK=*/p.k % p.tk != 0);
+    switch (op.getResult()) {
+    case TileResult::output:
+      emitter.emitEpilogueAndStore(getFragmentEpilogue(op), acc, batch, m0, n0);
+      break;
+    case TileResult::partial:
+      emitter.emitPartialStore(acc, dest, op.getSlot());
+      break;
+    case TileResult::atomic_add:
+      emitter.emitAtomicAdd(acc, dest, op.getSlot(), m0, n0);
+      break;
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  LogicalResult emitFixup(RewriterBase &rewriter, GemmFixupOp op) override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    MmaKernelOperands ops;
+    ops.c = flatten(b, loc, op.getDest());
+    ops.epilogue = llvm::map_to_vector(
+        op.getEpilogueOperands(), [&](Value v) { return flatten(b, loc, v); });
+    MmaSyncTileEmitter emitter(b, loc, p, ops);
+    SmallVector<Value> acc =
+        emitter.emitSlotSum(flatten(b, loc, op.getWorkspace()),
+                            op.getFirstSlot(), op.getNumSlots());
+    emitter.emitEpilogueAndStore(getFragmentEpilogue(op), acc, op.getBatch(),
+                                 op.getM0(), op.getN0());
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  const MmaKernelPlan &p;
+  /// The TMA descriptors of A and B in a wgmma kernel.
+  Value aMap, bMap;
+};
+
+} // namespace
+
+/// A unique kernel name `<func>_mma<i>` for the programs in `func`.
+static std::string getKernelName(ModuleOp module, func::FuncOp func,
+                                 unsigned index, StringRef suffix) {
   std::string base = ptxIdentifier(
-      llvm::formatv("{0}_mma{1}", func ? func.getSymName() : "gemm", index)
+      llvm::formatv("{0}_mma{1}{2}", func ? func.getSymName() : "gemm", index,
+                    suffix)
           .str());
   std::string name = base;
   for (unsigned i = 0; module.lookupSymbol(name); ++i)
     name = llvm::formatv("{0}_{1}", base, i).str();
+  return name;
+}
 
-  gpu::GPUModuleOp gpuModule;
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToEnd(module.getBody());
-    gpuModule = gpu::GPUModuleOp::create(rewriter, loc, name);
+/// Replaces the uses of `from` inside `programs` by `to`.
+static void replaceInside(RewriterBase &rewriter, scf::ForallOp programs,
+                          Value from, Value to) {
+  rewriter.replaceUsesWithIf(from, to, [&](OpOperand &use) {
+    return programs->isProperAncestor(use.getOwner());
+  });
+}
+
+/// The kernel of a set of tensor-core GEMM programs: repitched operands and
+/// TMA descriptors on the host where the kernel needs them, then the kernel
+/// (lowerProgramsToKernel) with the mma.sync or wgmma emitter.
+static LogicalResult
+lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
+                        ArrayRef<GemmTileOp> tiles, ConfigAttr config,
+                        TargetAttr target, ModuleOp module, unsigned index,
+                        DenseMap<Value, Type> &workspaces) {
+  MLIRContext *ctx = programs.getContext();
+  Location loc = programs.getLoc();
+  auto func = programs->getParentOfType<func::FuncOp>();
+  int64_t count = getProgramCount(programs);
+
+  // A fix-up kernel: reads the workspace of tensor-core tiles only.
+  if (tiles.empty()) {
+    GemmFixupOp fixup;
+    programs.getBody()->walk([&](GemmFixupOp op) { fixup = op; });
+    MmaKernelPlan p = planKernel(config, fixup.getDims(), RhsLayout::nk, false,
+                                 false, workspaces.lookup(fixup.getWorkspace()),
+                                 fixup.getDestType().getElementType());
+    std::string name = getKernelName(module, func, index, "_fixup");
+    NVGPUTileEmitter emitter(p);
+    if (failed(lowerProgramsToKernel(rewriter, programs, module, name,
+                                     ArrayAttr(), p.threads(), emitter)))
+      return failure();
+    remark::passed(loc, remarkOpts(kPassArg, "Fixup")) << remark::reason(
+        "{0}: Stream-K fix-up of {1} tile(s), one workgroup of {2} threads "
+        "per tile: its workspace slots summed in slot order in the mma.sync "
+        "register layout, then the epilogue, once",
+        name, count, p.threads());
+    return success();
   }
-  rewriter.setInsertionPoint(gemm);
-  KernelModuleBuilder kernels(rewriter, gemm, gpuModule);
-  auto toBuffer = [&](Value t) -> Value {
-    auto type = cast<RankedTensorType>(t.getType());
-    return bufferization::ToBufferOp::create(
-        rewriter, loc, MemRefType::get(type.getShape(), type.getElementType()),
-        t, /*read_only=*/true);
-  };
 
-  // Operands as the kernel reads them: rows padded to 16 bytes.
-  Value a = toBuffer(gemm.getLhs());
-  if (p.aPitch != p.k)
-    a = kernels.repitch(a, p.k, p.aPitch, "A");
-  Value bBuf = toBuffer(gemm.getRhs());
-  int64_t bCols = p.rhsNK ? p.k : p.n;
-  if (p.bPitch != bCols)
-    bBuf = kernels.repitch(bBuf, bCols, p.bPitch, "B");
-  RankedTensorType resultType = gemm.getResultType();
-  auto cType = MemRefType::get(resultType.getShape(), p.resultType);
-  Value c = memref::AllocOp::create(
-      rewriter, loc, cType, rewriter.getI64IntegerAttr(kBufferAlignment));
-  SmallVector<Value> args;
-  // The TMA descriptor types, for the kernel to view its pointer arguments
-  // as (convert-gpu-to-nvvm cannot convert nvgpu types in signatures).
-  SmallVector<Type> mapTypes;
+  GemmTileOp first = tiles.front();
+  for (GemmTileOp tile : tiles)
+    if (tile.getLhs() != first.getLhs() || tile.getRhs() != first.getRhs())
+      return tile.emitError()
+             << kPassArg
+             << ": the tiles of one kernel must read one lhs and "
+                "one rhs buffer";
+  GemmTileOp output;
+  for (GemmTileOp tile : tiles) {
+    if (tile.getResult() == TileResult::output)
+      output = tile;
+    else
+      workspaces[tile.getDest()] = tile.getLhsType().getElementType();
+  }
+  Type resultType =
+      output ? output.getDestType().getElementType() : rewriter.getF32Type();
+  MmaKernelPlan p = planKernel(first, resultType);
+  // wgmma runs one tile per workgroup (its mbarrier ring lives for one
+  // tile): data-parallel programs whose K range is all of K.
+  bool onePerProgram = tiles.size() == 1 && output &&
+                       first->getParentOp() == programs.getOperation();
+  if (hasWgmma(target)) {
+    std::string why;
+    if (!onePerProgram)
+      why = "the schedule runs several tiles or K ranges per workgroup, and "
+            "the wgmma kernel's mbarrier ring serves one tile";
+    else if (std::optional<MmaKernelPlan> w = planWgmmaKernel(p, why))
+      p = *w;
+    if (!p.wgmma)
+      remark::missed(loc, remarkOpts(kPassArg, "NoWgmma")) << remark::reason(
+          "{0}: mma.sync instead of wgmma on {1}: {2}",
+          describeGemmShape(p.batch, p.m, p.n, p.k, p.lhsBatched),
+          target.getChip(), why);
+  }
+
+  // Operands as the kernel reads them: rows padded to 16 bytes (cp.async,
+  // TMA), to 128 where TMA reads rows that need a new pitch anyway.
+  rewriter.setInsertionPoint(programs);
+  std::string name = getKernelName(module, func, index, "");
+  std::optional<KernelModuleBuilder> copies;
+  auto repitch = [&](Value buffer, int64_t cols, int64_t pitch,
+                     StringRef what) -> Value {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (type.getShape().back() != cols)
+      return buffer; // Already laid out with a pitch of its own.
+    if (pitch == cols)
+      return buffer;
+    if (!copies) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToEnd(module.getBody());
+      copies.emplace(rewriter, loc,
+                     gpu::GPUModuleOp::create(rewriter, loc, name + "_copy"));
+    }
+    Value dst = copies->repitch(buffer, cols, pitch, what);
+    replaceInside(rewriter, programs, buffer, dst);
+    return dst;
+  };
+  Value a = repitch(first.getLhs(), p.k, p.aPitch, "A");
+  Value bBuf = repitch(first.getRhs(), p.rhsNK ? p.k : p.n, p.bPitch, "B");
+  p.aPitch = cast<MemRefType>(a.getType()).getShape().back();
+  p.bPitch = cast<MemRefType>(bBuf.getType()).getShape().back();
+
   if (p.wgmma) {
-    // TMA descriptors of A and B (128-byte swizzle, zeros outside); the
-    // buffers follow as arguments the kernel does not read, so that they
-    // live until it has run.
-    auto map = [&](Value buffer, ArrayRef<int64_t> box) -> Value {
+    // TMA descriptors of A and B (128-byte swizzle, zeros outside) made on
+    // the host; the kernel receives them as pointers (convert-gpu-to-nvvm
+    // cannot convert nvgpu types in signatures) and views them again.
+    auto map = [&](Value buffer, ArrayRef<int64_t> box, int64_t which) {
       auto type = cast<MemRefType>(buffer.getType());
       SmallVector<int64_t> shape;
       if (type.getRank() == 3)
@@ -413,165 +600,91 @@ void mlir::xpu::lowerGemmToMmaSync(RewriterBase &rewriter, GemmOp gemm,
       });
       Value desc = nvgpu::TmaCreateDescriptorOp::create(rewriter, loc, descType,
                                                         unranked, dims);
-      mapTypes.push_back(descType);
-      return UnrealizedConversionCastOp::create(
-                 rewriter, loc, LLVM::LLVMPointerType::get(ctx), desc)
-          .getResult(0);
+      Value ptr = UnrealizedConversionCastOp::create(
+                      rewriter, loc, LLVM::LLVMPointerType::get(ctx), desc)
+                      .getResult(0);
+      OpBuilder::InsertionGuard guard(rewriter);
+      if (which == 0)
+        rewriter.setInsertionPointToStart(programs.getBody());
+      else
+        rewriter.setInsertionPointAfter(&programs.getBody()->front());
+      auto view =
+          UnrealizedConversionCastOp::create(rewriter, loc, descType, ptr);
+      view->setAttr(kTmaOperandAttr, rewriter.getI64IntegerAttr(which));
     };
-    args.push_back(map(a, {p.tm, p.tk}));
-    args.push_back(p.rhsNK ? map(bBuf, {p.tn, p.tk}) : map(bBuf, {p.tk, 64}));
-    args.push_back(flatten(rewriter, loc, c));
-    for (Value operand : gemm.getEpilogueOperands())
-      args.push_back(flatten(rewriter, loc, toBuffer(operand)));
-    args.push_back(flatten(rewriter, loc, a));
-    args.push_back(flatten(rewriter, loc, bBuf));
-  } else {
-    args = {flatten(rewriter, loc, a), flatten(rewriter, loc, bBuf),
-            flatten(rewriter, loc, c)};
-    for (Value operand : gemm.getEpilogueOperands())
-      args.push_back(flatten(rewriter, loc, toBuffer(operand)));
+    map(a, {p.tm, p.tk}, 0);
+    if (p.rhsNK)
+      map(bBuf, {p.tn, p.tk}, 1);
+    else
+      map(bBuf, {p.tk, 64}, 1);
   }
-  unsigned numEpilogue = gemm.getEpilogueOperands().size();
 
-  // The kernel and its data-parallel driver.
-  SmallVector<Type> argTypes;
-  for (Value v : args)
-    argTypes.push_back(v.getType());
-  int64_t threads = p.wgmma ? p.wgmmaThreads() : p.threads();
-  gpu::GPUFuncOp kernel = kernels.createKernel(name, argTypes, threads);
   // The register model's estimate is the kernel's register budget: ptxas
-  // keeps within it (or spills, which the ptxas tests catch).
+  // keeps within it (or spills, which the ptxas tests catch). Read before
+  // the tile ops go.
   int64_t registers = 0;
   if (!p.wgmma) {
     Type modelType =
         p.operandType.isF32() ? Type(FloatTF32Type::get(ctx)) : p.operandType;
-    RegisterModel model = RegisterModel::get(target, gemm.getConfigAttr(),
-                                             KernelKind::Matrix, modelType);
-    Block &block = gemm.getEpilogueBlock();
+    RegisterModel model =
+        RegisterModel::get(target, config, KernelKind::Matrix, modelType);
+    Block &block = (output ? output : first).getEpilogueBlock();
     SmallVector<Operation *> epilogueOps;
     for (Operation &op : block.without_terminator())
       epilogueOps.push_back(&op);
     registers = std::min<int64_t>(
-        model.estimate(peakLiveFragments(epilogueOps, {gemm.getAccArgument()},
+        model.estimate(peakLiveFragments(epilogueOps, {block.getArgument(0)},
                                          block.getTerminator()->getOperand(0))),
         255);
-    kernel->setAttr("nvvm.maxnreg", rewriter.getI32IntegerAttr(registers));
-  }
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    OpBuilder &b = rewriter;
-    b.setInsertionPointToStart(&kernel.getBody().front());
-    auto idx = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(b, loc, v);
-    };
-
-    // Program id -> tile: group_m rows of tiles walked together (Triton's
-    // GROUP_SIZE_M) so that their B columns stay in L2.
-    int64_t tilesM = p.tilesM(), tilesN = p.tilesN();
-    Value pid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-    Value inGroup = idx(p.groupM * tilesN);
-    Value group = arith::DivUIOp::create(b, loc, pid, inGroup);
-    Value firstM = arith::MulIOp::create(b, loc, group, idx(p.groupM));
-    Value left = arith::SubIOp::create(b, loc, idx(tilesM), firstM);
-    Value groupSize = arith::MinSIOp::create(b, loc, left, idx(p.groupM));
-    Value local = arith::RemUIOp::create(b, loc, pid, inGroup);
-    Value pidM = arith::AddIOp::create(
-        b, loc, firstM, arith::RemUIOp::create(b, loc, local, groupSize));
-    Value pidN = arith::DivUIOp::create(b, loc, local, groupSize);
-    Value m0 = arith::MulIOp::create(b, loc, pidM, idx(p.tm));
-    Value n0 = arith::MulIOp::create(b, loc, pidN, idx(p.tn));
-    Value batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-
-    if (p.wgmma) {
-      WgmmaKernelOperands operands;
-      operands.aMap = UnrealizedConversionCastOp::create(b, loc, mapTypes[0],
-                                                         kernel.getArgument(0))
-                          .getResult(0);
-      operands.bMap = UnrealizedConversionCastOp::create(b, loc, mapTypes[1],
-                                                         kernel.getArgument(1))
-                          .getResult(0);
-      operands.c = kernel.getArgument(2);
-      for (unsigned i = 0; i < numEpilogue; ++i)
-        operands.epilogue.push_back(kernel.getArgument(3 + i));
-      WgmmaTileEmitter(b, loc, p, operands)
-          .emitTile(gemm, batch, m0, n0, idx(0), idx(p.k));
-    } else {
-      MmaKernelOperands operands;
-      operands.a = kernel.getArgument(0);
-      operands.b = kernel.getArgument(1);
-      operands.c = kernel.getArgument(2);
-      for (unsigned i = 0; i < numEpilogue; ++i)
-        operands.epilogue.push_back(kernel.getArgument(3 + i));
-      operands.shared = gpu::DynamicSharedMemoryOp::create(
-          b, loc,
-          MemRefType::get(
-              {ShapedType::kDynamic}, b.getI8Type(),
-              MemRefLayoutAttrInterface(),
-              gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
-      MmaSyncTileEmitter emitter(b, loc, p, operands);
-      SmallVector<Value> acc = emitter.emitMainLoop(
-          batch, m0, n0, idx(0), idx(p.k), /*maskK=*/p.k % p.tk != 0);
-      emitter.emitEpilogueAndStore(gemm, acc, batch, m0, n0);
-    }
-    gpu::ReturnOp::create(b, loc);
   }
 
-  // The launch: one workgroup per tile, the batch in y.
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, v);
-  };
+  int64_t threads = p.wgmma ? p.wgmmaThreads() : p.threads();
   int64_t sharedBytes =
       p.wgmma ? WgmmaTileEmitter::sharedBytes(p) : p.sharedBytes();
-  Value shared = arith::ConstantIntOp::create(
-      rewriter, loc, rewriter.getI32Type(), sharedBytes);
-  int64_t tiles = p.tilesM() * p.tilesN();
-  gpu::LaunchFuncOp::create(
-      rewriter, loc, kernel, gpu::KernelDim3{idx(tiles), idx(p.batch), idx(1)},
-      gpu::KernelDim3{idx(threads), idx(1), idx(1)}, shared, args);
+  NVGPUTileEmitter emitter(p);
+  FailureOr<gpu::GPUFuncOp> kernel =
+      lowerProgramsToKernel(rewriter, programs, module, name, ArrayAttr(),
+                            threads, emitter, sharedBytes);
+  if (failed(kernel))
+    return failure();
+  if (registers != 0)
+    (*kernel)->setAttr("nvvm.maxnreg", rewriter.getI32IntegerAttr(registers));
+
+  std::string shape = describeGemmShape(p.batch, p.m, p.n, p.k, p.lhsBatched);
+  std::string schedule =
+      llvm::formatv("{0} program(s), {1} tile op(s) ({2})", count, tiles.size(),
+                    stringifySchedule(config.getSchedule().getKind()));
   if (p.wgmma) {
     remark::passed(loc, remarkOpts(kPassArg, "Kernel")) << remark::reason(
         "{0}: {1} on tensor cores, wgmma m64n{2}k16 {3}, f32 accumulators: "
-        "{4} workgroups{5} of {6} threads (1 TMA producer warpgroup, {7} "
-        "consumer warpgroup(s) of 64 rows), tile {8}x{9}x{10}, {11}-stage "
-        "TMA/mbarrier ring with 128-byte swizzle, {12} bytes of dynamic "
-        "shared memory, B read {13}; {14} accumulators per consumer thread",
-        name, describeGemmShape(gemm), p.tn, p.operandType, tiles,
-        p.batch > 1 ? llvm::formatv(" x {0} batches", p.batch).str()
-                    : std::string(),
-        threads, p.consumerWarpgroups(), p.tm, p.tn, p.tk, p.stages,
-        sharedBytes, p.rhsNK ? "K-major ([n, k])" : "N-major ([k, n])",
-        p.tn / 2);
-    Value result = bufferization::ToTensorOp::create(
-        rewriter, loc, resultType, c, /*restrict=*/true, /*writable=*/true);
-    rewriter.replaceOp(gemm, result);
-    return;
+        "{4} of {5} threads (1 TMA producer warpgroup, {6} consumer "
+        "warpgroup(s) of 64 rows), tile {7}x{8}x{9}, {10}-stage TMA/mbarrier "
+        "ring with 128-byte swizzle, {11} bytes of dynamic shared memory, B "
+        "read {12}; {13} accumulators per consumer thread",
+        name, shape, p.tn, p.operandType, schedule, threads,
+        p.consumerWarpgroups(), p.tm, p.tn, p.tk, p.stages, sharedBytes,
+        p.rhsNK ? "K-major ([n, k])" : "N-major ([k, n])", p.tn / 2);
+    return success();
   }
-
   Type elt = p.operandType;
   std::string mma = elt.isF32() ? "m16n8k8 tf32 (f32 operands rounded to "
                                   "10-bit mantissas)"
                                 : llvm::formatv("m16n8k16 {0}", elt).str();
   remark::passed(loc, remarkOpts(kPassArg, "Kernel")) << remark::reason(
-      "{0}: {1} on tensor cores, mma.sync {2}, f32 accumulators: {3} "
-      "workgroups{4} of {5} threads ({6}x{7} warps of {8}x{9}), tile "
-      "{10}x{11}x{12}, {13}-stage cp.async pipeline, {14} bytes of dynamic "
-      "shared memory, B read as [{15}]{16}; {17} accumulators and {18} "
-      "fragment registers per thread, at most {19} registers (the register "
-      "model's estimate)",
-      name, describeGemmShape(gemm), mma, tiles,
-      p.batch > 1 ? llvm::formatv(" x {0} batches", p.batch).str()
-                  : std::string(),
-      p.threads(), p.warpRows, p.warpCols, p.warpM(), p.warpN(), p.tm, p.tn,
-      p.tk, p.stages, p.sharedBytes(), p.rhsNK ? "n, k" : "k, n",
+      "{0}: {1} on tensor cores, mma.sync {2}, f32 accumulators: {3} of {4} "
+      "threads ({5}x{6} warps of {7}x{8}), tile {9}x{10}x{11}, {12}-stage "
+      "cp.async pipeline, {13} bytes of dynamic shared memory, B read as "
+      "[{14}]{15}; {16} accumulators and {17} fragment registers per thread, "
+      "at most {18} registers (the register model's estimate)",
+      name, shape, mma, schedule, p.threads(), p.warpRows, p.warpCols,
+      p.warpM(), p.warpN(), p.tm, p.tn, p.tk, p.stages, sharedBytes,
+      p.rhsNK ? "n, k" : "k, n",
       p.rhsNK ? " (ldmatrix)"
               : (elt.isF32() ? " (32-bit shared loads; ldmatrix cannot "
                                "transpose 32-bit elements)"
                              : " (ldmatrix.trans)"),
       p.accumulatorsPerThread(), p.fragmentRegisters(), registers);
-
-  Value result = bufferization::ToTensorOp::create(
-      rewriter, loc, resultType, c, /*restrict=*/true, /*writable=*/true);
-  rewriter.replaceOp(gemm, result);
+  return success();
 }
 
 namespace {
@@ -621,43 +734,61 @@ struct ConvertXPUToNVGPUPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<GemmOp> gemms;
-    module.walk([&](GemmOp gemm) { gemms.push_back(gemm); });
-    if (gemms.empty())
-      return;
     TargetAttr target = resolveTarget(module);
-
-    SmallVector<GemmOp> lowered;
     bool ok = true;
-    for (GemmOp gemm : gemms) {
-      Type elt = gemm.getLhsType().getElementType();
-      if (!runsOnTensorCores(gemm, tf32)) {
-        remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "SIMT"))
-            << remark::reason(
-                   "{0} operands{1}: left to the f32 SIMT kernels "
-                   "(convert-xpu-to-gpu); precision=tf32 or bf16 runs f32 "
-                   "models on tensor cores",
-                   elt,
-                   elt.isF32() ? " without tf32" : " (no tensor-core type)");
-        continue;
-      }
-      if (failed(checkNVGPULowerable(gemm, target))) {
-        ok = false;
-        continue;
-      }
-      lowered.push_back(gemm);
-    }
+    module.walk([&](GemmOp gemm) {
+      if (!runsOnTensorCores(gemm.getLhsType().getElementType(), tf32))
+        return;
+      gemm.emitError() << kPassArg
+                       << ": xpu.gemm is not scheduled; run "
+                          "xpu-select-strategy and xpu-schedule-gemm first";
+      ok = false;
+    });
     if (!ok)
       return signalPassFailure();
 
-    if (!lowered.empty())
-      module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                      UnitAttr::get(&getContext()));
     IRRewriter rewriter(&getContext());
     DenseMap<Operation *, unsigned> counters;
-    for (GemmOp gemm : lowered) {
-      unsigned &counter = counters[gemm->getParentOfType<func::FuncOp>()];
-      lowerGemmToMmaSync(rewriter, gemm, target, module, counter++);
+    // Workspaces of tensor-core tiles, with their operand type: their
+    // fix-ups are lowered here too.
+    DenseMap<Value, Type> workspaces;
+    for (scf::ForallOp programs : collectGemmPrograms(module)) {
+      FailureOr<ConfigAttr> config = getProgramsConfig(programs);
+      if (failed(config))
+        return signalPassFailure();
+      SmallVector<GemmTileOp> tiles;
+      GemmFixupOp fixup;
+      programs.getBody()->walk([&](Operation *op) {
+        if (auto tile = dyn_cast<GemmTileOp>(op))
+          tiles.push_back(tile);
+        else if (auto f = dyn_cast<GemmFixupOp>(op))
+          fixup = f;
+      });
+      if (tiles.empty() && !workspaces.contains(fixup.getWorkspace()))
+        continue;
+      if (!tiles.empty()) {
+        Type elt = tiles.front().getLhsType().getElementType();
+        if (!runsOnTensorCores(elt, tf32)) {
+          remark::missed(programs.getLoc(), remarkOpts(kPassArg, "SIMT"))
+              << remark::reason(
+                     "{0} operands{1}: left to the f32 SIMT kernels "
+                     "(convert-xpu-to-gpu); precision=tf32 or bf16 runs f32 "
+                     "models on tensor cores",
+                     elt,
+                     elt.isF32() ? " without tf32" : " (no tensor-core type)");
+          continue;
+        }
+        for (GemmTileOp tile : tiles)
+          if (failed(checkNVGPULowerable(tile, target)))
+            return signalPassFailure();
+      }
+      module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                      UnitAttr::get(&getContext()));
+      auto func = programs->getParentOfType<func::FuncOp>();
+      unsigned index = tiles.empty() ? counters[func] - 1 : counters[func]++;
+      if (failed(lowerTensorCorePrograms(rewriter, programs, tiles, *config,
+                                         target, module, index, workspaces)))
+        return signalPassFailure();
       ++numKernels;
     }
   }

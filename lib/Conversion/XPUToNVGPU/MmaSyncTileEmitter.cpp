@@ -123,10 +123,12 @@ MmaSyncTileEmitter::MmaSyncTileEmitter(OpBuilder &b, Location loc,
                                   ValueRange())
         .getResult();
   };
-  aShared = view(0, {p.stages, p.tm, p.tk});
-  int64_t bOffset = p.stages * p.aStageElems() * p.operandBytes();
-  bShared = p.rhsNK ? view(bOffset, {p.stages, p.tn, p.tk})
-                    : view(bOffset, {p.stages, p.tk, p.tn});
+  if (ops.shared) {
+    aShared = view(0, {p.stages, p.tm, p.tk});
+    int64_t bOffset = p.stages * p.aStageElems() * p.operandBytes();
+    bShared = p.rhsNK ? view(bOffset, {p.stages, p.tn, p.tk})
+                      : view(bOffset, {p.stages, p.tk, p.tn});
+  }
   computeLaneLayout();
 }
 
@@ -446,6 +448,10 @@ SmallVector<Value> MmaSyncTileEmitter::emitMainLoop(Value batch, Value m0,
     return ifOp.getResult(0);
   };
 
+  // A program of a persistent or Stream-K schedule computes several tiles:
+  // every warp must be done reading the previous tile's stages before the
+  // prologue refills them.
+  gpu::BarrierOp::create(b, loc);
   // Prologue: stages - 1 k tiles in flight.
   Value token;
   for (int64_t s = 0; s + 1 < p.stages; ++s)
@@ -486,21 +492,19 @@ static Value materializeCapture(OpBuilder &b, Value v, IRMapping &map) {
   return clone;
 }
 
-void MmaSyncTileEmitter::emitEpilogueAndStore(GemmOp gemm,
+void MmaSyncTileEmitter::emitEpilogueAndStore(const FragmentEpilogue &epilogue,
                                               ArrayRef<Value> accumulators,
                                               Value batch, Value m0, Value n0) {
-  emitFragmentEpilogue(b, loc, p, ops.c, ops.epilogue, gemm, accumulators,
+  emitFragmentEpilogue(b, loc, p, ops.c, ops.epilogue, epilogue, accumulators,
                        p.warpM() / 16, p.warpN() / 8, lane, add(m0, warpM0),
                        add(n0, warpN0), batch);
 }
 
-void mlir::xpu::emitFragmentEpilogue(OpBuilder &b, Location loc,
-                                     const MmaKernelPlan &p, Value c,
-                                     ArrayRef<Value> epilogueOperands,
-                                     GemmOp gemm, ArrayRef<Value> accumulators,
-                                     int64_t mTiles, int64_t nTiles, Value lane,
-                                     Value rowOrigin, Value colOrigin,
-                                     Value batch) {
+void mlir::xpu::emitFragmentEpilogue(
+    OpBuilder &b, Location loc, const MmaKernelPlan &p, Value c,
+    ArrayRef<Value> epilogueOperands, const FragmentEpilogue &epilogue,
+    ArrayRef<Value> accumulators, int64_t mTiles, int64_t nTiles, Value lane,
+    Value rowOrigin, Value colOrigin, Value batch) {
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -510,7 +514,8 @@ void mlir::xpu::emitFragmentEpilogue(OpBuilder &b, Location loc,
   auto mul = [&](Value x, Value y) -> Value {
     return arith::MulIOp::create(b, loc, x, y);
   };
-  Block &block = gemm.getEpilogueBlock();
+  Block &block = *epilogue.block;
+  Region *region = block.getParent();
   Type resultType = p.resultType;
   int64_t resultBytes = resultType.getIntOrFloatBitWidth() / 8;
   bool maskM = p.m % p.tm != 0, maskN = p.n % p.tn != 0;
@@ -532,18 +537,18 @@ void mlir::xpu::emitFragmentEpilogue(OpBuilder &b, Location loc,
   } ops{c, epilogueOperands};
   // Scalar operands are read once.
   IRMapping constants;
-  SmallVector<Value> scalars(gemm.getEpilogueOperands().size());
+  SmallVector<Value> scalars(epilogueOperands.size());
   for (auto [i, v] : llvm::enumerate(ops.epilogue))
-    if (gemm.getBroadcastKind(i) == BroadcastKind::scalar)
+    if (epilogue.kinds[i] == BroadcastKind::scalar)
       scalars[i] = memref::LoadOp::create(b, loc, v, ValueRange());
 
   // The epilogue of one element at (row, col), on scalars.
   auto applyEpilogue = [&](Value acc, Value row, Value col, Value flat) {
     IRMapping map = constants;
-    map.map(gemm.getAccArgument(), acc);
+    map.map(block.getArgument(0), acc);
     for (auto [i, v] : llvm::enumerate(ops.epilogue)) {
       Value x;
-      switch (gemm.getBroadcastKind(i)) {
+      switch (epilogue.kinds[i]) {
       case BroadcastKind::scalar:
         x = scalars[i];
         break;
@@ -557,12 +562,11 @@ void mlir::xpu::emitFragmentEpilogue(OpBuilder &b, Location loc,
         x = memref::LoadOp::create(b, loc, v, flat);
         break;
       }
-      map.map(gemm.getEpilogueArgument(i), x);
+      map.map(block.getArgument(i + 1), x);
     }
     for (Operation &op : block.without_terminator()) {
       for (Value operand : op.getOperands())
-        if (!map.contains(operand) &&
-            operand.getParentRegion() != &gemm.getEpilogue())
+        if (!map.contains(operand) && operand.getParentRegion() != region)
           materializeCapture(b, operand, map);
       b.clone(op, map);
     }
@@ -646,4 +650,79 @@ void MmaSyncTileEmitter::emitPartialStore(ArrayRef<Value> accumulators,
         vector::StoreOp::create(b, loc, pair, workspace, flat,
                                 /*nontemporal=*/false, llvm::MaybeAlign(8));
       }
+}
+
+void MmaSyncTileEmitter::emitAtomicAdd(ArrayRef<Value> accumulators,
+                                       Value workspace, Value slot, Value m0,
+                                       Value n0) {
+  int64_t mTiles = p.warpM() / 16, nTiles = p.warpN() / 8;
+  Value g = arith::DivUIOp::create(b, loc, lane, idx(4));
+  Value t = arith::RemUIOp::create(b, loc, lane, idx(4));
+  Value base = mul(slot, idx(p.tm * p.tn));
+  Value rowBase = add(warpM0, g);
+  Value colBase = add(warpN0, mul(t, idx(2)));
+  auto lt = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y)
+        .getResult();
+  };
+  for (int64_t i = 0; i < mTiles; ++i)
+    for (int64_t j = 0; j < nTiles; ++j)
+      for (int64_t h = 0; h < 2; ++h)
+        for (int64_t e = 0; e < 2; ++e) {
+          Value row = add(rowBase, idx(i * 16 + h * 8));
+          Value col = add(colBase, idx(j * 8 + e));
+          Value inside = arith::AndIOp::create(
+              b, loc, lt(add(m0, row), idx(p.m)), lt(add(n0, col), idx(p.n)));
+          auto ifOp = scf::IfOp::create(b, loc, inside, false);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(ifOp.thenBlock());
+          Value v = vector::ExtractOp::create(
+              b, loc, accumulators[i * nTiles + j], ArrayRef<int64_t>{h, e});
+          Value flat = add(base, add(mul(row, idx(p.tn)), col));
+          memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf, v,
+                                      workspace, ValueRange{flat});
+        }
+}
+
+SmallVector<Value> MmaSyncTileEmitter::emitSlotSum(Value workspace, Value first,
+                                                   Value count) {
+  int64_t mTiles = p.warpM() / 16, nTiles = p.warpN() / 8;
+  Value g = arith::DivUIOp::create(b, loc, lane, idx(4));
+  Value t = arith::RemUIOp::create(b, loc, lane, idx(4));
+  Value rowBase = add(warpM0, g);
+  Value colBase = add(warpN0, mul(t, idx(2)));
+  auto pairType = VectorType::get({2}, b.getF32Type());
+  // The thread's fragments of one slot, in the mma.sync layout.
+  auto loadSlot = [&](Value slot) {
+    Value base = mul(slot, idx(p.tm * p.tn));
+    SmallVector<Value> tiles;
+    for (int64_t i = 0; i < mTiles; ++i)
+      for (int64_t j = 0; j < nTiles; ++j) {
+        Value tile = ub::PoisonOp::create(
+            b, loc, VectorType::get({2, 2}, b.getF32Type()));
+        for (int64_t h = 0; h < 2; ++h) {
+          Value row = add(rowBase, idx(i * 16 + h * 8));
+          Value col = add(colBase, idx(j * 8));
+          Value flat = add(base, add(mul(row, idx(p.tn)), col));
+          Value pair = vector::LoadOp::create(b, loc, pairType, workspace, flat,
+                                              /*nontemporal=*/false,
+                                              llvm::MaybeAlign(8));
+          tile = vector::InsertOp::create(b, loc, pair, tile,
+                                          ArrayRef<int64_t>{h});
+        }
+        tiles.push_back(tile);
+      }
+    return tiles;
+  };
+  SmallVector<Value> init = loadSlot(first);
+  auto loop =
+      scf::ForOp::create(b, loc, idx(1), count, idx(1), init,
+                         [&](OpBuilder &, Location, Value s, ValueRange acc) {
+                           SmallVector<Value> next = loadSlot(add(first, s));
+                           for (auto [i, v] : llvm::enumerate(acc))
+                             next[i] =
+                                 arith::AddFOp::create(b, loc, v, next[i]);
+                           scf::YieldOp::create(b, loc, next);
+                         });
+  return SmallVector<Value>(loop.getResults());
 }

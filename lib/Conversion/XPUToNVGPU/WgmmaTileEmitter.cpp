@@ -83,9 +83,9 @@ WgmmaTileEmitter::WgmmaTileEmitter(OpBuilder &b, Location loc,
                                    const WgmmaKernelOperands &operands)
     : b(b), loc(loc), p(plan), ops(operands) {}
 
-void WgmmaTileEmitter::emitTile(GemmOp gemm, Value batch, Value m0, Value n0,
-                                Value k0, Value k1, Value workspace,
-                                Value slot) {
+void WgmmaTileEmitter::emitTile(const FragmentEpilogue &epilogue, Value batch,
+                                Value m0, Value n0, Value k0, Value k1,
+                                Value workspace, Value slot) {
   MLIRContext *ctx = b.getContext();
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -303,7 +303,7 @@ void WgmmaTileEmitter::emitTile(GemmOp gemm, Value batch, Value m0, Value n0,
   Value warp = arith::DivUIOp::create(b, loc, inGroup, idx(32));
   Value rowInTile = add(mul(consumer, idx(64)), mul(warp, idx(16)));
   if (!workspace) {
-    emitFragmentEpilogue(b, loc, p, ops.c, ops.epilogue, gemm, tiles, 1,
+    emitFragmentEpilogue(b, loc, p, ops.c, ops.epilogue, epilogue, tiles, 1,
                          p.tn / 8, lane, add(m0, rowInTile), n0, batch);
     return;
   }

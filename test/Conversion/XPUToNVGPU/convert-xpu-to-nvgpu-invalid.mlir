@@ -1,26 +1,4 @@
-// RUN: xpu-opt %s --split-input-file --convert-xpu-to-nvgpu --verify-diagnostics
-
-// No config: the strategy has not run.
-module attributes {xpu.target = #xpu.target<"sm_90">} {
-func.func @no_config(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xf32> {
-  // expected-error @+1 {{convert-xpu-to-nvgpu: the GEMM has no #xpu.config; run xpu-select-strategy first}}
-  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xf32>
-  return %g : tensor<64x64xf32>
-}
-}
-
-// -----
-
-// Stream-K needs the shared schedule layer.
-module attributes {xpu.target = #xpu.target<"sm_90">} {
-func.func @stream_k(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xf32> {
-  // expected-error @+1 {{convert-xpu-to-nvgpu: schedule stream_k is not lowered to tensor cores yet (only data_parallel)}}
-  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 1, subgroups = [1, 1], stages = 2, schedule = stream_k>} : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xf32>
-  return %g : tensor<64x64xf32>
-}
-}
-
-// -----
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-schedule-gemm),convert-xpu-to-nvgpu)' --verify-diagnostics
 
 // Not an NVIDIA target.
 module attributes {xpu.target = #xpu.target<"pvc">} {

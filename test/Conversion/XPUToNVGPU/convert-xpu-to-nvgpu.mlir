@@ -1,7 +1,11 @@
-// RUN: xpu-opt %s --split-input-file --convert-xpu-to-nvgpu | FileCheck %s
+// The pass lowers the programs xpu-schedule-gemm builds.
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-schedule-gemm),convert-xpu-to-nvgpu)' | FileCheck %s
 // Remarks (single-threaded: the remark engine drops remarks of split chunks
 // processed on other threads).
-// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(convert-xpu-to-nvgpu)' --xpu-remarks --verify-diagnostics --mlir-disable-threading > /dev/null
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-schedule-gemm),convert-xpu-to-nvgpu)' '--remarks-filter=.*convert-xpu-to-nvgpu.*' --verify-diagnostics --mlir-disable-threading > /dev/null
+// A tensor-core GEMM that was not scheduled is an error at the GEMM.
+// RUN: not xpu-opt %s --split-input-file --convert-xpu-to-nvgpu 2>&1 | FileCheck %s --check-prefix=UNSCHEDULED
+// UNSCHEDULED: convert-xpu-to-nvgpu.mlir:{{[0-9]+}}:{{[0-9]+}}: error: convert-xpu-to-nvgpu: xpu.gemm is not scheduled; run xpu-select-strategy and xpu-schedule-gemm first
 
 // sm_90, nn.Linear(128, 512) in bf16 + bias + ReLU on [256, 128], tile
 // 128x128x32 on 2x2 warps of 64x64, 3 stages. 2 x 4 = 8 workgroups of 128
@@ -19,16 +23,24 @@ module attributes {xpu.target = #xpu.target<"sm_90">} {
 // CHECK-LABEL: func.func @linear_bias_relu
 //       CHECK:   %[[A:.+]] = bufferization.to_buffer %{{.+}} read_only : tensor<256x128xbf16> to memref<256x128xbf16>
 //       CHECK:   %[[B:.+]] = bufferization.to_buffer %{{.+}} read_only : tensor<512x128xbf16> to memref<512x128xbf16>
-//       CHECK:   %[[C:.+]] = memref.alloc() {alignment = 128 : i64} : memref<256x512xbf16>
+//       CHECK:   %[[BIAS:.+]] = bufferization.to_buffer %{{.+}} read_only : tensor<512xf32> to memref<512xf32>
+//       CHECK:   %[[C:.+]] = memref.alloc() {alignment = 64 : i64} : memref<256x512xbf16>
 //       CHECK:   %[[SMEM:.+]] = arith.constant 49152 : i32
+//       CHECK:   %[[THREADS:.+]] = arith.constant 128 : index
 //       CHECK:   %[[TILES:.+]] = arith.constant 8 : index
-//       CHECK:   gpu.launch_func @linear_bias_relu_mma0::@linear_bias_relu_mma0 blocks in (%[[TILES]], %{{.+}}, %{{.+}}) threads in (%c128, %{{.+}}, %{{.+}}) dynamic_shared_memory_size %[[SMEM]] args(%{{.+}} : memref<32768xbf16>, %{{.+}} : memref<65536xbf16>, %{{.+}} : memref<131072xbf16>, %{{.+}} : memref<512xf32>)
+//       CHECK:   gpu.launch_func @linear_bias_relu_mma0::@linear_bias_relu_mma0 blocks in (%[[TILES]], %{{.+}}, %{{.+}}) threads in (%[[THREADS]], %{{.+}}, %{{.+}}) dynamic_shared_memory_size %[[SMEM]] args(%[[A]] : memref<256x128xbf16>, %[[B]] : memref<512x128xbf16>, %[[C]] : memref<256x512xbf16>, %[[BIAS]] : memref<512xf32>)
 //       CHECK:   %[[R:.+]] = bufferization.to_tensor %[[C]] restrict writable
 //       CHECK:   return %[[R]]
 //       CHECK: gpu.module @linear_bias_relu_mma0
 //       CHECK:   gpu.func @linear_bias_relu_mma0({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.maxnreg = 226 : i32}
+// The program id walks the 2 x 4 tiles column by column (one GROUP_SIZE_M
+// group).
+//       CHECK:     %[[PID:.+]] = gpu.block_id  x
+//       CHECK:     arith.remui %[[PID]], %c2
+//       CHECK:     arith.divui %[[PID]], %c2
+//       CHECK:     memref.collapse_shape %{{.+}} {{\[}}[0, 1]] : memref<256x512xbf16> into memref<131072xbf16>
 //       CHECK:     gpu.dynamic_shared_memory
-//       CHECK:     memref.view %{{.+}}[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x128x32xbf16, #gpu.address_space<workgroup>>
+//       CHECK:     memref.view %{{.+}}[%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x128x32xbf16, #gpu.address_space<workgroup>>
 //       CHECK:     memref.view %{{.+}}[%c24576][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x128x32xbf16, #gpu.address_space<workgroup>>
 // Prologue: k tiles 0 and 1.
 //       CHECK:     scf.if
@@ -54,7 +66,7 @@ module attributes {xpu.target = #xpu.target<"sm_90">} {
 //   CHECK-NOT:     vector.store
 //       CHECK:     gpu.return
 func.func @linear_bias_relu(%x: tensor<256x128xbf16>, %w: tensor<512x128xbf16>, %b: tensor<512xf32>) -> tensor<256x512xbf16> {
-  // expected-remark @+1 {{linear_bias_relu_mma0: 256x512x128 on tensor cores, mma.sync m16n8k16 bf16, f32 accumulators: 8 workgroups of 128 threads (2x2 warps of 64x64), tile 128x128x32, 3-stage cp.async pipeline, 49152 bytes of dynamic shared memory, B read as [n, k] (ldmatrix); 128 accumulators and 64 fragment registers per thread, at most 226 registers (the register model's estimate)}}
+  // expected-remark @+1 {{linear_bias_relu_mma0: 256x512x128 on tensor cores, mma.sync m16n8k16 bf16, f32 accumulators: 8 program(s), 1 tile op(s) (data_parallel) of 128 threads (2x2 warps of 64x64), tile 128x128x32, 3-stage cp.async pipeline, 49152 bytes of dynamic shared memory, B read as [n, k] (ldmatrix); 128 accumulators and 64 fragment registers per thread, at most 226 registers (the register model's estimate)}}
   %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<512xf32>) {
   ^bb0(%acc: f32, %bv: f32):
     %t = arith.addf %acc, %bv : f32
@@ -87,7 +99,7 @@ module attributes {xpu.target = #xpu.target<"sm_90">} {
 //       CHECK:   scf.if
 //       CHECK:     vector.store %{{.+}} {alignment = 8 : i64} : memref<7200xf32>, vector<2xf32>
 func.func @f16_kn_masked(%a: tensor<100x40xf16>, %b: tensor<40x72xf16>) -> tensor<100x72xf32> {
-  // expected-remark @+1 {{f16_kn_masked_mma0: 100x72x40 on tensor cores, mma.sync m16n8k16 f16, f32 accumulators: 8 workgroups of 32 threads (1x1 warps of 32x64), tile 32x64x32, 2-stage cp.async pipeline, 12288 bytes of dynamic shared memory, B read as [k, n] (ldmatrix.trans); 64 accumulators and 48 fragment registers per thread, at most 146 registers (the register model's estimate)}}
+  // expected-remark @+1 {{f16_kn_masked_mma0: 100x72x40 on tensor cores, mma.sync m16n8k16 f16, f32 accumulators: 8 program(s), 1 tile op(s) (data_parallel) of 32 threads (1x1 warps of 32x64), tile 32x64x32, 2-stage cp.async pipeline, 12288 bytes of dynamic shared memory, B read as [k, n] (ldmatrix.trans); 64 accumulators and 48 fragment registers per thread, at most 146 registers (the register model's estimate)}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [32, 64, 32], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel>} : (tensor<100x40xf16>, tensor<40x72xf16>) -> tensor<100x72xf32>
   return %g : tensor<100x72xf32>
 }
@@ -102,11 +114,11 @@ func.func @f16_kn_masked(%a: tensor<100x40xf16>, %b: tensor<40x72xf16>) -> tenso
 module attributes {xpu.target = #xpu.target<"sm_90">} {
 // CHECK-LABEL: func.func @repitch_odd
 //       CHECK:   %[[AP:.+]] = memref.alloc() {alignment = 128 : i64} : memref<131x104xbf16>
-//       CHECK:   gpu.launch_func @repitch_odd_mma0::@repitch_odd_mma0_repitch0 blocks in (%c54, {{.+}}) threads in (%c256, {{.+}}) args(%{{.+}} : memref<12707xbf16>, %{{.+}} : memref<13624xbf16>)
+//       CHECK:   gpu.launch_func @repitch_odd_mma0_copy::@repitch_odd_mma0_copy_repitch0 blocks in (%c54, {{.+}}) threads in (%c256, {{.+}}) args(%{{.+}} : memref<12707xbf16>, %{{.+}} : memref<13624xbf16>)
 //       CHECK:   %[[BP:.+]] = memref.alloc() {alignment = 128 : i64} : memref<67x104xbf16>
-//       CHECK:   gpu.launch_func @repitch_odd_mma0::@repitch_odd_mma0_repitch1
-//       CHECK:   gpu.launch_func @repitch_odd_mma0::@repitch_odd_mma0 {{.+}} args(%{{.+}} : memref<13624xbf16>, %{{.+}} : memref<6968xbf16>, %{{.+}} : memref<8777xf32>)
-//       CHECK: gpu.func @repitch_odd_mma0_repitch0(%{{.+}}: memref<12707xbf16>, %{{.+}}: memref<13624xbf16>) kernel
+//       CHECK:   gpu.launch_func @repitch_odd_mma0_copy::@repitch_odd_mma0_copy_repitch1
+//       CHECK:   gpu.launch_func @repitch_odd_mma0::@repitch_odd_mma0 {{.+}} args(%[[AP]] : memref<131x104xbf16>, %[[BP]] : memref<67x104xbf16>, %{{.+}} : memref<131x67xf32>)
+//       CHECK: gpu.func @repitch_odd_mma0_copy_repitch0(%{{.+}}: memref<12707xbf16>, %{{.+}}: memref<13624xbf16>) kernel
 //       CHECK: gpu.func @repitch_odd_mma0(
 //   CHECK-NOT:   vector.store
 //       CHECK:   memref.store
@@ -125,7 +137,8 @@ func.func @repitch_odd(%x: tensor<131x97xbf16>, %w: tensor<67x97xbf16>) -> tenso
 // tf32 RUN lines of xpu-nvvm-pipeline.mlir cover that case).
 module attributes {xpu.target = #xpu.target<"sm_90">} {
 // CHECK-LABEL: func.func @f32_left_alone
-//       CHECK:   xpu.gemm
+//       CHECK:   scf.forall
+//       CHECK:     xpu.gemm_tile output
 //   CHECK-NOT: gpu.module
 func.func @f32_left_alone(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
   // expected-remark @+1 {{f32 operands without tf32: left to the f32 SIMT kernels (convert-xpu-to-gpu); precision=tf32 or bf16 runs f32 models on tensor cores}}
@@ -139,15 +152,16 @@ func.func @f32_left_alone(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tenso
 // sm_90a: TMA and wgmma. A batched bf16 GEMM, [k, n] B, tile 128x256 (two
 // consumer warpgroups of 64 rows and a producer: 384 threads), k tiles of
 // 64 (one 128-byte swizzled row), 4 stages of (128 + 256) * 64 * 2 = 49152
-// bytes = 196608 bytes. The descriptors are 3-D (boxes 1 x 128 x 64 and
-// 1 x 64 x 64), made on the host; the buffers follow them so that they
+// bytes = 196608 bytes; 2 x 2 tiles x 3 batches = 12 programs. The
+// descriptors are 3-D (boxes 1 x 128 x 64 and 1 x 64 x 64), made on the
+// host and passed as pointers; the buffers follow them so that they
 // outlive the launch. Per k tile the producer loads A once and B in
 // 256 / 64 = 4 boxes; each consumer runs 64 / 16 = 4 wgmma m64n256k16.
 module attributes {xpu.target = #xpu.target<"sm_90a">} {
 // CHECK-LABEL: func.func @bmm_wgmma
 //       CHECK:   nvgpu.tma.create.descriptor %{{.+}} box[%c1{{.*}}, %c128{{.*}}, %c64{{.*}}] : memref<*xbf16> -> <tensor = memref<1x128x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 //       CHECK:   nvgpu.tma.create.descriptor %{{.+}} box[%c1{{.*}}, %c64{{.*}}, %c64{{.*}}] : memref<*xbf16> -> <tensor = memref<1x64x64xbf16, #gpu.address_space<workgroup>>
-//       CHECK:   gpu.launch_func @bmm_wgmma_mma0::@bmm_wgmma_mma0 blocks in (%c4, %c3, %{{.+}}) threads in (%c384, {{.+}}) dynamic_shared_memory_size %c196608_i32 args(%{{.+}} : !llvm.ptr, %{{.+}} : !llvm.ptr, %{{.+}} : memref<393216xbf16>, %{{.+}} : memref<98304xbf16>, %{{.+}} : memref<196608xbf16>)
+//       CHECK:   gpu.launch_func @bmm_wgmma_mma0::@bmm_wgmma_mma0 blocks in (%c12, %{{.+}}, %{{.+}}) threads in (%c384, {{.+}}) dynamic_shared_memory_size %c196608_i32 args(%{{.+}} : !llvm.ptr, %{{.+}} : !llvm.ptr, %{{.+}} : memref<3x256x128xbf16>, %{{.+}} : memref<3x128x512xbf16>, %{{.+}} : memref<3x256x512xbf16>)
 //       CHECK: gpu.func @bmm_wgmma_mma0({{.*}}) kernel attributes {known_block_size = array<i32: 384, 1, 1>}
 //       CHECK:   nvgpu.mbarrier.create
 //       CHECK:   nvgpu.mbarrier.create
@@ -168,7 +182,7 @@ module attributes {xpu.target = #xpu.target<"sm_90a">} {
 //       CHECK:   llvm.extractvalue
 //       CHECK:   vector.store
 func.func @bmm_wgmma(%a: tensor<3x256x128xbf16>, %b: tensor<3x128x512xbf16>) -> tensor<3x256x512xbf16> {
-  // expected-remark @+1 {{bmm_wgmma_mma0: 3x(256x512x128) on tensor cores, wgmma m64n256k16 bf16, f32 accumulators: 4 workgroups x 3 batches of 384 threads (1 TMA producer warpgroup, 2 consumer warpgroup(s) of 64 rows), tile 128x256x64, 4-stage TMA/mbarrier ring with 128-byte swizzle, 196608 bytes of dynamic shared memory, B read N-major ([k, n]); 128 accumulators per consumer thread}}
+  // expected-remark @+1 {{bmm_wgmma_mma0: 3x(256x512x128) on tensor cores, wgmma m64n256k16 bf16, f32 accumulators: 12 program(s), 1 tile op(s) (data_parallel) of 384 threads (1 TMA producer warpgroup, 2 consumer warpgroup(s) of 64 rows), tile 128x256x64, 4-stage TMA/mbarrier ring with 128-byte swizzle, 196608 bytes of dynamic shared memory, B read N-major ([k, n]); 128 accumulators per consumer thread}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue {
   ^bb0(%acc: f32):
     %t = arith.truncf %acc : f32 to bf16
@@ -193,11 +207,95 @@ module attributes {xpu.target = #xpu.target<"sm_90a">} {
 //       CHECK: gpu.func @linear_wgmma_mma1
 //       CHECK:   nvgpu.mma.sync
 func.func @linear_wgmma(%x: tensor<512x256xbf16>, %w: tensor<512x256xbf16>) -> (tensor<512x512xf32>, tensor<512x512xf32>) {
-  // expected-remark @+1 {{linear_wgmma_mma0: 512x512x256 on tensor cores, wgmma m64n128k16 bf16, f32 accumulators: 32 workgroups of 256 threads (1 TMA producer warpgroup, 1 consumer warpgroup(s) of 64 rows), tile 64x128x64, 4-stage TMA/mbarrier ring with 128-byte swizzle, 98304 bytes of dynamic shared memory, B read K-major ([n, k]); 64 accumulators per consumer thread}}
+  // expected-remark @+1 {{linear_wgmma_mma0: 512x512x256 on tensor cores, wgmma m64n128k16 bf16, f32 accumulators: 32 program(s), 1 tile op(s) (data_parallel) of 256 threads (1 TMA producer warpgroup, 1 consumer warpgroup(s) of 64 rows), tile 64x128x64, 4-stage TMA/mbarrier ring with 128-byte swizzle, 98304 bytes of dynamic shared memory, B read K-major ([n, k]); 64 accumulators per consumer thread}}
   %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [64, 128, 32], group_m = 8, subgroups = [1, 2], stages = 4, schedule = data_parallel>} : (tensor<512x256xbf16>, tensor<512x256xbf16>) -> tensor<512x512xf32>
   // expected-remark @+2 {{512x512x256: mma.sync instead of wgmma on sm_90a: tile_m 32: one or two consumer warpgroups of 64 rows (tile_m 64 or 128)}}
   // expected-remark @+1 {{linear_wgmma_mma1: 512x512x256 on tensor cores, mma.sync}}
   %h = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [32, 128, 32], group_m = 8, subgroups = [1, 2], stages = 4, schedule = data_parallel>} : (tensor<512x256xbf16>, tensor<512x256xbf16>) -> tensor<512x512xf32>
   return %g, %h : tensor<512x512xf32>, tensor<512x512xf32>
+}
+}
+
+// -----
+
+// Stream-K on tensor cores: 128x128x256 bf16 in 64x64x32 tiles is 4 tiles
+// of 8 K-steps on 6 programs, so every tile is split (no full
+// data-parallel wave): the main kernel only stores f32 partial sums into workspace slots
+// (the GELU-like tanh of the epilogue must not run there), and the fix-up
+// kernel, one workgroup per tile, sums a tile's slots in slot order and
+// applies the epilogue once. On sm_90a the pieces stay on mma.sync: the
+// wgmma kernel's mbarrier ring serves one tile per workgroup.
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+// CHECK-LABEL: func.func @stream_k
+//       CHECK:   %[[WS:.+]] = memref.alloc() {alignment = 64 : i64} : memref<{{[0-9]+}}x64x64xf32>
+//       CHECK:   gpu.launch_func @stream_k_mma0::@stream_k_mma0 blocks in (%c6,
+//       CHECK:   gpu.launch_func @stream_k_mma0_fixup::@stream_k_mma0_fixup blocks in (%c4,
+//       CHECK: gpu.func @stream_k_mma0(
+//       CHECK:   scf.for
+//       CHECK:     nvgpu.mma.sync
+//   CHECK-NOT:   math.tanh
+//       CHECK:   vector.store %{{.+}}, %{{.+}}[%{{.+}}] {alignment = 8 : i64} : memref<{{[0-9]+}}xf32>, vector<2xf32>
+//   CHECK-NOT:   math.tanh
+//       CHECK: gpu.func @stream_k_mma0_fixup(
+//   CHECK-NOT:   nvgpu.mma.sync
+//       CHECK:   vector.load %{{.+}}[%{{.+}}] {alignment = 8 : i64} : memref<{{[0-9]+}}xf32>, vector<2xf32>
+//       CHECK:   scf.for
+//       CHECK:     vector.load
+//       CHECK:     arith.addf %{{.+}}, %{{.+}} : vector<2x2xf32>
+//       CHECK:   math.tanh
+//       CHECK:   vector.store %{{.+}} : memref<16384xbf16>, vector<2xbf16>
+func.func @stream_k(%a: tensor<128x256xbf16>, %b: tensor<128x256xbf16>) -> tensor<128x128xbf16> {
+  // expected-remark @+3 {{128x128x256: mma.sync instead of wgmma on sm_90a: the schedule runs several tiles or K ranges per workgroup, and the wgmma kernel's mbarrier ring serves one tile}}
+  // expected-remark @+2 {{stream_k_mma0: 128x128x256 on tensor cores, mma.sync m16n8k16 bf16, f32 accumulators: 6 program(s), 1 tile op(s) (stream_k) of 128 threads}}
+  // expected-remark @+1 {{stream_k_mma0_fixup: Stream-K fix-up of 4 tile(s), one workgroup of 128 threads per tile: its workspace slots summed in slot order in the mma.sync register layout, then the epilogue, once}}
+  %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) epilogue {
+  ^bb0(%acc: f32):
+    %t = math.tanh %acc : f32
+    %o = arith.truncf %t : f32 to bf16
+    xpu.yield %o : bf16
+  } {config = #xpu.config<tile = [64, 64, 32], group_m = 1, subgroups = [2, 2], stages = 3, schedule = stream_k<programs = 6>>} : (tensor<128x256xbf16>, tensor<128x256xbf16>) -> tensor<128x128xbf16>
+  return %g : tensor<128x128xbf16>
+}
+}
+
+// -----
+
+// Stream-K with atomic fix-up: the pieces add into a zeroed slot per tile
+// with float atomics, only inside m x n (streamk_atomic_add_needs_mask:
+// 100 x 72 leaves partial tiles at both edges).
+module attributes {xpu.target = #xpu.target<"sm_90">} {
+// CHECK-LABEL: func.func @stream_k_atomic
+//       CHECK:   linalg.fill
+//       CHECK: gpu.func @stream_k_atomic_mma0(
+//       CHECK:   arith.cmpi ult
+//       CHECK:   scf.if
+//       CHECK:     memref.atomic_rmw addf
+//       CHECK: gpu.func @stream_k_atomic_mma0_fixup(
+func.func @stream_k_atomic(%a: tensor<100x256xf16>, %b: tensor<256x72xf16>) -> tensor<100x72xf32> {
+  // expected-remark @+2 {{stream_k_atomic_mma0: 100x72x256 on tensor cores, mma.sync m16n8k16 f16, f32 accumulators: 5 program(s)}}
+  // expected-remark @+1 {{stream_k_atomic_mma0_fixup: Stream-K fix-up of}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [32, 64, 32], group_m = 1, subgroups = [1, 1], stages = 2, schedule = stream_k<programs = 5, fixup = atomic>>} : (tensor<100x256xf16>, tensor<256x72xf16>) -> tensor<100x72xf32>
+  return %g : tensor<100x72xf32>
+}
+}
+
+// -----
+
+// Persistent: 2 programs loop over the 8 tiles; each tile starts with a
+// barrier so that no warp still reads the previous tile's shared stages
+// when the prologue refills them.
+module attributes {xpu.target = #xpu.target<"sm_90">} {
+// CHECK-LABEL: func.func @persistent
+//       CHECK:   gpu.launch_func @persistent_mma0::@persistent_mma0 blocks in (%c2,
+//       CHECK: gpu.func @persistent_mma0(
+//       CHECK:   scf.for %{{.+}} = %{{.+}} to %c8 step %c2
+//       CHECK:     gpu.barrier
+//       CHECK:     nvgpu.device_async_copy
+//       CHECK:     nvgpu.mma.sync
+//       CHECK:     vector.store
+func.func @persistent(%a: tensor<256x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<256x128xf32> {
+  // expected-remark @+1 {{persistent_mma0: 256x128x64 on tensor cores, mma.sync m16n8k16 bf16, f32 accumulators: 2 program(s), 1 tile op(s) (persistent) of 32 threads}}
+  %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 1, subgroups = [1, 1], stages = 2, schedule = persistent<programs = 2>>} : (tensor<256x64xbf16>, tensor<128x64xbf16>) -> tensor<256x128xf32>
+  return %g : tensor<256x128xf32>
 }
 }

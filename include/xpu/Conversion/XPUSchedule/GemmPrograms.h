@@ -80,11 +80,14 @@ FailureOr<gpu::LaunchOp> lowerProgramsToLaunch(RewriterBase &rewriter,
 /// Replaces `programs` by a gpu.launch_func of a new kernel `name` in its own
 /// gpu.module (with `targets`) with `threads` work-items per workgroup. The
 /// values the body reads from above become kernel arguments (constants are
-/// cloned in). Then lowers the tile ops with `emitter`. Returns the kernel.
+/// cloned in). The launch passes `dynamicSharedBytes` of dynamic shared
+/// memory when it is not 0. Then lowers the tile ops with `emitter`.
+/// Returns the kernel.
 FailureOr<gpu::GPUFuncOp>
 lowerProgramsToKernel(RewriterBase &rewriter, scf::ForallOp programs,
                       ModuleOp module, StringRef name, ArrayAttr targets,
-                      int64_t threads, GemmTileEmitter &emitter);
+                      int64_t threads, GemmTileEmitter &emitter,
+                      int64_t dynamicSharedBytes = 0);
 
 } // namespace mlir::xpu
 

@@ -1,13 +1,13 @@
 //===- XPUToNVGPU.h - xpu.gemm to NVIDIA tensor-core kernels ----*- C++ -*-===//
 //
-// The NVIDIA backend's kernel side. A tile emitter computes one workgroup
-// tile of a GEMM with tensor cores (mma.sync fed by ldmatrix from swizzled
-// shared memory that a cp.async pipeline fills) and either applies the
-// epilogue and stores the tile or stores its f32 partial sums. A driver
-// maps program ids to tiles and K ranges; the data-parallel driver here
-// gives each program one swizzled tile and the whole K range. Schedules
-// (persistent, Stream-K) drive the same emitter with other tiles and K
-// ranges.
+// The NVIDIA backend of the schedule layer (GemmPrograms.h). Tile emitters
+// compute one workgroup tile of a GEMM with tensor cores (mma.sync fed by
+// ldmatrix from swizzled shared memory that a cp.async pipeline fills; on
+// sm_90a TMA and wgmma) and then apply the epilogue and store the tile,
+// store its f32 partial sums to a Stream-K workspace slot or add them there
+// with atomics; a fix-up sums a tile's slots and applies the epilogue once.
+// Which tiles and K ranges a program computes (data-parallel, persistent,
+// Stream-K) comes from xpu-schedule-gemm's programs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,12 +84,23 @@ struct MmaKernelOperands {
   Value shared;
 };
 
+/// The epilogue of a tile op: its block (argument 0 the accumulator, then one
+/// argument per epilogue operand) and how each operand is read.
+struct FragmentEpilogue {
+  Block *block = nullptr;
+  SmallVector<BroadcastKind> kinds;
+};
+
 /// Emits, inside a kernel, the tensor-core computation of one workgroup tile
 /// of a GEMM: a `stages`-deep cp.async pipeline (nvgpu.device_async_copy)
 /// filling XOR-swizzled shared-memory slices of A and B, ldmatrix
 /// (nvgpu.ldmatrix) fragments, and nvgpu.mma.sync on per-warp accumulators;
 /// then either the epilogue applied to the accumulator registers with the
-/// result stored, or the f32 accumulators stored to a workspace.
+/// result stored, or the f32 accumulators stored to (or added into) a
+/// workspace slot. The constructor computes the thread coordinates where the
+/// builder stands (the kernel's entry); one emitter lowers every tile of a
+/// kernel. Without `operands.shared` (a fix-up kernel) only the epilogue,
+/// workspace and fix-up methods may be used.
 class MmaSyncTileEmitter {
 public:
   MmaSyncTileEmitter(OpBuilder &b, Location loc, const MmaKernelPlan &plan,
@@ -102,15 +113,27 @@ public:
   SmallVector<Value> emitMainLoop(Value batch, Value m0, Value n0, Value k0,
                                   Value k1, bool maskK);
 
-  /// Applies the epilogue of `gemm` to each accumulator and stores the
-  /// result tile into C (masked at the M and N edges).
-  void emitEpilogueAndStore(GemmOp gemm, ArrayRef<Value> accumulators,
-                            Value batch, Value m0, Value n0);
+  /// Applies `epilogue` to each accumulator and stores the result tile into
+  /// C (masked at the M and N edges).
+  void emitEpilogueAndStore(const FragmentEpilogue &epilogue,
+                            ArrayRef<Value> accumulators, Value batch, Value m0,
+                            Value n0);
 
   /// Stores the f32 accumulators into `workspace` (a 1-D f32 memref) as a
   /// row-major tm x tn block at slot `slot`, for a later reduction.
   void emitPartialStore(ArrayRef<Value> accumulators, Value workspace,
                         Value slot);
+
+  /// Adds the f32 accumulators of the tile at (`m0`, `n0`) into slot `slot`
+  /// of `workspace` with float atomics, only where the element lies inside
+  /// the logical m x n (streamk_atomic_add_needs_mask).
+  void emitAtomicAdd(ArrayRef<Value> accumulators, Value workspace, Value slot,
+                     Value m0, Value n0);
+
+  /// The accumulators of a Stream-K tile: slots [`first`, `first` +
+  /// `count`) of `workspace` summed in slot order (a fixed order: the
+  /// result does not depend on which program finished first).
+  SmallVector<Value> emitSlotSum(Value workspace, Value first, Value count);
 
 private:
   Value idx(int64_t v);
@@ -165,9 +188,11 @@ public:
   /// The tile at (`batch`, `m0`, `n0`) over K in [`k0`, `k1`); `k0` and the
   /// range's length are whole k tiles except at the end of K. With
   /// `workspace`, the consumers store f32 partial sums at `slot` instead
-  /// of the epilogue's results.
-  void emitTile(GemmOp gemm, Value batch, Value m0, Value n0, Value k0,
-                Value k1, Value workspace = {}, Value slot = {});
+  /// of the epilogue's results. The mbarrier ring is set up for this one
+  /// tile: a kernel runs one tile per workgroup.
+  void emitTile(const FragmentEpilogue &epilogue, Value batch, Value m0,
+                Value n0, Value k0, Value k1, Value workspace = {},
+                Value slot = {});
 
   /// Bytes of dynamic shared memory the kernel needs.
   static int64_t sharedBytes(const MmaKernelPlan &plan);
@@ -179,7 +204,7 @@ private:
   WgmmaKernelOperands ops;
 };
 
-/// Applies the epilogue of `gemm` to accumulators in the register layout of
+/// Applies `epilogue` to accumulators in the register layout of
 /// mma.sync (and of each warp of a wgmma warpgroup): `mTiles x nTiles`
 /// values of vector<2x2xf32>, tile (i, j) holding rows `rowOrigin + 16 i +
 /// g` and `+ 8`, columns `colOrigin + 8 j + 2 t` and `+ 1` for lane
@@ -187,19 +212,16 @@ private:
 /// edges of `plan`.
 void emitFragmentEpilogue(OpBuilder &b, Location loc, const MmaKernelPlan &plan,
                           Value c, ArrayRef<Value> epilogueOperands,
-                          GemmOp gemm, ArrayRef<Value> accumulators,
-                          int64_t mTiles, int64_t nTiles, Value lane,
-                          Value rowOrigin, Value colOrigin, Value batch);
+                          const FragmentEpilogue &epilogue,
+                          ArrayRef<Value> accumulators, int64_t mTiles,
+                          int64_t nTiles, Value lane, Value rowOrigin,
+                          Value colOrigin, Value batch);
 
-/// Checks that `gemm` can become a tensor-core kernel on `target`; emits an
-/// error at the GEMM and fails otherwise.
-LogicalResult checkNVGPULowerable(GemmOp gemm, TargetAttr target);
-
-/// Replaces `gemm` (on tensors) by the host side of its launch and appends
-/// the kernel, in its own gpu.module, to `module`. The data-parallel driver:
-/// one program per swizzled output tile, the whole K range.
-void lowerGemmToMmaSync(RewriterBase &rewriter, GemmOp gemm, TargetAttr target,
-                        ModuleOp module, unsigned index);
+/// Checks that the GEMM of `tile` can become a tensor-core kernel on
+/// `target`: operand, accumulator, result and epilogue types, a pure scalar
+/// epilogue, a config the mma.sync emitter generates. Emits an error at the
+/// tile op (or its epilogue op) and fails otherwise.
+LogicalResult checkNVGPULowerable(GemmTileOp tile, TargetAttr target);
 
 /// Declares the memory effects of nvgpu.tma.create.descriptor (it reads its
 /// memref), which upstream leaves unknown and buffer deallocation refuses.

@@ -19,11 +19,16 @@ TargetAttr mlir::xpu::resolveTarget(Operation *op) {
 }
 
 std::string mlir::xpu::describeGemmShape(GemmOp gemm) {
-  std::string mnk =
-      llvm::formatv("{0}x{1}x{2}", gemm.getM(), gemm.getN(), gemm.getK());
-  if (!gemm.isBatched())
+  return describeGemmShape(gemm.getBatchSize(), gemm.getM(), gemm.getN(),
+                           gemm.getK(), gemm.isBatched());
+}
+
+std::string mlir::xpu::describeGemmShape(int64_t batch, int64_t m, int64_t n,
+                                         int64_t k, bool batched) {
+  std::string mnk = llvm::formatv("{0}x{1}x{2}", m, n, k);
+  if (!batched)
     return mnk;
-  return llvm::formatv("{0}x({1})", gemm.getBatchSize(), mnk).str();
+  return llvm::formatv("{0}x({1})", batch, mnk).str();
 }
 
 AffineMap mlir::xpu::getEpilogueBroadcastMap(BroadcastKind kind, unsigned rank,

@@ -25,6 +25,9 @@ TargetAttr resolveTarget(Operation *op);
 /// "64x32x128" (m x n x k), "4x(64x32x128)" when batched: how remarks name a
 /// GEMM.
 std::string describeGemmShape(GemmOp gemm);
+/// The same from the sizes of a GEMM (`batched`: operands of rank 3).
+std::string describeGemmShape(int64_t batch, int64_t m, int64_t n, int64_t k,
+                              bool batched);
 
 /// The indexing map that reads an epilogue operand of `kind` from the
 /// GEMM result's iteration space (b?, m, n) of `rank` dimensions.
