@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Builds the GEMM + epilogue workloads of the CPU integration tests
-(test/Integration/CPU/*.mlir with Inputs/gen.mlir, each a @main program that
+(test/Integration/CPU/*.mlir and reductions/*.mlir with Inputs/gen.mlir, each a @main program that
 prints its result) as standalone CUDA executables, one per precision:
 
   xpu-compile - --target=cuda --emit=exe --xpu-pipeline-options=precision=P
@@ -44,8 +44,9 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     gen = open(os.path.join(src, "Integration", "CPU", "Inputs",
                             "gen.mlir")).read()
-    for path in sorted(glob.glob(os.path.join(src, "Integration", "CPU",
-                                              "*.mlir"))):
+    cpu = os.path.join(src, "Integration", "CPU")
+    for path in sorted(glob.glob(os.path.join(cpu, "*.mlir")) +
+                       glob.glob(os.path.join(cpu, "reductions", "*.mlir"))):
         name = os.path.basename(path)[:-5]
         shutil.copy(path, args.out)
         text = open(path).read() + "\n" + gen

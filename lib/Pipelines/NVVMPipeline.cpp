@@ -39,6 +39,7 @@ using namespace mlir::xpu;
 static void addNVVMKernelLowering(OpPassManager &pm) {
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createStripDebugInfoPass());
+  kernels.addPass(createXPULowerSubgroupReducePass());
   kernels.addPass(createXPUNVGPUBF16MmaToNVVMPass());
   kernels.addPass(createConvertNVGPUToNVVMPass());
   kernels.addPass(createSCFToControlFlowPass());
@@ -89,8 +90,10 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
 
   // The other statically shaped linalg ops: kernels with full workgroups
   // (elementwise and pack work one thread per element, row reductions one
-  // workgroup per row).
-  pm.addPass(createXPULinalgToGPULoopsPass());
+  // workgroup per row, reduced within each warp by shuffles first).
+  XPULinalgToGPULoopsPassOptions loops;
+  loops.subgroupSize = 32;
+  pm.addPass(createXPULinalgToGPULoopsPass(loops));
   pm.addNestedPass<func::FuncOp>(createXPUSharedAllocsToDynamicPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createGpuKernelOutliningPass());

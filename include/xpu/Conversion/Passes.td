@@ -163,7 +163,12 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
       elements from the combiner's identity, combine their partial results
       in shared local memory (a tree of halvings, one barrier per level),
       and the first work-item combines the total with the output's
-      initial value;
+      initial value. With `subgroup-size=S` (a target whose subgroups of S
+      lanes reduce with shuffles: the NVVM pipeline sets 32), each
+      subgroup first reduces its lanes' partials with
+      `gpu.subgroup_reduce`, its first lane writes one value per subgroup
+      to shared memory, and after one barrier the first subgroup reduces
+      those: one barrier instead of one per level;
     * other reductions (contractions such as the baseline GEMMs of
       `gemm-kernels=false`, short or unrecognized ones): one work-item per
       output element with the reduction loops inside.
@@ -180,7 +185,10 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
   }];
   let options = [
     Option<"allowBF16", "allow-bf16", "bool", /*default=*/"true",
-           "Map ops that read or write bf16">
+           "Map ops that read or write bf16">,
+    Option<"subgroupSize", "subgroup-size", "int64_t", /*default=*/"0",
+           "Lanes of a subgroup for gpu.subgroup_reduce in row reductions "
+           "(0: shared memory only; else a power of two from 2 to 32)">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
@@ -500,6 +508,23 @@ def XPUSanitizeKernelNamesPass : Pass<"xpu-sanitize-kernel-names", "ModuleOp"> {
     them.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def XPULowerSubgroupReducePass
+    : Pass<"xpu-lower-subgroup-reduce", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower gpu.subgroup_reduce to butterfly shuffles";
+  let description = [{
+    Before `convert-gpu-to-nvvm`, which lowers `gpu.shuffle` to
+    `shfl.sync` but `gpu.subgroup_reduce` only for integers on sm_80+
+    (`redux.sync`): every `gpu.subgroup_reduce` of a 32-bit (or narrower)
+    scalar becomes log2(`subgroup-size`) `gpu.shuffle xor` steps and the
+    combining op (upstream's shuffle lowering patterns).
+  }];
+  let options = [
+    Option<"subgroupSize", "subgroup-size", "unsigned", /*default=*/"32",
+           "Lanes of a subgroup (a warp on NVIDIA: 32)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 def XPUExternDynamicSharedMemoryPass

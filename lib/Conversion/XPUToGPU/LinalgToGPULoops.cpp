@@ -147,7 +147,11 @@ public:
   std::pair<int64_t, int64_t> buildPerPoint();
   /// One workgroup per output point, shared-memory tree reduction. Returns
   /// the workgroup count and size.
-  std::pair<int64_t, int64_t> buildPerRow(const Combiner &combiner);
+  /// With `subgroupSize` > 0, subgroups reduce first
+  /// (gpu.subgroup_reduce) where the combiner and type allow it; `bySubgroup`
+  /// says whether they did.
+  std::pair<int64_t, int64_t>
+  buildPerRow(const Combiner &combiner, int64_t subgroupSize, bool &bySubgroup);
 
 private:
   Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -300,8 +304,49 @@ std::pair<int64_t, int64_t> KernelBuilder::buildPerPoint() {
   return {blocks, threads};
 }
 
-std::pair<int64_t, int64_t>
-KernelBuilder::buildPerRow(const Combiner &combiner) {
+/// The gpu.subgroup_reduce operation of a combiner.
+static std::optional<gpu::AllReduceOperation>
+getAllReduceOperation(arith::AtomicRMWKind kind) {
+  using K = arith::AtomicRMWKind;
+  using R = gpu::AllReduceOperation;
+  switch (kind) {
+  case K::addf:
+  case K::addi:
+    return R::ADD;
+  case K::mulf:
+  case K::muli:
+    return R::MUL;
+  case K::maximumf:
+    return R::MAXIMUMF;
+  case K::minimumf:
+    return R::MINIMUMF;
+  case K::maxnumf:
+    return R::MAXNUMF;
+  case K::minnumf:
+    return R::MINNUMF;
+  case K::maxs:
+    return R::MAXSI;
+  case K::mins:
+    return R::MINSI;
+  case K::maxu:
+    return R::MAXUI;
+  case K::minu:
+    return R::MINUI;
+  case K::andi:
+    return R::AND;
+  case K::ori:
+    return R::OR;
+  case K::xori:
+    return R::XOR;
+  case K::assign:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::pair<int64_t, int64_t> KernelBuilder::buildPerRow(const Combiner &combiner,
+                                                       int64_t subgroupSize,
+                                                       bool &bySubgroup) {
   unsigned numLoops = op.getNumLoops();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<unsigned> parallel, reduction;
@@ -349,22 +394,77 @@ KernelBuilder::buildPerRow(const Combiner &combiner) {
     Value v = map.lookupOrDefault(combiner.value);
     scf::YieldOp::create(b, loc, combine(loop.getRegionIterArgs()[0], v));
   }
-  memref::StoreOp::create(b, loc, loop.getResult(0), slm, tid);
-  gpu::BarrierOp::create(b, loc);
-  // A tree of halvings in shared memory, one barrier per level.
-  for (int64_t half = threads / 2; half >= 1; half /= 2) {
-    Value active =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, c(half));
-    auto ifOp = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
+  std::optional<gpu::AllReduceOperation> reduceOp =
+      getAllReduceOperation(combiner.kind);
+  bySubgroup = subgroupSize > 0 && threads % subgroupSize == 0 && reduceOp &&
+               elt.isIntOrFloat() && elt.getIntOrFloatBitWidth() <= 32;
+  if (bySubgroup) {
+    // Each subgroup reduces its lanes' partials with shuffles, its first
+    // lane writes one value per subgroup, and after one barrier the first
+    // subgroup reduces those into slm[0].
+    auto subgroupReduce = [&](Value v) -> Value {
+      return gpu::SubgroupReduceOp::create(b, loc, v, *reduceOp,
+                                           /*uniform=*/true);
+    };
+    int64_t subgroups = threads / subgroupSize;
+    Value lane = arith::RemUIOp::create(b, loc, tid, c(subgroupSize));
+    Value subgroup = arith::DivUIOp::create(b, loc, tid, c(subgroupSize));
+    Value partial = subgroupReduce(loop.getResult(0));
+    auto leader = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, c(0)),
+        /*withElseRegion=*/false);
     {
       OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      Value mine = memref::LoadOp::create(b, loc, slm, tid);
-      Value theirs = memref::LoadOp::create(
-          b, loc, slm, ValueRange{arith::AddIOp::create(b, loc, tid, c(half))});
-      memref::StoreOp::create(b, loc, combine(mine, theirs), slm, tid);
+      b.setInsertionPointToStart(&leader.getThenRegion().front());
+      memref::StoreOp::create(b, loc, partial, slm, subgroup);
     }
     gpu::BarrierOp::create(b, loc);
+    auto firstSubgroup = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, subgroup, c(0)),
+        /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(&firstSubgroup.getThenRegion().front());
+      Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            lane, c(subgroups));
+      auto read = scf::IfOp::create(
+          b, loc, inRange,
+          [&](OpBuilder &tb, Location l) {
+            scf::YieldOp::create(
+                tb, l, ValueRange{memref::LoadOp::create(tb, l, slm, lane)});
+          },
+          [&](OpBuilder &tb, Location l) {
+            scf::YieldOp::create(tb, l, identity);
+          });
+      Value total = subgroupReduce(read.getResult(0));
+      auto store = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, c(0)),
+          /*withElseRegion=*/false);
+      b.setInsertionPointToStart(&store.getThenRegion().front());
+      memref::StoreOp::create(b, loc, total, slm, c(0));
+    }
+  } else {
+    memref::StoreOp::create(b, loc, loop.getResult(0), slm, tid);
+    gpu::BarrierOp::create(b, loc);
+    // A tree of halvings in shared memory, one barrier per level.
+    for (int64_t half = threads / 2; half >= 1; half /= 2) {
+      Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           tid, c(half));
+      auto ifOp = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
+      {
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        Value mine = memref::LoadOp::create(b, loc, slm, tid);
+        Value theirs = memref::LoadOp::create(
+            b, loc, slm,
+            ValueRange{arith::AddIOp::create(b, loc, tid, c(half))});
+        memref::StoreOp::create(b, loc, combine(mine, theirs), slm, tid);
+      }
+      gpu::BarrierOp::create(b, loc);
+    }
   }
   // The first work-item adds the output's initial value, once.
   Value first =
@@ -392,6 +492,14 @@ struct XPULinalgToGPULoopsPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (subgroupSize < 0 || subgroupSize > 32 ||
+        (subgroupSize != 0 && !llvm::isPowerOf2_64(subgroupSize))) {
+      getOperation()->emitError()
+          << "xpu-linalg-to-gpu-loops: subgroup-size must be 0 or a power of "
+             "two from 2 to 32, got "
+          << static_cast<int64_t>(subgroupSize);
+      return signalPassFailure();
+    }
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (!op->getParentOfType<gpu::LaunchOp>() && isGPUMappable(op, allowBF16))
@@ -421,13 +529,21 @@ struct XPULinalgToGPULoopsPass
                               remarkOpts("xpu-linalg-to-gpu-loops", category));
       };
       if (combiner) {
-        auto [groups, threads] = builder.buildPerRow(*combiner);
+        bool bySubgroup = false;
+        auto [groups, threads] =
+            builder.buildPerRow(*combiner, subgroupSize, bySubgroup);
         remark("RowReduction") << remark::reason(
             "{0}: row reduction, one workgroup of {1} work-items per output "
-            "({2} workgroups), {3} over {4} elements combined in shared "
-            "local memory",
+            "({2} workgroups), {3} over {4} elements combined {5}",
             what, threads, groups,
-            arith::stringifyAtomicRMWKind(combiner->kind), reduced);
+            arith::stringifyAtomicRMWKind(combiner->kind), reduced,
+            bySubgroup
+                ? llvm::formatv("by subgroups of {0} (gpu.subgroup_reduce), "
+                                "then across the {1} subgroups in shared "
+                                "local memory",
+                                subgroupSize.getValue(), threads / subgroupSize)
+                      .str()
+                : std::string("in shared local memory"));
         ++numRowReductions;
       } else {
         auto [groups, threads] = builder.buildPerPoint();

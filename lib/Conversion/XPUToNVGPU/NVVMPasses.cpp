@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -36,6 +37,7 @@ namespace mlir::xpu {
 #define GEN_PASS_DEF_XPUSHAREDALLOCSTODYNAMICPASS
 #define GEN_PASS_DEF_XPUSANITIZEKERNELNAMESPASS
 #define GEN_PASS_DEF_XPUEXTERNDYNAMICSHAREDMEMORYPASS
+#define GEN_PASS_DEF_XPULOWERSUBGROUPREDUCEPASS
 #define GEN_PASS_DEF_XPUCUDABUFFERSPASS
 #define GEN_PASS_DEF_XPUDUMPNVVMBINARIESPASS
 #define GEN_PASS_DEF_XPUEXPORTCINTERFACESPASS
@@ -249,6 +251,19 @@ struct SanitizeKernelNamesPass final
 //===----------------------------------------------------------------------===//
 // xpu-extern-dynamic-shared-memory
 //===----------------------------------------------------------------------===//
+
+namespace {
+struct LowerSubgroupReducePass final
+    : xpu::impl::XPULowerSubgroupReducePassBase<LowerSubgroupReducePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateGpuLowerSubgroupReduceToShufflePatterns(patterns, subgroupSize);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace
 
 namespace {
 struct ExternDynamicSharedMemoryPass final

@@ -6,6 +6,39 @@
 // REMARK: linalg.generic over 4x100: row reduction, one workgroup of 128 work-items per output (4 workgroups), addf over 100 elements combined in shared local memory
 // REMARK: linalg.matmul over 8x6x40: one work-item per output, 1 workgroup(s) of 64, 40 elements reduced in a loop (a contraction)
 // REMARK: linalg.reduce over 32x4: one work-item per output, 1 workgroup(s) of 32, 4 elements reduced in a loop (fewer reduced elements than a workgroup)
+// With subgroups of 32 lanes (the NVVM pipeline): each warp reduces its
+// lanes' partials with gpu.subgroup_reduce, lane 0 writes one value per
+// warp, one barrier, then the first warp reduces those (2 warps of 32 for
+// @row_max's 64 work-items) and its lane 0, work-item 0, leaves the total
+// in slm[0] for itself.
+// RUN: xpu-opt %s --split-input-file --xpu-linalg-to-gpu-loops=subgroup-size=32 --canonicalize --cse | FileCheck %s --check-prefix=SUBGROUP
+// SUBGROUP-LABEL: func.func @row_max
+//       SUBGROUP:   %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+//       SUBGROUP:   threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c64,
+//       SUBGROUP:     %[[SLM:.*]] = memref.alloc() : memref<64xf32, 3>
+//       SUBGROUP:     %[[PART:.*]] = scf.for
+//       SUBGROUP:     %[[LANE:.*]] = arith.remui %[[TX]], %c32
+//       SUBGROUP:     %[[WARP:.*]] = arith.divui %[[TX]], %c32
+//       SUBGROUP:     %[[WSUM:.*]] = gpu.subgroup_reduce maximumf %[[PART]] uniform : (f32) -> f32
+//       SUBGROUP:     %[[LEAD:.*]] = arith.cmpi eq, %[[LANE]], %c0
+//       SUBGROUP:     scf.if %[[LEAD]] {
+//       SUBGROUP:       memref.store %[[WSUM]], %[[SLM]][%[[WARP]]]
+//       SUBGROUP:     gpu.barrier
+//   SUBGROUP-NOT:     gpu.barrier
+//       SUBGROUP:     scf.if
+//       SUBGROUP:       %[[IN:.*]] = arith.cmpi ult, %[[LANE]], %c2
+//       SUBGROUP:       %[[X:.*]] = scf.if %[[IN]] -> (f32) {
+//       SUBGROUP:       } else {
+//       SUBGROUP:         scf.yield %[[NEG]]
+//       SUBGROUP:       %[[TOTAL:.*]] = gpu.subgroup_reduce maximumf %[[X]] uniform : (f32) -> f32
+//       SUBGROUP:       memref.store %[[TOTAL]], %[[SLM]][%c0]
+// Work-item 0 wrote the total itself: no second barrier.
+//   SUBGROUP-NOT:     gpu.barrier
+//       SUBGROUP:     scf.if
+//       SUBGROUP:       memref.load %[[SLM]][%c0]
+// A bad subgroup size is an error that names the option.
+// RUN: not xpu-opt %s --split-input-file --xpu-linalg-to-gpu-loops=subgroup-size=48 2>&1 | FileCheck %s --check-prefix=BADSIZE
+// BADSIZE: error: xpu-linalg-to-gpu-loops: subgroup-size must be 0 or a power of two from 2 to 32, got 48
 
 // An elementwise op: one work-item per element of the flattened 8x40
 // iteration space, 256-work-item workgroups (never one work-item), the
