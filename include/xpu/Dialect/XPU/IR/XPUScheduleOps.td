@@ -46,11 +46,11 @@ def XPU_GemmTileOp : XPU_Op<"gemm_tile", [
     batch's slab then starts 64-byte aligned). The padding columns of a
     row of `lhs` (and of an `nk` `rhs`), between `k` and the pitch, must
     hold zeros: a backend may read them (the Xe one reads rows up to the
-    nearest legal 2D block width) and multiply them into the sum. Epilogue operands
-    are read by their broadcast kinds: `scalar` rank 0, `per_row` `[m]`,
-    `per_col` `[n]`, `full` like the result; a rank-2 `per_row`,
-    `per_col` or `scalar` operand is a panel whose rows are all equal
-    (what the Xe backend reads with the accumulator's layout).
+    nearest legal 2D block width) and multiply them into the sum.
+    Epilogue operands are read by their broadcast kinds: `scalar` rank 0,
+    `per_row` `[m]`, `per_col` `[n]`, `full` like the result; a rank-2
+    `per_row`, `per_col` or `scalar` operand is a panel whose rows are all
+    equal (what the Xe backend reads with the accumulator's layout).
 
     ```mlir
     xpu.gemm_tile output %a, %b into %c epilogue(%bias : memref<48xf32>)
