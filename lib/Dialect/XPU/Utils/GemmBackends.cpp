@@ -92,15 +92,18 @@ int64_t xe::getLegalPitch(int64_t cols, Type elt) {
 }
 
 int64_t xe::getBlockWidth(int64_t cols, Type elt) {
+  // In elements (no byte products that could overflow): a multiple of 4
+  // bytes, at least 64 bytes.
   int64_t bytes = getElementBytes(elt);
-  int64_t width = std::max<int64_t>(
-      llvm::alignTo(cols * bytes, kWidthAlignBytes), kMinWidthBytes);
-  return llvm::divideCeil(width, bytes);
+  int64_t align = std::max<int64_t>(1, kWidthAlignBytes / bytes);
+  return std::max<int64_t>(llvm::alignTo(cols, align),
+                           llvm::divideCeil(kMinWidthBytes, bytes));
 }
 
 int64_t xe::getBatchRows(int64_t rows, int64_t pitch, Type elt) {
-  int64_t rowBytes = pitch * getElementBytes(elt);
-  // Rows come in groups of kBaseAlignment / gcd(rowBytes, kBaseAlignment).
+  // Rows come in groups of 64 / gcd(row bytes, 64); only the row bytes
+  // modulo 64 matter.
+  int64_t rowBytes = (pitch % kBaseAlignment) * getElementBytes(elt);
   int64_t group = kBaseAlignment / std::gcd(rowBytes, kBaseAlignment);
   return llvm::alignTo(rows, group);
 }
