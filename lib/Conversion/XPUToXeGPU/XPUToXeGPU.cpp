@@ -53,6 +53,9 @@ static constexpr StringLiteral kPassArg = "convert-xpu-to-xegpu";
 /// The large register file option of IGC (ocloc -options, zeModuleCreate
 /// build flags).
 static constexpr StringLiteral kLargeGRFOption = "-ze-opt-large-register-file";
+/// The tallest 2D block prefetch of 16-bit data (cl_intel_subgroup_2d_block_io:
+/// 1 to 32 rows of 16 elements).
+static constexpr int32_t kMaxPrefetchRows = 32;
 
 namespace {
 
@@ -118,15 +121,27 @@ Layouts getLayouts(MLIRContext *ctx, const TilePlan &p) {
   l.b = makeLayout(ctx, {rows, cols}, {tk, blockN}, {kDpasK, kDpasN});
   l.c = makeLayout(ctx, {rows, cols}, {blockM, blockN}, {kDpasM, kDpasN});
   // Prefetches use the loads' subgroup layout (subgroups that share a
-  // block prefetch it alike) with 8x16 pieces. Splitting the slices among
-  // all subgroups without overlap (sg_layout [S, 1]) would prefetch less,
+  // block prefetch it alike) with pieces as tall as the block allows: 2D
+  // block prefetches of 16-bit data take up to 32 rows of 16 elements
+  // (XeVM lowers wider pieces only as one 16-wide block), so a 32-row
+  // piece is one message where 8-row pieces were four. Splitting the slices
+  // among all subgroups without overlap (sg_layout [S, 1]) would prefetch less,
   // but its index arithmetic meets an LLVM 22.1.8 SPIR-V backend bug (an
   // OpBitwiseAnd of a 64-bit operand into a 32-bit result, rejected by
   // spirv-val; docs/Intel.md). B's prefetch layout must differ from B's own
   // anyway: CSE would merge equal descriptors, and a descriptor shared by a
   // prefetch and a load loses the load's packed lane layout.
-  l.prefetchA = makeLayout(ctx, {rows, cols}, {blockM, tk}, {kDpasM, kDpasK});
-  l.prefetchB = makeLayout(ctx, {rows, cols}, {tk, blockN}, {kDpasM, kDpasN});
+  auto prefetchRows = [](int32_t rows) -> int32_t {
+    for (int32_t r : {kMaxPrefetchRows, 16})
+      if (rows % r == 0)
+        return r;
+    return kDpasM;
+  };
+  l.prefetchA = makeLayout(ctx, {rows, cols}, {blockM, tk},
+                           {prefetchRows(blockM), kDpasK});
+  // 16 rows would make B's prefetch layout B's own.
+  int32_t bRows = tk % kMaxPrefetchRows == 0 ? kMaxPrefetchRows : kDpasM;
+  l.prefetchB = makeLayout(ctx, {rows, cols}, {tk, blockN}, {bRows, kDpasN});
   return l;
 }
 

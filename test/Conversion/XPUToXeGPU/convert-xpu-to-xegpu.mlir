@@ -32,6 +32,9 @@ module attributes {xpu.target = #xpu.target<"pvc">} {
 //       CHECK:     arith.subi %c16, %[[ROW0]]
 //       CHECK:     xegpu.create_nd_tdesc %{{.+}}, shape : [4096, 4096], strides : [4096, 1] : i64 -> !xegpu.tensor_desc<256x32xbf16, #xegpu.layout<sg_layout = [8, 4], sg_data = [32, 32], inst_data = [8, 16]>>
 //       CHECK:     xegpu.create_nd_tdesc %{{.+}}, shape : [4096, 4096], strides : [4096, 1] : i64 -> !xegpu.tensor_desc<32x256xbf16, #xegpu.layout<sg_layout = [8, 4], sg_data = [32, 64], inst_data = [16, 16]>>
+// Prefetches in 32-row pieces (one 32r16x1c message each).
+//       CHECK:     xegpu.create_nd_tdesc %{{.+}} -> !xegpu.tensor_desc<256x32xbf16, #xegpu.layout<sg_layout = [8, 4], sg_data = [32, 32], inst_data = [32, 16]>>
+//       CHECK:     xegpu.create_nd_tdesc %{{.+}} -> !xegpu.tensor_desc<32x256xbf16, #xegpu.layout<sg_layout = [8, 4], sg_data = [32, 64], inst_data = [32, 16]>>
 // CHECK-COUNT-6:     xegpu.prefetch_nd
 //   CHECK-NOT:     xegpu.prefetch_nd
 //       CHECK:     scf.for %[[K:.+]] = %c0 to %c4096 step %c32 iter_args
