@@ -88,6 +88,62 @@ func.func @xe_full_residual(%x: tensor<40x32xbf16>, %w: tensor<32x24xbf16>, %r: 
 
 // -----
 
+// Batched operands: each batch's slab must be a multiple of 64 bytes so that
+// every batch's base address is 64-byte aligned (2D block I/O). A: 25 rows
+// of 41 bf16 get the pitch 48 (96 bytes) and 26 rows (2496 bytes); B: 41
+// rows of 80 bytes get 44 rows (3520 bytes); the residual: 25 rows of 160
+// bytes get 26 (4160 bytes). One pad each (zeros: A's padding columns are
+// multiplied into the sum), read through a view of the logical shape.
+// CHECK-LABEL: func.func @xe_batched_slabs
+// CHECK-SAME: %[[A:[^:]*]]: tensor<2x25x41xbf16>, %[[B:[^:]*]]: tensor<2x41x40xbf16>, %[[R:[^:]*]]: tensor<2x25x40xf32>
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : bf16
+// CHECK: %[[AP:.*]] = tensor.pad %[[A]] low[0, 0, 0] high[0, 1, 7]
+// CHECK: tensor.yield %[[ZERO]] : bf16
+// CHECK: } : tensor<2x25x41xbf16> to tensor<2x26x48xbf16>
+// CHECK: %[[AV:.*]] = tensor.extract_slice %[[AP]][0, 0, 0] [2, 25, 41] [1, 1, 1] : tensor<2x26x48xbf16> to tensor<2x25x41xbf16>
+// CHECK: %[[BP:.*]] = tensor.pad %[[B]] low[0, 0, 0] high[0, 3, 0]
+// CHECK: } : tensor<2x41x40xbf16> to tensor<2x44x40xbf16>
+// CHECK: %[[BV:.*]] = tensor.extract_slice %[[BP]][0, 0, 0] [2, 41, 40] [1, 1, 1] : tensor<2x44x40xbf16> to tensor<2x41x40xbf16>
+// CHECK: %[[RP:.*]] = tensor.pad %[[R]] low[0, 0, 0] high[0, 1, 0]
+// CHECK: } : tensor<2x25x40xf32> to tensor<2x26x40xf32>
+// CHECK: %[[RV:.*]] = tensor.extract_slice %[[RP]][0, 0, 0] [2, 25, 40] [1, 1, 1] : tensor<2x26x40xf32> to tensor<2x25x40xf32>
+// CHECK: xpu.gemm %[[AV]], %[[BV]] rhs_layout(kn) acc(f32) epilogue(%[[RV]] full : tensor<2x25x40xf32>)
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @xe_batched_slabs(%a: tensor<2x25x41xbf16>, %b: tensor<2x41x40xbf16>, %r: tensor<2x25x40xf32>) -> tensor<2x25x40xf32> {
+  // expected-remark @below {{2x(25x40x41): A: rows of 41 x 2 bytes padded with zeros to 48 elements}}
+  // expected-remark @below {{2x(25x40x41): A: each batch's 25 rows of 96 bytes padded with zero rows to 26, so that every batch starts 64-byte aligned (2D block I/O)}}
+  // expected-remark @below {{2x(25x40x41): B: each batch's 41 rows of 80 bytes padded with zero rows to 44}}
+  // expected-remark @below {{2x(25x40x41): epilogue operand #0: each batch's 25 rows of 160 bytes padded with zero rows to 26}}
+  %y = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%r full : tensor<2x25x40xf32>) {
+  ^bb0(%acc: f32, %res: f32):
+    %t = arith.addf %acc, %res : f32
+    xpu.yield %t : f32
+  } {config = #xpu.config<tile = [16, 16, 32], group_m = 8, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<2x25x41xbf16>, tensor<2x41x40xbf16>) -> tensor<2x25x40xf32>
+  return %y : tensor<2x25x40xf32>
+}
+}
+
+// -----
+
+// Batched slabs that are whole 64-byte blocks already are left alone: A's
+// 24 rows of 40 bf16 (1920 bytes) need no copy; B's rows of 20 bf16 (40
+// bytes) only get the pitch 32 (40 rows of 64 bytes).
+// CHECK-LABEL: func.func @xe_batched_aligned
+// CHECK-SAME: %[[A:[^:]*]]: tensor<4x24x40xbf16>, %[[B:[^:]*]]: tensor<4x40x20xbf16>
+// CHECK: %[[BP:.*]] = tensor.pad %[[B]] low[0, 0, 0] high[0, 0, 12]
+// CHECK: } : tensor<4x40x20xbf16> to tensor<4x40x32xbf16>
+// CHECK-NOT: tensor.pad
+// CHECK: xpu.gemm %[[A]], %{{.*}} rhs_layout(kn)
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @xe_batched_aligned(%a: tensor<4x24x40xbf16>, %b: tensor<4x40x20xbf16>) -> tensor<4x24x20xf32> {
+  // expected-remark @below {{4x(24x20x40): B: rows of 20 x 2 bytes padded with zeros to 32 elements}}
+  %y = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [16, 16, 32], group_m = 8, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<4x24x40xbf16>, tensor<4x40x20xbf16>) -> tensor<4x24x20xf32>
+  return %y : tensor<4x24x20xf32>
+}
+}
+
+// -----
+
 // An f64 epilogue (xpu-demote-f64 kept it) cannot run in the kernel: the
 // GEMM stores f32 and the epilogue becomes a host linalg.generic.
 // CHECK-LABEL: func.func @xe_host_epilogue

@@ -48,11 +48,12 @@ def XPUScheduleGemmPass : Pass<"xpu-schedule-gemm", "::mlir::func::FuncOp"> {
 
     The host side, written once for every backend: the operands as buffers
     (`bufferization.to_buffer`; a view that `xpu-materialize-layouts` left,
-    a row pitch or an epilogue panel, is read through to the packed tensor),
-    the result buffer (64-byte aligned, with the row pitch the config's
-    backend needs), for Stream-K the f32 workspace (zeroed for the atomic
-    fix-up), and `bufferization.to_tensor` of the result (sliced back to the
-    logical width).
+    a row pitch, padded batch rows or an epilogue panel, is read through to
+    the packed tensor), the result buffer (64-byte aligned, with the row
+    pitch and, batched, the batch slabs the config's backend needs), for
+    Stream-K the f32 workspace (zeroed for the atomic fix-up), and
+    `bufferization.to_tensor` of the result (sliced back to the logical
+    shape).
 
     The device side, as programs: an `scf.forall` over the program ids with
     the `#gpu.block<x>` mapping, whose body computes each tile's origin
@@ -325,13 +326,16 @@ def XPUConvertToXeGPUPass : Pass<"convert-xpu-to-xegpu", "ModuleOp"> {
     and every `xpu.gemm_tile` / `xpu.gemm_fixup` in it becomes
     workgroup-level XeGPU. The operands must be in the layout
     `xpu-materialize-layouts` gives them (f16/bf16 operands, a `[k, n]` rhs,
-    2D block pitches, epilogue panels); otherwise it is an error naming that
-    pass. Per tile:
+    2D block pitches, batch slabs of whole 64-byte blocks, epilogue
+    panels); otherwise it is an error naming that pass. Per tile:
 
     * `xegpu.create_nd_tdesc` on the base address (batch offsets computed in
-      i64) with the logical shape, so the descriptors zero-fill reads and
-      drop writes outside the matrix (M, N and K tails, both A and B, so
-      padded products vanish);
+      i64 from the buffer's slab) with the logical rows and the logical
+      columns widened to the narrowest legal 2D block width (>= 64 bytes,
+      a multiple of 4) over the zero padding of the rows, so the
+      descriptors zero-fill reads and drop writes outside the matrix (M, N
+      and K tails, both A and B, so padded products vanish) and every 2D
+      block message meets `cl_intel_subgroup_2d_block_io`'s restrictions;
     * `xegpu.prefetch_nd` `stages - 1` K-steps ahead of the tile's K range;
       a K loop over the range of `load_nd` A and B and `xegpu.dpas`;
     * `output`: the epilogue region applied to the accumulator vector (panel

@@ -128,13 +128,17 @@ void GemmScheduler::buildHost(OpBuilder &b, Location loc) {
   bufs.rhs = toBuffer(b, loc, getPackedOperand(gemm.getRhs()));
   for (Value v : gemm.getEpilogueOperands())
     bufs.epilogue.push_back(toBuffer(b, loc, getPackedOperand(v)));
+  // The result in the backend's layout: rows of its row pitch and, when
+  // batched, batch slabs of its batch rows; sliced back after the kernels.
   RankedTensorType resType = gemm.getResultType();
+  Type resElt = resType.getElementType();
   SmallVector<int64_t> shape(resType.getShape());
-  shape.back() =
-      getBackendRowPitch(backend, shape.back(), resType.getElementType());
-  bufs.result = memref::AllocOp::create(
-      b, loc, MemRefType::get(shape, resType.getElementType()),
-      b.getI64IntegerAttr(xe::kBaseAlignment));
+  shape.back() = getBackendRowPitch(backend, shape.back(), resElt);
+  if (gemm.isBatched())
+    shape[1] = getBackendBatchRows(backend, shape[1], shape.back(), resElt);
+  bufs.result =
+      memref::AllocOp::create(b, loc, MemRefType::get(shape, resElt),
+                              b.getI64IntegerAttr(xe::kBaseAlignment));
   if (plan.skTiles == 0)
     return;
   auto wsType =

@@ -502,7 +502,9 @@ Surface SimtTileEmitter::surface(RewriterBase &rewriter, Operation *user,
   s.rows = rows;
   s.cols = cols;
   s.pitch = type.getRank() == 0 ? 1 : type.getShape().back();
-  s.batchStride = perBatch ? rows * s.pitch : 0;
+  // A batch slab may have more rows than the logical ones (padded so that
+  // each batch starts aligned: GemmTileOp).
+  s.batchStride = perBatch ? type.getDimSize(type.getRank() - 2) * s.pitch : 0;
   return s;
 }
 
@@ -535,7 +537,9 @@ IntegerType SimtTileEmitter::getOffsetType(OpBuilder &b,
   for (const Surface &s : buffers) {
     int64_t rows = llvm::alignTo(s.rows, std::max(l.tm, l.tk));
     int64_t pitch = llvm::alignTo(s.pitch, std::max(l.tn, l.tk));
-    widest = std::max(widest, (s.batchStride ? batch : 1) * rows * pitch);
+    widest = std::max(
+        widest, s.batchStride ? batch * std::max(s.batchStride, rows * pitch)
+                              : rows * pitch);
   }
   return b.getIntegerType(widest > std::numeric_limits<int32_t>::max() ? 64
                                                                        : 32);

@@ -53,6 +53,9 @@ static constexpr StringLiteral kPassArg = "convert-xpu-to-xegpu";
 /// The large register file option of IGC (ocloc -options, zeModuleCreate
 /// build flags).
 static constexpr StringLiteral kLargeGRFOption = "-ze-opt-large-register-file";
+/// The tallest 2D block prefetch of 16-bit data (cl_intel_subgroup_2d_block_io:
+/// 1 to 32 rows of 16 elements).
+static constexpr int32_t kMaxPrefetchRows = 32;
 
 namespace {
 
@@ -67,9 +70,31 @@ struct Surface {
   Type elt;
   /// Logical rows and columns, and the row pitch in elements.
   int64_t rows, cols, pitch;
-  /// True when every batch has its own [rows, pitch] slice.
+  /// True when every batch has its own slab of `batchStride` elements
+  /// (rows of `pitch`; at least `rows` of them).
   bool perBatch;
+  int64_t batchStride = 0;
+
+  /// The width of the surface's descriptors: the logical columns widened to
+  /// the narrowest width 2D block I/O accepts (>= 64 bytes, a multiple of
+  /// 4). The columns in between are padding of each row (zeros in operands,
+  /// xpu-materialize-layouts; sliced off the result). A legal pitch (checked)
+  /// of at least `cols` elements (the tile ops' verifiers) holds it.
+  int64_t getWidth() const { return getBlockWidth(cols, elt); }
 };
+
+/// The surface of `memref` (rows of its last dimension, batch slabs of its
+/// last two when `perBatch`) with the logical size `rows` x `cols`.
+Surface makeSurface(Value memref, Type elt, int64_t rows, int64_t cols,
+                    bool perBatch) {
+  auto type = cast<MemRefType>(memref.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  Surface s{memref,  elt, rows, cols, shape.empty() ? 1 : shape.back(),
+            perBatch};
+  if (perBatch && shape.size() >= 2)
+    s.batchStride = shape[shape.size() - 2] * s.pitch;
+  return s;
+}
 
 xegpu::LayoutAttr makeLayout(MLIRContext *ctx, ArrayRef<int32_t> sgLayout,
                              ArrayRef<int32_t> sgData,
@@ -96,15 +121,27 @@ Layouts getLayouts(MLIRContext *ctx, const TilePlan &p) {
   l.b = makeLayout(ctx, {rows, cols}, {tk, blockN}, {kDpasK, kDpasN});
   l.c = makeLayout(ctx, {rows, cols}, {blockM, blockN}, {kDpasM, kDpasN});
   // Prefetches use the loads' subgroup layout (subgroups that share a
-  // block prefetch it alike) with 8x16 pieces. Splitting the slices among
-  // all subgroups without overlap (sg_layout [S, 1]) would prefetch less,
+  // block prefetch it alike) with pieces as tall as the block allows: 2D
+  // block prefetches of 16-bit data take up to 32 rows of 16 elements
+  // (XeVM lowers wider pieces only as one 16-wide block), so a 32-row
+  // piece is one message where 8-row pieces were four. Splitting the slices
+  // among all subgroups without overlap (sg_layout [S, 1]) would prefetch less,
   // but its index arithmetic meets an LLVM 22.1.8 SPIR-V backend bug (an
   // OpBitwiseAnd of a 64-bit operand into a 32-bit result, rejected by
   // spirv-val; docs/Intel.md). B's prefetch layout must differ from B's own
   // anyway: CSE would merge equal descriptors, and a descriptor shared by a
   // prefetch and a load loses the load's packed lane layout.
-  l.prefetchA = makeLayout(ctx, {rows, cols}, {blockM, tk}, {kDpasM, kDpasK});
-  l.prefetchB = makeLayout(ctx, {rows, cols}, {tk, blockN}, {kDpasM, kDpasN});
+  auto prefetchRows = [](int32_t rows) -> int32_t {
+    for (int32_t r : {kMaxPrefetchRows, 16})
+      if (rows % r == 0)
+        return r;
+    return kDpasM;
+  };
+  l.prefetchA = makeLayout(ctx, {rows, cols}, {blockM, tk},
+                           {prefetchRows(blockM), kDpasK});
+  // 16 rows would make B's prefetch layout B's own.
+  int32_t bRows = tk % kMaxPrefetchRows == 0 ? kMaxPrefetchRows : kDpasM;
+  l.prefetchB = makeLayout(ctx, {rows, cols}, {tk, blockN}, {bRows, kDpasN});
   return l;
 }
 
@@ -162,7 +199,7 @@ Value XeTileEmitter::getBase(OpBuilder &b, Location loc, const Surface &s,
   // pass 2^31.
   Value batchI64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), batch);
   Value stride = arith::ConstantIntOp::create(
-      b, loc, b.getI64Type(), s.rows * s.pitch * getElementBytes(s.elt));
+      b, loc, b.getI64Type(), s.batchStride * getElementBytes(s.elt));
   Value offset = arith::MulIOp::create(b, loc, batchI64, stride);
   return arith::AddIOp::create(b, loc, base, offset);
 }
@@ -174,7 +211,7 @@ Value XeTileEmitter::createDesc(OpBuilder &b, Location loc, Value base,
                                          /*boundary_check=*/true,
                                          xegpu::MemorySpace::Global, layout);
   SmallVector<OpFoldResult> shape = {b.getIndexAttr(s.rows),
-                                     b.getIndexAttr(s.cols)};
+                                     b.getIndexAttr(s.getWidth())};
   SmallVector<OpFoldResult> strides = {b.getIndexAttr(s.pitch),
                                        b.getIndexAttr(1)};
   return xegpu::CreateNdDescOp::create(b, loc, type, base, shape, strides);
@@ -189,6 +226,12 @@ LogicalResult XeTileEmitter::checkSurface(Operation *op, StringRef what,
            << bytes
            << " bytes are not a 2D block pitch (>= 64 bytes, a multiple of "
               "16); run xpu-materialize-layouts first";
+  if (s.perBatch && (s.batchStride * bytes) % kBaseAlignment)
+    return op->emitError()
+           << kPassArg << ": " << what << " batches of "
+           << s.batchStride * bytes
+           << " bytes do not start 64-byte aligned (2D block base "
+              "addresses); run xpu-materialize-layouts first";
   return success();
 }
 
@@ -199,12 +242,8 @@ LogicalResult XeTileEmitter::getEpilogueSurfaces(
   for (auto [i, v] : llvm::enumerate(operands)) {
     auto type = cast<MemRefType>(v.getType());
     BroadcastKind kind = cast<BroadcastKindAttr>(broadcasts[i]).getValue();
-    Surface s{v,
-              type.getElementType(),
-              0,
-              0,
-              type.getShape().empty() ? 1 : type.getShape().back(),
-              false};
+    Surface s = makeSurface(v, type.getElementType(), 0, 0,
+                            kind == BroadcastKind::full && batched);
     std::string what = llvm::formatv("epilogue operand #{0}", i).str();
     if (kind != BroadcastKind::full && type.getRank() != 2)
       return op->emitError()
@@ -215,7 +254,6 @@ LogicalResult XeTileEmitter::getEpilogueSurfaces(
     case BroadcastKind::full:
       s.rows = m;
       s.cols = n;
-      s.perBatch = batched;
       at.push_back({true, true});
       break;
     case BroadcastKind::per_col:
@@ -336,21 +374,15 @@ LogicalResult XeTileEmitter::emitTile(RewriterBase &rewriter, GemmTileOp op) {
     return op.emitError() << kPassArg << ": " << inElt
                           << " operands: DPAS takes f16 or bf16; run "
                              "xpu-materialize-layouts first";
-  Surface a{op.getLhs(), inElt, m, k, op.getLhsType().getShape().back(),
-            batched};
-  Surface bs{op.getRhs(), inElt, k, n, op.getRhsType().getShape().back(),
-             batched};
+  Surface a = makeSurface(op.getLhs(), inElt, m, k, batched);
+  Surface bs = makeSurface(op.getRhs(), inElt, k, n, batched);
   if (failed(checkSurface(op, "A", a)) || failed(checkSurface(op, "B", bs)))
     return failure();
   bool output = op.getResult() == TileResult::output;
   Surface c;
   if (output) {
-    c = {op.getDest(),
-         op.getDestType().getElementType(),
-         m,
-         n,
-         op.getDestType().getShape().back(),
-         batched};
+    c = makeSurface(op.getDest(), op.getDestType().getElementType(), m, n,
+                    batched);
     if (failed(checkSurface(op, "the result", c)))
       return failure();
     if (!isKernelType(c.elt))
@@ -449,12 +481,8 @@ LogicalResult XeTileEmitter::emitFixup(RewriterBase &rewriter, GemmFixupOp op) {
   Location loc = op.getLoc();
   bool batched = op.getDestType().getRank() == 3;
   int64_t m = op.getM(), n = op.getN();
-  Surface c{op.getDest(),
-            op.getDestType().getElementType(),
-            m,
-            n,
-            op.getDestType().getShape().back(),
-            batched};
+  Surface c = makeSurface(op.getDest(), op.getDestType().getElementType(), m, n,
+                          batched);
   if (failed(checkSurface(op, "the result", c)))
     return failure();
   auto wsType = cast<MemRefType>(op.getWorkspace().getType());

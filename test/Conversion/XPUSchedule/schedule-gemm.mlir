@@ -206,3 +206,47 @@ func.func @xe_pitch(%x: tensor<16x32xbf16>, %wp: tensor<32x16xbf16>) -> tensor<1
   return %y : tensor<16x10xf32>
 }
 }
+
+// -----
+
+// Batched on Xe: every batch's slab of the result is a multiple of 64 bytes
+// so that each batch's base address is 64-byte aligned (2D block I/O): 25
+// rows of 20 f32 (80 bytes, a legal pitch) make 2000 bytes, so the result
+// gets slabs of 28 rows (2240 bytes) and is sliced back. Views that
+// xpu-materialize-layouts left with padded rows and pitch (A: 25 of 28
+// rows; B: 20 of 32 columns) are read through to the padded tensors.
+// CHECK-LABEL: func.func @xe_batched_slabs
+// CHECK-SAME: %[[AP:[^:]*]]: tensor<2x28x40xbf16>, %[[BP:[^:]*]]: tensor<2x40x32xbf16>
+// CHECK: %[[AB:.*]] = bufferization.to_buffer %[[AP]] read_only : tensor<2x28x40xbf16> to memref<2x28x40xbf16>
+// CHECK: %[[BB:.*]] = bufferization.to_buffer %[[BP]] read_only : tensor<2x40x32xbf16> to memref<2x40x32xbf16>
+// CHECK: %[[C:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x28x20xf32>
+// CHECK: xpu.gemm_tile output %[[AB]], %[[BB]] into %[[C]]
+// CHECK-SAME: dims = array<i64: 2, 25, 20, 40>
+// CHECK: %[[T:.*]] = bufferization.to_tensor %[[C]] restrict writable : memref<2x28x20xf32> to tensor<2x28x20xf32>
+// CHECK: %[[R:.*]] = tensor.extract_slice %[[T]][0, 0, 0] [2, 25, 20] [1, 1, 1] : tensor<2x28x20xf32> to tensor<2x25x20xf32>
+// CHECK: return %[[R]]
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @xe_batched_slabs(%ap: tensor<2x28x40xbf16>, %bp: tensor<2x40x32xbf16>) -> tensor<2x25x20xf32> {
+  %a = tensor.extract_slice %ap[0, 0, 0] [2, 25, 40] [1, 1, 1] : tensor<2x28x40xbf16> to tensor<2x25x40xbf16>
+  %b = tensor.extract_slice %bp[0, 0, 0] [2, 40, 20] [1, 1, 1] : tensor<2x40x32xbf16> to tensor<2x40x20xbf16>
+  // expected-remark @below {{2x(25x20x40) for the xe backend: data_parallel: 8 tiles, one program each}}
+  %y = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<2x25x40xbf16>, tensor<2x40x20xbf16>) -> tensor<2x25x20xf32>
+  return %y : tensor<2x25x20xf32>
+}
+}
+
+// -----
+
+// SIMT buffers keep their shapes: the same batched GEMM with a SIMT config
+// gets a result of exactly [2, 25, 20].
+// CHECK-LABEL: func.func @simt_batched_unpadded
+// CHECK: %[[C:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x25x20xf32>
+// CHECK: %[[T:.*]] = bufferization.to_tensor %[[C]] restrict writable : memref<2x25x20xf32> to tensor<2x25x20xf32>
+// CHECK: return %[[T]]
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @simt_batched_unpadded(%a: tensor<2x25x40xf32>, %b: tensor<2x40x20xf32>) -> tensor<2x25x20xf32> {
+  // expected-remark @below {{2x(25x20x40) for the simt backend}}
+  %y = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>} : (tensor<2x25x40xf32>, tensor<2x40x20xf32>) -> tensor<2x25x20xf32>
+  return %y : tensor<2x25x20xf32>
+}
+}

@@ -32,6 +32,9 @@ module attributes {xpu.target = #xpu.target<"pvc">} {
 //       CHECK:     arith.subi %c16, %[[ROW0]]
 //       CHECK:     xegpu.create_nd_tdesc %{{.+}}, shape : [4096, 4096], strides : [4096, 1] : i64 -> !xegpu.tensor_desc<256x32xbf16, #xegpu.layout<sg_layout = [8, 4], sg_data = [32, 32], inst_data = [8, 16]>>
 //       CHECK:     xegpu.create_nd_tdesc %{{.+}}, shape : [4096, 4096], strides : [4096, 1] : i64 -> !xegpu.tensor_desc<32x256xbf16, #xegpu.layout<sg_layout = [8, 4], sg_data = [32, 64], inst_data = [16, 16]>>
+// Prefetches in 32-row pieces (one 32r16x1c message each).
+//       CHECK:     xegpu.create_nd_tdesc %{{.+}} -> !xegpu.tensor_desc<256x32xbf16, #xegpu.layout<sg_layout = [8, 4], sg_data = [32, 32], inst_data = [32, 16]>>
+//       CHECK:     xegpu.create_nd_tdesc %{{.+}} -> !xegpu.tensor_desc<32x256xbf16, #xegpu.layout<sg_layout = [8, 4], sg_data = [32, 64], inst_data = [32, 16]>>
 // CHECK-COUNT-6:     xegpu.prefetch_nd
 //   CHECK-NOT:     xegpu.prefetch_nd
 //       CHECK:     scf.for %[[K:.+]] = %c0 to %c4096 step %c32 iter_args
@@ -59,8 +62,12 @@ func.func @bf16_256x256_tile(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf
 // strategy's 8x16x16 tile: operands to bf16, the [n, k] weight transposed,
 // rows padded to legal pitches (97 bf16 -> 104 = 208 bytes, 67 -> 72, the
 // f32 result 67 -> 68, by xpu-schedule-gemm), the bias broadcast to an
-// 8-row panel. Descriptors keep the logical shapes ([131, 97], [97, 67],
-// [131, 67]) so that the M, N and K tails read zeros and drop stores: the K
+// 8-row panel. Descriptors keep the logical rows and widen the logical
+// columns to the narrowest legal 2D block width (>= 64 bytes, a multiple of
+// 4): A [131, 98] (97 bf16 = 194 bytes -> 196; column 97 is the zero
+// padding), B [97, 68] (67 bf16 = 134 bytes -> 136), C and the bias panel
+// [.., 67] (268 bytes, legal as it is). So the M, N and K tails read zeros
+// (padding or past the descriptor) and the stores drop rows past M; the K
 // loop runs [0, 97) in steps of 16. The epilogue runs on the accumulator
 // after the loop and before store_nd; the result is sliced back to
 // [131, 67].
@@ -79,8 +86,8 @@ func.func @bf16_256x256_tile(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf
 //       CHECK:   tensor.extract_slice %{{.+}}[0, 0] [131, 67] [1, 1] : tensor<131x68xf32> to tensor<131x67xf32>
 //       CHECK: gpu.module @odd_f32_linear_bias_tanh_relu_xe_gemm0 [#xevm.target<chip = "pvc">]
 //       CHECK:   %[[ZERO:.+]] = arith.constant {layout_result_0 = {{.*}}} dense<0.000000e+00> : vector<8x16xf32>
-//       CHECK:   xegpu.create_nd_tdesc %{{.+}}, shape : [131, 97], strides : [104, 1] : i64 -> !xegpu.tensor_desc<8x16xbf16
-//       CHECK:   xegpu.create_nd_tdesc %{{.+}}, shape : [97, 67], strides : [72, 1] : i64 -> !xegpu.tensor_desc<16x16xbf16
+//       CHECK:   xegpu.create_nd_tdesc %{{.+}}, shape : [131, 98], strides : [104, 1] : i64 -> !xegpu.tensor_desc<8x16xbf16
+//       CHECK:   xegpu.create_nd_tdesc %{{.+}}, shape : [97, 68], strides : [72, 1] : i64 -> !xegpu.tensor_desc<16x16xbf16
 //       CHECK:   %[[ACC:.+]] = scf.for %{{.+}} = %c0 to %c97 step %c16
 //       CHECK:     xegpu.dpas
 //       CHECK:   }
@@ -140,6 +147,54 @@ func.func @batched_residual_erf(%a: tensor<8x512x512xbf16>, %b: tensor<8x512x512
     xpu.yield %e : f32
   } {config = #xpu.config<tile = [64, 256, 32], group_m = 8, subgroups = [2, 8], stages = 4, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<8x512x512xbf16>, tensor<8x512x512xbf16>) -> tensor<8x512x512xf32>
   return %g : tensor<8x512x512xf32>
+}
+
+// -----
+
+// Batched 2 x (25x20x40) with a residual, shapes that break the 2D block
+// rules unless padded: a batch of A (25 rows of 40 bf16 = 2000 bytes), of
+// the residual and of the result (25 rows of 20 f32 = 2000 bytes) is not a
+// multiple of 64 bytes, so their slabs get 28 rows (2240 bytes) and every
+// batch's base address stays 64-byte aligned; B's rows of 20 bf16 (40
+// bytes) get the pitch 32 and a descriptor 32 wide (64 bytes, the narrowest
+// legal width; columns 20..31 are zeros). The result is allocated with the
+// padded slabs and sliced back to [2, 25, 20].
+// CHECK-LABEL: func.func @batched_unaligned_slabs
+//       CHECK:   tensor.pad %{{.+}} low[0, 0, 0] high[0, 3, 0]
+//       CHECK:   } : tensor<2x25x40xbf16> to tensor<2x28x40xbf16>
+//       CHECK:   tensor.pad %{{.+}} low[0, 0, 0] high[0, 0, 12]
+//       CHECK:   } : tensor<2x40x20xbf16> to tensor<2x40x32xbf16>
+//       CHECK:   tensor.pad %{{.+}} low[0, 0, 0] high[0, 3, 0]
+//       CHECK:   } : tensor<2x25x20xf32> to tensor<2x28x20xf32>
+//       CHECK:   memref.alloc() {alignment = 64 : i64} : memref<2x28x20xf32>
+//       CHECK:   gpu.launch_func @batched_unaligned_slabs_xe_gemm0::@batched_unaligned_slabs_xe_gemm0 {{.*}} args(%{{.+}} : memref<2x28x40xbf16>, %{{.+}} : memref<2x40x32xbf16>, %{{.+}} : memref<2x28x20xf32>, %{{.+}} : memref<2x28x20xf32>)
+//       CHECK:   tensor.extract_slice %{{.+}}[0, 0, 0] [2, 25, 20] [1, 1, 1] : tensor<2x28x20xf32> to tensor<2x25x20xf32>
+//       CHECK: gpu.module @batched_unaligned_slabs_xe_gemm0
+//   CHECK-DAG:   %[[SAC:.+]] = arith.constant 2240 : i64
+//   CHECK-DAG:   %[[SB:.+]] = arith.constant 2560 : i64
+//       CHECK:   %[[BATCH:.+]] = arith.divui %{{.+}}, %c4
+//       CHECK:   %[[B64:.+]] = arith.index_castui %[[BATCH]] : index to i64
+//       CHECK:   arith.muli %[[B64]], %[[SAC]] : i64
+//       CHECK:   arith.muli %[[B64]], %[[SB]] : i64
+//       CHECK:   xegpu.create_nd_tdesc %{{.+}}, shape : [25, 40], strides : [40, 1] : i64 -> !xegpu.tensor_desc<16x32xbf16
+//       CHECK:   xegpu.create_nd_tdesc %{{.+}}, shape : [40, 32], strides : [32, 1] : i64 -> !xegpu.tensor_desc<32x16xbf16
+//       CHECK:   scf.for %{{.+}} = %c0 to %c40 step %c32
+//       CHECK:     xegpu.dpas
+//       CHECK:   xegpu.create_nd_tdesc %{{.+}}, shape : [25, 20], strides : [20, 1] : i64 -> !xegpu.tensor_desc<16x16xf32
+//       CHECK:   xegpu.create_nd_tdesc %{{.+}}, shape : [25, 20], strides : [20, 1] : i64 -> !xegpu.tensor_desc<16x16xf32
+//       CHECK:   xegpu.store_nd
+func.func @batched_unaligned_slabs(%a: tensor<2x25x40xbf16>, %b: tensor<2x40x20xbf16>, %r: tensor<2x25x20xf32>) -> tensor<2x25x20xf32> {
+  // expected-remark @+5 {{A: each batch's 25 rows of 80 bytes padded with zero rows to 28, so that every batch starts 64-byte aligned (2D block I/O)}}
+  // expected-remark @+4 {{B: rows of 20 x 2 bytes padded with zeros to 32 elements}}
+  // expected-remark @+3 {{epilogue operand #0: each batch's 25 rows of 80 bytes padded with zero rows to 28}}
+  // expected-remark @+2 {{2x(25x20x40) for the xe backend: data_parallel: 8 tiles, one program each}}
+  // expected-remark @+1 {{kernel batched_unaligned_slabs_xe_gemm0: 8 workgroups of 32 work-items}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%r full : tensor<2x25x20xf32>) {
+  ^bb0(%acc: f32, %res: f32):
+    %t = arith.addf %acc, %res : f32
+    xpu.yield %t : f32
+  } {config = #xpu.config<tile = [16, 16, 32], group_m = 8, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<2x25x40xbf16>, tensor<2x40x20xbf16>) -> tensor<2x25x20xf32>
+  return %g : tensor<2x25x20xf32>
 }
 
 // -----

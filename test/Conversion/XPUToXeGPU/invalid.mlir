@@ -5,7 +5,8 @@
 
 // convert-xpu-to-xegpu lowers the tiles xpu-schedule-gemm makes. It does no
 // operand layout work: it checks that xpu-materialize-layouts ran (DPAS
-// operand types, a [k, n] rhs, 2D block pitches, epilogue panels).
+// operand types, a [k, n] rhs, 2D block pitches, aligned batch slabs,
+// epilogue panels).
 
 // A SIMT config (no #xpu.xe knobs) is for convert-xpu-to-gpu.
 module attributes {xpu.target = #xpu.target<"pvc">} {
@@ -77,6 +78,18 @@ func.func @bad_pitch(%a: tensor<64x20xbf16>, %b: tensor<20x64xbf16>) -> tensor<6
   // expected-error @+1 {{convert-xpu-to-xegpu: A rows of 20 x 2 bytes are not a 2D block pitch (>= 64 bytes, a multiple of 16); run xpu-materialize-layouts first}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<64x20xbf16>, tensor<20x64xbf16>) -> tensor<64x64xf32>
   return %g : tensor<64x64xf32>
+}
+}
+
+// -----
+
+// ... batches whose slabs (25 rows of 80 bytes = 2000 bytes) would start
+// batch 1 at an address that is not 64-byte aligned ...
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @unaligned_batches(%a: tensor<2x25x40xbf16>, %b: tensor<2x40x64xbf16>) -> tensor<2x25x64xf32> {
+  // expected-error @+1 {{convert-xpu-to-xegpu: A batches of 2000 bytes do not start 64-byte aligned (2D block base addresses); run xpu-materialize-layouts first}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [32, 64, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<2x25x40xbf16>, tensor<2x40x64xbf16>) -> tensor<2x25x64xf32>
+  return %g : tensor<2x25x64xf32>
 }
 }
 

@@ -693,8 +693,20 @@ func.func @epilogue_call(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 // -----
 
 func.func @tile_lhs_too_small(%a: memref<16x24xf32>, %b: memref<32x16xf32>, %c: memref<16x16xf32>, %i: index) {
-  // expected-error @+1 {{lhs 'memref<16x24xf32>' does not hold the logical shape [16, 32] (only the last dimension may be wider: the row pitch)}}
+  // expected-error @+1 {{lhs 'memref<16x24xf32>' does not hold the logical shape [16, 32] (only the last two dimensions may be larger: the row pitch and padded rows)}}
   xpu.gemm_tile output %a, %b into %c at [%i, %i, %i] k [%i, %i] {acc_type = f32, broadcasts = [], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 1, 16, 16, 32>, rhs_layout = #xpu<rhs_layout kn>} : memref<16x24xf32>, memref<32x16xf32>, memref<16x16xf32> {
+  ^bb0(%acc: f32):
+    xpu.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+// Rows may be padded (batch slabs that start aligned), the batch may not.
+func.func @tile_lhs_batch_differs(%a: memref<3x20x32xf32>, %b: memref<2x32x16xf32>, %c: memref<2x16x16xf32>, %i: index) {
+  // expected-error @+1 {{lhs 'memref<3x20x32xf32>' does not hold the logical shape [2, 16, 32] (only the last two dimensions may be larger: the row pitch and padded rows)}}
+  xpu.gemm_tile output %a, %b into %c at [%i, %i, %i] k [%i, %i] {acc_type = f32, broadcasts = [], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 2, 16, 16, 32>, rhs_layout = #xpu<rhs_layout kn>} : memref<3x20x32xf32>, memref<2x32x16xf32>, memref<2x16x16xf32> {
   ^bb0(%acc: f32):
     xpu.yield %acc : f32
   }

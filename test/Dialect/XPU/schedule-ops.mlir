@@ -30,3 +30,16 @@ func.func @tile_ops(%a: memref<16x32xf32>, %b: memref<36x32xf32>, %c: memref<16x
   }
   return
 }
+
+// Batched buffers whose slabs have padded rows (25 logical rows of A and of
+// the result stored in 28, so that each batch starts 64-byte aligned) and
+// padded row pitches.
+// CHECK-LABEL: func.func @tile_batched_padded_rows
+//       CHECK:   xpu.gemm_tile output %{{.*}}, %{{.*}} into %{{.*}} at [{{.*}}] k [{{.*}}] {{.*}} : memref<2x28x40xbf16>, memref<2x40x40xbf16>, memref<2x28x40xf32>
+func.func @tile_batched_padded_rows(%a: memref<2x28x40xbf16>, %b: memref<2x40x40xbf16>, %c: memref<2x28x40xf32>, %i: index) {
+  xpu.gemm_tile output %a, %b into %c at [%i, %i, %i] k [%i, %i] {acc_type = f32, broadcasts = [], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 2, 25, 40, 40>, rhs_layout = #xpu<rhs_layout kn>} : memref<2x28x40xbf16>, memref<2x40x40xbf16>, memref<2x28x40xf32> {
+  ^bb0(%acc: f32):
+    xpu.yield %acc : f32
+  }
+  return
+}

@@ -11,8 +11,9 @@ using namespace mlir::xpu;
 namespace {
 
 /// Checks `type` (a buffer of the tile ops) against a logical shape: same
-/// rank, static, the last dimension at least as wide (a row pitch), the
-/// others equal.
+/// rank, static, the last dimension at least as wide (a row pitch), the one
+/// before it at least as tall (rows padded so that each batch's slab starts
+/// aligned), the others equal.
 LogicalResult verifyPitched(Operation *op, StringRef what, MemRefType type,
                             ArrayRef<int64_t> logical) {
   if (!type.hasStaticShape() || !type.getLayout().isIdentity())
@@ -23,13 +24,14 @@ LogicalResult verifyPitched(Operation *op, StringRef what, MemRefType type,
            << what << " must have rank " << logical.size() << ", got " << type;
   ArrayRef<int64_t> shape = type.getShape();
   for (auto [i, d] : llvm::enumerate(logical)) {
-    bool last = i + 1 == logical.size();
-    if (last ? shape[i] < d : shape[i] != d) {
+    bool padded = i + 2 >= logical.size();
+    if (padded ? shape[i] < d : shape[i] != d) {
       InFlightDiagnostic diag = op->emitOpError()
                                 << what << " " << type
                                 << " does not hold the logical shape [";
       llvm::interleaveComma(logical, diag);
-      return diag << "] (only the last dimension may be wider: the row pitch)";
+      return diag << "] (only the last two dimensions may be larger: the "
+                     "row pitch and padded rows)";
     }
   }
   return success();

@@ -57,18 +57,24 @@ public:
     return linalg::BroadcastOp::create(b, loc, t, init, dims).getResult()[0];
   }
 
-  /// Pads the innermost dimension of `t` with zeros to `pitch` elements.
-  Value padRows(Value t, int64_t pitch) {
+  /// Pads the innermost dimension of `t` with zeros to `pitch` elements and,
+  /// when `rows` is given, the one before it to `rows`.
+  Value padRows(Value t, int64_t pitch, std::optional<int64_t> rows = {}) {
     auto type = cast<RankedTensorType>(t.getType());
-    int64_t cols = type.getShape().back();
-    if (cols == pitch)
-      return t;
-    SmallVector<int64_t> shape(type.getShape());
-    shape.back() = pitch;
     unsigned rank = type.getRank();
+    SmallVector<int64_t> shape(type.getShape());
+    int64_t cols = shape.back();
+    int64_t oldRows = rows ? shape[rank - 2] : 0;
+    if (cols == pitch && (!rows || *rows == oldRows))
+      return t;
     SmallVector<OpFoldResult> low(rank, b.getIndexAttr(0));
     SmallVector<OpFoldResult> high(rank, b.getIndexAttr(0));
+    shape.back() = pitch;
     high.back() = b.getIndexAttr(pitch - cols);
+    if (rows) {
+      shape[rank - 2] = *rows;
+      high[rank - 2] = b.getIndexAttr(*rows - oldRows);
+    }
     Value zero =
         arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
     return tensor::PadOp::create(b, loc, type.clone(shape), t, low, high, zero);
@@ -198,19 +204,34 @@ LogicalResult MaterializeLayoutsPass::materializeXe(GemmOp gemm,
            "rhs [n, k] transposed to [k, n] (the block reads of B take [k, n] "
            "rows)");
   }
-  // Row pitches legal for 2D block I/O, read through views.
+  // Row pitches legal for 2D block I/O, and for batched operands slabs of
+  // whole 64-byte blocks (every batch's base address aligned), read through
+  // views. The padding is zeros: the kernel reads the columns of a row up
+  // to the nearest legal block width (xe::getBlockWidth), and A's padding
+  // columns are multiplied into the sum.
   auto pitched = [&](Value t, int64_t rows, int64_t cols, StringRef what) {
     auto type = cast<RankedTensorType>(t.getType());
-    int64_t pitch = xe::getLegalPitch(cols, type.getElementType());
-    if (pitch == cols)
+    Type elt = type.getElementType();
+    int64_t bytes = xe::getElementBytes(elt);
+    int64_t pitch = xe::getLegalPitch(cols, elt);
+    bool perBatch = type.getRank() == 3;
+    int64_t slabRows = perBatch ? xe::getBatchRows(rows, pitch, elt) : rows;
+    if (pitch == cols && slabRows == rows)
       return t;
-    remark(gemm, "PadPitch",
-           llvm::formatv("{0}: rows of {1} x {2} bytes padded with zeros to "
-                         "{3} elements, the narrowest pitch 2D block I/O "
-                         "accepts (>= 64 bytes, a multiple of 16)",
-                         what, cols, xe::getElementBytes(type.getElementType()),
-                         pitch));
-    Value padded = lb.padRows(t, pitch);
+    if (pitch != cols)
+      remark(gemm, "PadPitch",
+             llvm::formatv("{0}: rows of {1} x {2} bytes padded with zeros to "
+                           "{3} elements, the narrowest pitch 2D block I/O "
+                           "accepts (>= 64 bytes, a multiple of 16)",
+                           what, cols, bytes, pitch));
+    if (slabRows != rows)
+      remark(gemm, "PadBatchRows",
+             llvm::formatv("{0}: each batch's {1} rows of {2} bytes padded "
+                           "with zero rows to {3}, so that every batch starts "
+                           "64-byte aligned (2D block I/O)",
+                           what, rows, pitch * bytes, slabRows));
+    Value padded =
+        lb.padRows(t, pitch, perBatch ? std::optional(slabRows) : std::nullopt);
     return lb.view(padded, type, lead({rows, cols}));
   };
   gemm.getLhsMutable().set(pitched(lhs, m, k, "A"));

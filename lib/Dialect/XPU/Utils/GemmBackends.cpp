@@ -7,6 +7,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::xpu;
 
@@ -87,6 +89,23 @@ int64_t xe::getLegalPitch(int64_t cols, Type elt) {
   int64_t bytes = getElementBytes(elt);
   return std::max<int64_t>(llvm::alignTo(cols, kPitchAlignBytes / bytes),
                            kMinPitchBytes / bytes);
+}
+
+int64_t xe::getBlockWidth(int64_t cols, Type elt) {
+  // In elements (no byte products that could overflow): a multiple of 4
+  // bytes, at least 64 bytes.
+  int64_t bytes = getElementBytes(elt);
+  int64_t align = std::max<int64_t>(1, kWidthAlignBytes / bytes);
+  return std::max<int64_t>(llvm::alignTo(cols, align),
+                           llvm::divideCeil(kMinWidthBytes, bytes));
+}
+
+int64_t xe::getBatchRows(int64_t rows, int64_t pitch, Type elt) {
+  // Rows come in groups of 64 / gcd(row bytes, 64); only the row bytes
+  // modulo 64 matter.
+  int64_t rowBytes = (pitch % kBaseAlignment) * getElementBytes(elt);
+  int64_t group = kBaseAlignment / std::gcd(rowBytes, kBaseAlignment);
+  return llvm::alignTo(rows, group);
 }
 
 bool xe::isKernelType(Type t) {
@@ -251,6 +270,13 @@ int64_t mlir::xpu::getBackendRowPitch(GemmBackend backend, int64_t cols,
   if (backend == GemmBackend::xe)
     return xe::getLegalPitch(cols, elt);
   return cols;
+}
+
+int64_t mlir::xpu::getBackendBatchRows(GemmBackend backend, int64_t rows,
+                                       int64_t pitch, Type elt) {
+  if (backend == GemmBackend::xe)
+    return xe::getBatchRows(rows, pitch, elt);
+  return rows;
 }
 
 int64_t mlir::xpu::getWorkgroupSlmBytes(GemmBackend backend, ConfigAttr config,

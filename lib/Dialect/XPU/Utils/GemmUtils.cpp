@@ -97,8 +97,10 @@ Value mlir::xpu::getPackedOperand(Value value) {
   ArrayRef<int64_t> src = slice.getSourceType().getShape();
   ArrayRef<int64_t> dst = slice.getResultType().getShape();
   if (src.size() == dst.size()) {
-    // A row pitch: only the last dimension is narrowed.
-    if (src.empty() || src.drop_back() != dst.drop_back())
+    // A row pitch (the last dimension narrowed) and padded rows (the one
+    // before it: batches that start aligned); leading dimensions equal.
+    if (src.empty() || src.drop_back(std::min<size_t>(src.size(), 2)) !=
+                           dst.drop_back(std::min<size_t>(dst.size(), 2)))
       return value;
     return slice.getSource();
   }

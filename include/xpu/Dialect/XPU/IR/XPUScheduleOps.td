@@ -26,7 +26,10 @@ def XPU_GemmTileOp : XPU_Op<"gemm_tile", [
 
     * `output`: applies the epilogue region to every accumulator and stores
       the tile into `dest` (the GEMM's result buffer); elements outside the
-      logical `m x n` are not written;
+      logical `m x n` are not written, except that a backend may write the
+      columns of a row between `n` and the row pitch (the Xe 2D block
+      stores write at least 64 bytes of a row: padding the caller slices
+      off);
     * `partial`: stores the f32 accumulators as they are into slot `slot`
       of the Stream-K workspace `dest` (`memref<S x tile[0] x tile[1] x
       f32>`), every element of the slot;
@@ -38,11 +41,16 @@ def XPU_GemmTileOp : XPU_Op<"gemm_tile", [
     pitch]`, `rhs` `[b?, k, pitch]` (`rhs_layout(kn)`) or `[b?, n, pitch]`
     (`nk`), `dest` `[b?, m, pitch]` for `output`; the logical sizes are
     `dims = [batch, m, n, k]`, so a row pitch wider than the logical width
-    (padding for 2D block I/O) is visible in the types. Epilogue operands
-    are read by their broadcast kinds: `scalar` rank 0, `per_row` `[m]`,
-    `per_col` `[n]`, `full` like the result; a rank-2 `per_row`,
-    `per_col` or `scalar` operand is a panel whose rows are all equal
-    (what the Xe backend reads with the accumulator's layout).
+    (padding for 2D block I/O) is visible in the types, and so are padded
+    rows (`[b, rows, pitch]` with more rows than the logical ones: each
+    batch's slab then starts 64-byte aligned). The padding columns of a
+    row of `lhs` (and of an `nk` `rhs`), between `k` and the pitch, must
+    hold zeros: a backend may read them (the Xe one reads rows up to the
+    nearest legal 2D block width) and multiply them into the sum.
+    Epilogue operands are read by their broadcast kinds: `scalar` rank 0,
+    `per_row` `[m]`, `per_col` `[n]`, `full` like the result; a rank-2
+    `per_row`, `per_col` or `scalar` operand is a panel whose rows are all
+    equal (what the Xe backend reads with the accumulator's layout).
 
     ```mlir
     xpu.gemm_tile output %a, %b into %c epilogue(%bias : memref<48xf32>)

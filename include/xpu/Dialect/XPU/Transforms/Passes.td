@@ -111,8 +111,12 @@ def XPUMaterializeLayoutsPass
     * `xe` (`convert-xpu-to-xegpu`): f32 operands converted to bf16 (DPAS),
       an `[n, k]` rhs transposed to `[k, n]` (the transform block read packs
       `[k, n]` for DPAS: VNNI on the fly), rows padded with zeros to the
-      narrowest pitch 2D block I/O accepts (>= 64 bytes, a multiple of 16),
-      `per_col` / `per_row` / `scalar` epilogue operands broadcast to
+      narrowest pitch 2D block I/O accepts (>= 64 bytes, a multiple of 16;
+      the kernel's descriptors read a row up to the narrowest legal width,
+      so the padding must be zeros), batched operands padded with zero rows
+      until each batch's slab is a whole number of 64-byte blocks (every
+      batch's base address aligned), `per_col` / `per_row` / `scalar`
+      epilogue operands broadcast to
       tile-high / tile-wide / tile-sized panels that the kernel reads with
       the accumulator's layout, and an epilogue that computes in a type the
       kernel does not (f64) split off to the host.

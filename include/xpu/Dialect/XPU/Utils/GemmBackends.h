@@ -76,10 +76,14 @@ namespace xe {
 inline constexpr int64_t kLanes = 16;
 /// DPAS shape for 16-bit operands: A 8x16, B 16x16, C 8x16.
 inline constexpr int64_t kDpasM = 8, kDpasN = 16, kDpasK = 16;
-/// 2D block surfaces: the row pitch is at least 64 bytes and a multiple of
-/// 16 bytes (cl_intel_subgroup_2d_block_io; pvc and Xe2).
+/// 2D block surfaces (cl_intel_subgroup_2d_block_io, "Restrictions"; pvc
+/// and Xe2): the row pitch is at least 64 bytes and a multiple of 16 bytes;
+/// the width (bytes of a row the block message may touch) is at least 64
+/// bytes, a multiple of 4 and at most the pitch.
 inline constexpr int64_t kMinPitchBytes = 64, kPitchAlignBytes = 16;
-/// Buffers the lowering allocates are 64-byte aligned (block base address).
+inline constexpr int64_t kMinWidthBytes = 64, kWidthAlignBytes = 4;
+/// The base address of a 2D block surface is 64-byte aligned: buffers the
+/// lowering allocates are, and so is every batch's slab of a batched one.
 inline constexpr int64_t kBaseAlignment = 64;
 /// Hardware threads of one Xe-core: 8 vector engines x 8 threads, 4 per
 /// engine in 256-GRF mode; a workgroup runs on one Xe-core.
@@ -91,6 +95,15 @@ bool isDpasOperandType(Type t);
 int64_t getElementBytes(Type t);
 /// The smallest row pitch >= `cols` elements that 2D block I/O accepts.
 int64_t getLegalPitch(int64_t cols, Type elt);
+/// The smallest surface width >= `cols` elements that 2D block I/O accepts
+/// (>= 64 bytes, a multiple of 4): the width of the descriptors of a
+/// surface with `cols` logical columns. It is at most getLegalPitch(cols),
+/// so a row padded to a legal pitch holds it.
+int64_t getBlockWidth(int64_t cols, Type elt);
+/// The smallest row count >= `rows` whose rows of `pitch` elements fill a
+/// multiple of 64 bytes: the rows of one batch's slab of a batched surface,
+/// so that every batch's base address stays 64-byte aligned.
+int64_t getBatchRows(int64_t rows, int64_t pitch, Type elt);
 /// Types the Xe kernel loads, stores and computes its epilogue in (f32,
 /// f16, bf16, integers up to 32 bits).
 bool isKernelType(Type t);
@@ -131,6 +144,11 @@ LogicalResult checkBackendConfig(GemmBackend backend, TargetAttr target,
 /// The row pitch (elements) the backend needs for a 2D buffer of `cols`
 /// elements of `elt`: `cols` for SIMT, the 2D block rule for xe.
 int64_t getBackendRowPitch(GemmBackend backend, int64_t cols, Type elt);
+
+/// The rows of one batch's slab of a batched buffer with `rows` logical rows
+/// of `pitch` elements of `elt`: `rows` for SIMT, xe::getBatchRows for xe.
+int64_t getBackendBatchRows(GemmBackend backend, int64_t rows, int64_t pitch,
+                            Type elt);
 
 /// Shared local memory one workgroup of `config` uses (bytes).
 int64_t getWorkgroupSlmBytes(GemmBackend backend, ConfigAttr config,

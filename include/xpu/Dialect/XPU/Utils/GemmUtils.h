@@ -51,8 +51,9 @@ Value buildEpilogueGeneric(OpBuilder &builder, GemmOp gemm, Value acc);
 /// The tensor that holds a GEMM operand in a backend's layout, looking
 /// through the views that xpu-materialize-layouts leaves: a zero-offset,
 /// unit-stride tensor.extract_slice that narrows the last dimension (a row
-/// pitch), or one marked `xpu.panel` that takes row 0 / column 0 / element
-/// (0, 0) of a rank-2 panel of equal rows (columns).
+/// pitch) and possibly the one before it (rows padded so that each batch's
+/// slab starts aligned), or one marked `xpu.panel` that takes row 0 /
+/// column 0 / element (0, 0) of a rank-2 panel of equal rows (columns).
 /// Returns `value` itself when it is no such view.
 Value getPackedOperand(Value value);
 
