@@ -178,9 +178,10 @@ private:
                    ArrayRef<Surface> operands,
                    ArrayRef<std::pair<bool, bool>> at, const Surface &c,
                    Value batch, Value m0, Value n0);
-  /// Vectorizes the epilogue over the accumulator tile.
+  /// Vectorizes the epilogue over the accumulator tile; epilogue operand `i`
+  /// is `loadOperand(i)`, called where the epilogue first reads it.
   Value applyEpilogue(OpBuilder &b, Location loc, Block &block, Value acc,
-                      ArrayRef<Value> operands);
+                      function_ref<Value(unsigned)> loadOperand);
   void setLayout(Operation *op, xegpu::LayoutAttr layout) {
     xegpu::setDistributeLayoutAttr(op->getResult(0), layout);
   }
@@ -292,11 +293,10 @@ LogicalResult XeTileEmitter::getEpilogueSurfaces(
 }
 
 Value XeTileEmitter::applyEpilogue(OpBuilder &b, Location loc, Block &block,
-                                   Value acc, ArrayRef<Value> operands) {
+                                   Value acc,
+                                   function_ref<Value(unsigned)> loadOperand) {
   IRMapping map;
   map.map(block.getArgument(0), acc);
-  for (auto [i, v] : llvm::enumerate(operands))
-    map.map(block.getArgument(i + 1), v);
   auto vectorOf = [&](Type t) { return VectorType::get({p.tm, p.tn}, t); };
   // Scalar constants (inside the region or captured) become splats.
   auto splat = [&](arith::ConstantOp cst) {
@@ -308,6 +308,14 @@ Value XeTileEmitter::applyEpilogue(OpBuilder &b, Location loc, Block &block,
   auto lookup = [&](Value v) {
     if (Value mapped = map.lookupOrNull(v))
       return mapped;
+    // An epilogue operand is read where the epilogue first needs it, so
+    // that its tile-sized panel is not live across the ops before.
+    if (auto arg = dyn_cast<BlockArgument>(v);
+        arg && arg.getOwner() == &block) {
+      Value loaded = loadOperand(arg.getArgNumber() - 1);
+      map.map(v, loaded);
+      return loaded;
+    }
     Value s = splat(v.getDefiningOp<arith::ConstantOp>());
     map.map(v, s);
     return s;
@@ -336,18 +344,18 @@ void XeTileEmitter::storeOutput(OpBuilder &b, Location loc, Block &epilogue,
                                 Value n0) {
   // The epilogue operands, read with the accumulator's layout.
   Value zero = indexConst(b, loc, 0);
-  SmallVector<Value> values;
-  for (auto [s, where] : llvm::zip(operands, at)) {
+  auto loadOperand = [&](unsigned i) -> Value {
+    const Surface &s = operands[i];
     Value desc = createDesc(b, loc, getBase(b, loc, s, batch), s, {p.tm, p.tn},
                             layouts.c);
-    Value row = where.first ? m0 : zero;
-    Value col = where.second ? n0 : zero;
-    values.push_back(
-        xegpu::LoadNdOp::create(b, loc, VectorType::get({p.tm, p.tn}, s.elt),
-                                desc, ArrayRef<OpFoldResult>{row, col}, nullptr,
-                                nullptr, nullptr, nullptr, nullptr, layouts.c));
-  }
-  Value result = applyEpilogue(b, loc, epilogue, acc, values);
+    Value row = at[i].first ? m0 : zero;
+    Value col = at[i].second ? n0 : zero;
+    return xegpu::LoadNdOp::create(b, loc, VectorType::get({p.tm, p.tn}, s.elt),
+                                   desc, ArrayRef<OpFoldResult>{row, col},
+                                   nullptr, nullptr, nullptr, nullptr, nullptr,
+                                   layouts.c);
+  };
+  Value result = applyEpilogue(b, loc, epilogue, acc, loadOperand);
   Value cDesc =
       createDesc(b, loc, getBase(b, loc, c, batch), c, {p.tm, p.tn}, layouts.c);
   xegpu::StoreNdOp::create(b, loc, result, cDesc,

@@ -140,10 +140,22 @@ int64_t mlir::xpu::getGenericKernelGrfMode(TargetAttr target) {
 }
 
 int64_t mlir::xpu::peakLiveFragments(ArrayRef<Operation *> ops,
-                                     ArrayRef<Value> accRoots, Value result) {
-  // Values that depend on the accumulator are fragments: one element per
-  // accumulator element the thread holds.
+                                     ArrayRef<Value> accRoots, Value result,
+                                     ArrayRef<Value> panels) {
+  // Values that depend on the accumulator (or on a panel) are fragments:
+  // one element per accumulator element the thread holds.
   llvm::DenseSet<Value> fragment(accRoots.begin(), accRoots.end());
+  fragment.insert(panels.begin(), panels.end());
+  // A panel is read before the first op that uses it; the device compiler
+  // issues the load one op early to hide its latency (IGC does: a panel
+  // read where it is needed still spilled when counted from there only).
+  llvm::DenseMap<Value, int64_t> panelDef;
+  for (Value v : panels)
+    for (auto [i, op] : llvm::enumerate(ops))
+      if (llvm::is_contained(op->getOperands(), v)) {
+        panelDef[v] = static_cast<int64_t>(i) - 2;
+        break;
+      }
   for (Operation *op : ops)
     if (llvm::any_of(op->getOperands(),
                      [&](Value v) { return fragment.contains(v); }))
@@ -158,6 +170,8 @@ int64_t mlir::xpu::peakLiveFragments(ArrayRef<Operation *> ops,
   if (result && fragment.contains(result))
     lastUse[result] = ops.size();
   auto indexOf = [&](Value v) -> int64_t {
+    if (auto it = panelDef.find(v); it != panelDef.end())
+      return it->second;
     Operation *def = v.getDefiningOp();
     auto it = def ? llvm::find(ops, def) : ops.end();
     return it == ops.end() ? -1 : it - ops.begin();

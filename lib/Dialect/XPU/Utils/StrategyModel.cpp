@@ -102,7 +102,6 @@ GemmProblem GemmProblem::get(GemmOp gemm, TargetAttr target,
   // The operands as the GEMM has them: in the Xe pipeline they are bf16 or
   // f16 by now (xpu-prepack-bf16); an f32 GEMM given to the Xe backend on
   // its own is modeled at the f32 rates.
-  (void)backend;
   Type operand = gemm.getLhsType().getElementType();
   p.operandType = operand;
   p.operandBytes = llvm::divideCeil(operand.getIntOrFloatBitWidth(), 8);
@@ -124,7 +123,15 @@ GemmProblem GemmProblem::get(GemmOp gemm, TargetAttr target,
   for (Operation &op : block.without_terminator())
     ops.push_back(&op);
   Value yielded = block.getTerminator()->getOperand(0);
-  p.liveFragments = peakLiveFragments(ops, {gemm.getAccArgument()}, yielded);
+  // The Xe kernel reads every epilogue operand as a panel in the
+  // accumulator's layout (convert-xpu-to-xegpu), where the epilogue first
+  // needs it.
+  SmallVector<Value> panels;
+  if (backend == GemmBackend::xe)
+    for (unsigned i = 0, e = gemm.getEpilogueOperands().size(); i < e; ++i)
+      panels.push_back(gemm.getEpilogueArgument(i));
+  p.liveFragments =
+      peakLiveFragments(ops, {gemm.getAccArgument()}, yielded, panels);
   return p;
 }
 

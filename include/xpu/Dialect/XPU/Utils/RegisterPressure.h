@@ -95,9 +95,12 @@ int64_t getGenericKernelGrfMode(TargetAttr target);
 /// transcendental op (see isTranscendental) needs one more temporary for
 /// itself and one for every transcendental op before it (IGC does not
 /// overlap chained transcendental expansions: tanh then GELU spills where
-/// either alone does not; docs/Strategy.md, "Calibration").
+/// either alone does not; docs/Strategy.md, "Calibration"). `panels` are
+/// values read as accumulator-sized panels (the Xe kernel's epilogue
+/// operands) just before the first op that uses them: fragments from there
+/// to their last use, as is everything computed from them.
 int64_t peakLiveFragments(ArrayRef<Operation *> ops, ArrayRef<Value> accRoots,
-                          Value result);
+                          Value result, ArrayRef<Value> panels = {});
 
 } // namespace mlir::xpu
 
