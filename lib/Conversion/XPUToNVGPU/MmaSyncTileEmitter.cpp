@@ -631,88 +631,76 @@ void mlir::xpu::emitFragmentEpilogue(
   }
 }
 
-void MmaSyncTileEmitter::emitPartialStore(ArrayRef<Value> accumulators,
-                                          Value workspace, Value slot) {
+void MmaSyncTileEmitter::forEachAccumulatorPair(
+    function_ref<void(int64_t, int64_t, Value, Value)> fn) {
   int64_t mTiles = p.warpM() / 16, nTiles = p.warpN() / 8;
   Value g = arith::DivUIOp::create(b, loc, lane, idx(4));
   Value t = arith::RemUIOp::create(b, loc, lane, idx(4));
-  Value base = mul(slot, idx(p.tm * p.tn));
   Value rowBase = add(warpM0, g);
   Value colBase = add(warpN0, mul(t, idx(2)));
   for (int64_t i = 0; i < mTiles; ++i)
     for (int64_t j = 0; j < nTiles; ++j)
-      for (int64_t h = 0; h < 2; ++h) {
-        Value row = add(rowBase, idx(i * 16 + h * 8));
-        Value col = add(colBase, idx(j * 8));
-        Value pair =
-            vector::ExtractOp::create(b, loc, accumulators[i * nTiles + j], h);
-        Value flat = add(base, add(mul(row, idx(p.tn)), col));
-        vector::StoreOp::create(b, loc, pair, workspace, flat,
-                                /*nontemporal=*/false, llvm::MaybeAlign(8));
-      }
+      for (int64_t h = 0; h < 2; ++h)
+        fn(i * nTiles + j, h, add(rowBase, idx(i * 16 + h * 8)),
+           add(colBase, idx(j * 8)));
+}
+
+void MmaSyncTileEmitter::emitPartialStore(ArrayRef<Value> accumulators,
+                                          Value workspace, Value slot) {
+  Value base = mul(slot, idx(p.tm * p.tn));
+  forEachAccumulatorPair([&](int64_t tile, int64_t h, Value row, Value col) {
+    Value pair = vector::ExtractOp::create(b, loc, accumulators[tile], h);
+    Value flat = add(base, add(mul(row, idx(p.tn)), col));
+    vector::StoreOp::create(b, loc, pair, workspace, flat,
+                            /*nontemporal=*/false, llvm::MaybeAlign(8));
+  });
 }
 
 void MmaSyncTileEmitter::emitAtomicAdd(ArrayRef<Value> accumulators,
                                        Value workspace, Value slot, Value m0,
                                        Value n0) {
-  int64_t mTiles = p.warpM() / 16, nTiles = p.warpN() / 8;
-  Value g = arith::DivUIOp::create(b, loc, lane, idx(4));
-  Value t = arith::RemUIOp::create(b, loc, lane, idx(4));
   Value base = mul(slot, idx(p.tm * p.tn));
-  Value rowBase = add(warpM0, g);
-  Value colBase = add(warpN0, mul(t, idx(2)));
   auto lt = [&](Value x, Value y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y)
         .getResult();
   };
-  for (int64_t i = 0; i < mTiles; ++i)
-    for (int64_t j = 0; j < nTiles; ++j)
-      for (int64_t h = 0; h < 2; ++h)
-        for (int64_t e = 0; e < 2; ++e) {
-          Value row = add(rowBase, idx(i * 16 + h * 8));
-          Value col = add(colBase, idx(j * 8 + e));
-          Value inside = arith::AndIOp::create(
-              b, loc, lt(add(m0, row), idx(p.m)), lt(add(n0, col), idx(p.n)));
-          auto ifOp = scf::IfOp::create(b, loc, inside, false);
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(ifOp.thenBlock());
-          Value v = vector::ExtractOp::create(
-              b, loc, accumulators[i * nTiles + j], ArrayRef<int64_t>{h, e});
-          Value flat = add(base, add(mul(row, idx(p.tn)), col));
-          memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf, v,
-                                      workspace, ValueRange{flat});
-        }
+  forEachAccumulatorPair([&](int64_t tile, int64_t h, Value row, Value col) {
+    for (int64_t e = 0; e < 2; ++e) {
+      Value c = add(col, idx(e));
+      Value inside = arith::AndIOp::create(b, loc, lt(add(m0, row), idx(p.m)),
+                                           lt(add(n0, c), idx(p.n)));
+      auto ifOp = scf::IfOp::create(b, loc, inside, false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value v = vector::ExtractOp::create(b, loc, accumulators[tile],
+                                          ArrayRef<int64_t>{h, e});
+      Value flat = add(base, add(mul(row, idx(p.tn)), c));
+      memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf, v,
+                                  workspace, ValueRange{flat});
+    }
+  });
 }
 
 SmallVector<Value> MmaSyncTileEmitter::emitSlotSum(Value workspace, Value first,
                                                    Value count) {
-  int64_t mTiles = p.warpM() / 16, nTiles = p.warpN() / 8;
-  Value g = arith::DivUIOp::create(b, loc, lane, idx(4));
-  Value t = arith::RemUIOp::create(b, loc, lane, idx(4));
-  Value rowBase = add(warpM0, g);
-  Value colBase = add(warpN0, mul(t, idx(2)));
+  int64_t tiles = (p.warpM() / 16) * (p.warpN() / 8);
   auto pairType = VectorType::get({2}, b.getF32Type());
+  auto tileType = VectorType::get({2, 2}, b.getF32Type());
   // The thread's fragments of one slot, in the mma.sync layout.
   auto loadSlot = [&](Value slot) {
     Value base = mul(slot, idx(p.tm * p.tn));
-    SmallVector<Value> tiles;
-    for (int64_t i = 0; i < mTiles; ++i)
-      for (int64_t j = 0; j < nTiles; ++j) {
-        Value tile = ub::PoisonOp::create(
-            b, loc, VectorType::get({2, 2}, b.getF32Type()));
-        for (int64_t h = 0; h < 2; ++h) {
-          Value row = add(rowBase, idx(i * 16 + h * 8));
-          Value col = add(colBase, idx(j * 8));
-          Value flat = add(base, add(mul(row, idx(p.tn)), col));
-          Value pair = vector::LoadOp::create(b, loc, pairType, workspace, flat,
-                                              /*nontemporal=*/false,
-                                              llvm::MaybeAlign(8));
-          tile = vector::InsertOp::create(b, loc, pair, tile,
-                                          ArrayRef<int64_t>{h});
-        }
-        tiles.push_back(tile);
-      }
-    return tiles;
+    SmallVector<Value> acc;
+    for (int64_t i = 0; i < tiles; ++i)
+      acc.push_back(ub::PoisonOp::create(b, loc, tileType));
+    forEachAccumulatorPair([&](int64_t tile, int64_t h, Value row, Value col) {
+      Value flat = add(base, add(mul(row, idx(p.tn)), col));
+      Value pair =
+          vector::LoadOp::create(b, loc, pairType, workspace, flat,
+                                 /*nontemporal=*/false, llvm::MaybeAlign(8));
+      acc[tile] = vector::InsertOp::create(b, loc, pair, acc[tile],
+                                           ArrayRef<int64_t>{h});
+    });
+    return acc;
   };
   SmallVector<Value> init = loadSlot(first);
   auto loop =

@@ -147,6 +147,11 @@ private:
   SmallVector<Value> loadFragmentsA(Value stage, int64_t ks);
   SmallVector<Value> loadFragmentsB(Value stage, int64_t ks);
   SmallVector<Value> computeStage(Value stage, ArrayRef<Value> acc);
+  /// Calls `fn(tile, h, row, col)` for row half `h` of every 16x8 mma tile
+  /// of this thread's accumulators (index `tile`): the tile-relative row and
+  /// the first of the pair of columns the half holds.
+  void
+  forEachAccumulatorPair(function_ref<void(int64_t, int64_t, Value, Value)> fn);
 
   OpBuilder &b;
   Location loc;
