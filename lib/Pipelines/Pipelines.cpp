@@ -79,7 +79,9 @@ void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm, bool optimize,
                                        StringRef backend,
                                        const GPUScheduleOptions &schedule,
                                        bool tf32) {
-  // The target first: the fusion guard reads it too.
+  // Vectors too large for the host lowering to unroll are rejected before
+  // any work; then the target: the fusion guard reads it too.
+  pm.addPass(createXPUCheckVectorSizesPass());
   XPUAttachTargetPassOptions attach;
   attach.chip = chip.str();
   pm.addPass(createXPUAttachTargetPass(attach));
@@ -150,6 +152,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   // packing a weight happens once, in <fn>.pack.
   // Contractions with dynamic shapes stay linalg ops (a remark says so) and
   // take the generic, unfused path.
+  pm.addPass(createXPUCheckVectorSizesPass());
   XPUAttachTargetPassOptions attach;
   attach.chip = "cpu";
   pm.addPass(createXPUAttachTargetPass(attach));

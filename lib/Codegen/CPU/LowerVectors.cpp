@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Codegen/Passes.h"
-#include "xpu/Dialect/XPU/Utils/SizeArithmetic.h"
+#include "xpu/Dialect/XPU/Utils/VectorLimits.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -45,29 +45,11 @@ struct LowerVectorsPass final
     return applyPatternsGreedily(getOperation(), std::move(patterns));
   }
 
-  /// The stages below unroll n-D vectors into 1-D ones: a vector of 2^40
-  /// rows (hand-written input) would never finish. The micro-kernels have a
-  /// few thousand elements at most.
-  LogicalResult checkVectorSizes() {
-    constexpr int64_t kMaxElements = int64_t(1) << 16;
-    WalkResult walk = getOperation()->walk([&](Operation *op) {
-      for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
-                                             op->getResultTypes())) {
-        auto vec = dyn_cast<VectorType>(t);
-        if (!vec || xpu::satProduct(vec.getShape()) <= kMaxElements)
-          continue;
-        op->emitError() << "xpu-cpu-lower-vectors: " << vec << " has more than "
-                        << kMaxElements
-                        << " elements, which this lowering would unroll";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    return failure(walk.wasInterrupted());
-  }
-
   void runOnOperation() override {
-    if (failed(checkVectorSizes()))
+    // The stages below unroll n-D vectors into 1-D ones: a vector of 2^40
+    // rows (hand-written input) would never finish.
+    if (failed(xpu::checkVectorSizes(getOperation(), xpu::kMaxVectorElements,
+                                     getArgument())))
       return signalPassFailure();
     // 1. Masks of transfers folded into them; transfers with permutation
     //    maps turned into minor identities; leading unit dims (the [1, 16]

@@ -121,4 +121,4 @@ func.func @transpose_block(%src: memref<256x128xf32>, %dst: memref<128x272xf32>,
 // unrolling stages run for ever; it is a located error.
 // RUN: not xpu-opt %S/Inputs/huge-vector.mlir --pass-pipeline='builtin.module(func.func(xpu-cpu-lower-vectors))' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=HUGE
-// HUGE: huge-vector.mlir:4:8: error: xpu-cpu-lower-vectors: 'vector<1099511627776x16xf32>' has more than 65536 elements, which this lowering would unroll
+// HUGE: huge-vector.mlir:4:8: error: xpu-cpu-lower-vectors: 'vector<1099511627776x16xf32>' has more than 65536 elements, which the lowerings would unroll element by element

@@ -82,6 +82,31 @@ def XPUAttachTargetPass : Pass<"xpu-attach-target", "ModuleOp"> {
   ];
 }
 
+def XPUCheckVectorSizesPass : Pass<"xpu-check-vector-sizes", "ModuleOp"> {
+  let summary = "Reject vector values too large for the lowerings to unroll";
+  let description = [{
+    Upstream's `convert-math-to-libm` (the host lowering of every pipeline)
+    turns vector math into one libm call per element, and the CPU's n-D
+    vector lowering unrolls rows: a hand-written `vector<2147483648xf32>`
+    would make a pipeline run for hours while its memory grows. Every code
+    generation pipeline runs this pass first; it emits an error at the first
+    operation with an operand or result vector of more than `max-elements`
+    elements and fails. Nothing is changed otherwise. The GEMM kernels' own
+    vectors (tiles, micro-kernels, fragments) have a few thousand elements.
+
+    ```mlir
+    // error: xpu-check-vector-sizes: 'vector<2147483648xf32>' has more than
+    // 65536 elements, which the lowerings would unroll element by element
+    %e = math.exp %x : vector<2147483648xf32>
+    ```
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t",
+           /*default=*/"::mlir::xpu::kMaxVectorElements",
+           "The most elements a vector value may have">
+  ];
+}
+
 def XPUDetachTargetPass : Pass<"xpu-detach-target", "ModuleOp"> {
   let summary = "Remove the module's #xpu.target once nothing reads it";
   let description = [{
