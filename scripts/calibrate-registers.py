@@ -25,7 +25,7 @@ and ptxas spills is UNSAFE.
 Usage (after scripts/setup.sh and a build):
   scripts/calibrate-registers.py [--vendor intel|nvidia]
       [--opt build/bin/xpu-opt] [--ocloc .vendor/intel-ocloc/bin/ocloc]
-      [--ptxas /usr/local/cuda/bin/ptxas] [MODEL.mlir ...]
+      [--ptxas /usr/local/cuda/bin/ptxas] [--inputs FILE] [MODEL.mlir ...]
 Without models, the corpus is the suite's: test/Integration/CPU/*.mlir (with
 their input generator), test/Pipelines/Inputs/*.mlir and test/Vendor/IGC/
 Inputs/*.mlir, plus, for NVIDIA, the benchmark's models
@@ -291,6 +291,9 @@ def main():
         ROOT, ".vendor", "intel-ocloc", "bin", "ocloc"))
     ap.add_argument("--vendor", choices=("intel", "nvidia"), default="intel")
     ap.add_argument("--ptxas", default="/usr/local/cuda/bin/ptxas")
+    ap.add_argument("--inputs", help="a file appended to every MODEL given "
+                    "(test/Integration/CPU/Inputs/gen.mlir for the CPU "
+                    "workloads)")
     args = ap.parse_args()
     cpu = sorted(glob.glob(os.path.join(ROOT, "test", "Integration", "CPU",
                                         "*.mlir")))
@@ -300,7 +303,8 @@ def main():
                                            "Inputs", "*.mlir")))
     gen = open(os.path.join(ROOT, "test", "Integration", "CPU", "Inputs",
                             "gen.mlir"), "rb").read()
-    corpus = [(m, b"") for m in args.models] if args.models else \
+    extra = open(args.inputs, "rb").read() if args.inputs else b""
+    corpus = [(m, extra) for m in args.models] if args.models else \
         [(m, gen) for m in cpu] + [(m, b"") for m in others]
     if args.vendor == "nvidia":
         if not args.models:
