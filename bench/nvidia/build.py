@@ -33,6 +33,8 @@ VARIANTS = {
     # The schedule layer's persistent and Stream-K programs on mma.sync.
     "bf16-persistent": ("bf16", "f32", "sm_90", "persistent"),
     "bf16-stream-k": ("bf16", "f32", "sm_90", "stream_k"),
+    # Persistent programs on wgmma (one mbarrier ring across their tiles).
+    "bf16-wgmma-persistent": ("bf16", "f32", "sm_90a", "persistent"),
 }
 
 

@@ -19,13 +19,17 @@ import shutil
 import subprocess
 
 # (tag, xpu-nvvm-pipeline options): f32 SIMT, tf32 and bf16 on mma.sync,
-# bf16 on TMA + wgmma; then the schedule layer's persistent and Stream-K
-# programs (deterministic and atomic fix-ups) on mma.sync and SIMT. The
+# bf16 on TMA + wgmma; then the schedule layer's persistent programs (on
+# mma.sync and wgmma, whose mbarrier ring carries across a program's
+# tiles) and Stream-K programs (deterministic and atomic fix-ups) on
+# mma.sync and SIMT. The
 # workloads are small, so Stream-K splits every tile over many programs:
 # an epilogue applied to a partial sum would show in the result.
 VARIANTS = (("f32", "precision=f32"), ("tf32", "precision=tf32"),
             ("bf16", "precision=bf16"), ("bf16-90a", "chip=sm_90a precision=bf16"),
             ("tf32-persistent", "precision=tf32 schedule=persistent"),
+            ("bf16-90a-persistent",
+             "chip=sm_90a precision=bf16 schedule=persistent"),
             ("tf32-sk", "precision=tf32 schedule=stream_k"),
             ("bf16-sk", "precision=bf16 schedule=stream_k"),
             ("bf16-90a-sk", "chip=sm_90a precision=bf16 schedule=stream_k"),

@@ -27,8 +27,9 @@ class Problem:
     k: int
     batch: int = 1
     # Variants compiled for it: bf16 (bf16 model), tf32 (f32 model with
-    # precision=tf32), f32 (f32 model, SIMT kernels); bf16-persistent and
-    # bf16-stream-k force those schedules (build.py's VARIANTS).
+    # precision=tf32), f32 (f32 model, SIMT kernels); bf16-persistent,
+    # bf16-stream-k and bf16-wgmma-persistent force those schedules
+    # (build.py's VARIANTS).
     variants: tuple = ("bf16",)
     # Extra bf16 variants with hand-written configs (tile, warps, stages,
     # chip), for choosing the strategy's NVIDIA defaults.
@@ -51,7 +52,8 @@ PROBLEMS = [
     # configs: (tile, warps, stages, chip); the mma.sync sweep of run 3
     # (bench/nvidia/NOTES.md) is left out now, the wgmma one stays.
     Problem("gemm_4096", "gemm", 4096, 4096, 4096,
-            variants=("bf16", "bf16-wgmma", "tf32", "f32"),
+            variants=("bf16", "bf16-wgmma", "tf32", "f32",
+                      "bf16-wgmma-persistent"),
             compile=True,
             configs=(((128, 128, 64), (2, 2), 4, "sm_90a"),
                      ((64, 256, 64), (1, 4), 4, "sm_90a"))),
@@ -59,12 +61,13 @@ PROBLEMS = [
             variants=("bf16", "bf16-wgmma", "tf32")),
     Problem("gemm_odd", "gemm", 8205, 5921, 2949,
             variants=("bf16", "bf16-wgmma", "tf32", "bf16-persistent",
-                      "bf16-stream-k")),
+                      "bf16-stream-k", "bf16-wgmma-persistent")),
     Problem("bmm_64x1024", "bmm", 1024, 1024, 1024, batch=64,
             variants=("bf16", "bf16-wgmma")),
     Problem("linear_gelu", "linear_gelu", 4096, 4096, 4096,
             variants=("bf16", "bf16-wgmma", "tf32", "bf16-persistent",
-                      "bf16-stream-k"), compile=True),
+                      "bf16-stream-k", "bf16-wgmma-persistent"),
+            compile=True),
     Problem("linear_bn_relu", "linear_bn_relu", 4096, 4096, 4096,
             variants=("bf16", "bf16-wgmma"), compile=True),
     Problem("linear_softmax", "linear_softmax", 4096, 4096, 4096,

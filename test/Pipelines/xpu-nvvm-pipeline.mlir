@@ -52,8 +52,9 @@
 // mma.sync emitter per tile): Stream-K has a main kernel that computes
 // whole tiles and K pieces into f32 workspace slots and a fix-up kernel
 // that sums them and applies the epilogue; persistent programs loop over
-// tiles. wgmma serves one tile per workgroup, so sm_90a falls back to
-// mma.sync where a program computes several.
+// tiles. wgmma computes whole tiles (one per data-parallel program, or
+// several in a row per persistent one), so sm_90a falls back to mma.sync
+// for Stream-K's K pieces.
 // RUN: xpu-opt %S/Inputs/linear-gelu-bf16.mlir --xpu-nvvm-pipeline="chip=sm_90a schedule=stream_k binary-format=isa" | FileCheck %s --check-prefix=STREAMK
 // STREAMK: llvm.func @forward(
 // STREAMK:   gpu.launch_func {{.*}}@forward_mma0::@forward_mma0

@@ -36,6 +36,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -369,17 +370,31 @@ template <typename OpTy> FragmentEpilogue getFragmentEpilogue(OpTy op) {
 /// 1-D memrefs the emitters index.
 class NVGPUTileEmitter final : public GemmTileEmitter {
 public:
-  explicit NVGPUTileEmitter(const MmaKernelPlan &plan) : p(plan) {}
+  /// `fixedRoles`: each workgroup computes one tile (WgmmaRing).
+  NVGPUTileEmitter(const MmaKernelPlan &plan, bool fixedRoles)
+      : p(plan), fixedRoles(fixedRoles) {}
 
   /// Finds the TMA descriptors the host side views inside the kernel.
   LogicalResult beginKernel(OpBuilder &b, Location loc) override {
+    Operation *lastView = nullptr;
     b.getInsertionBlock()->walk([&](UnrealizedConversionCastOp cast) {
       auto which = cast->getAttrOfType<IntegerAttr>(kTmaOperandAttr);
-      if (!which)
+      if (!which || cast->getBlock() != b.getInsertionBlock())
         return;
       (which.getInt() == 0 ? aMap : bMap) = cast.getResult(0);
       cast->removeAttr(kTmaOperandAttr);
+      if (!lastView || lastView->isBeforeInBlock(cast))
+        lastView = cast;
     });
+    if (p.wgmma) {
+      // The ring after the descriptors' views, before any tile.
+      if (lastView)
+        b.setInsertionPointAfter(lastView);
+      WgmmaKernelOperands ops;
+      ops.aMap = aMap;
+      ops.bMap = bMap;
+      ring = WgmmaTileEmitter(b, loc, p, ops).createRing(fixedRoles);
+    }
     return success();
   }
 
@@ -397,8 +412,8 @@ public:
       ops.c = dest;
       ops.epilogue = epilogue;
       WgmmaTileEmitter(b, loc, p, ops)
-          .emitTile(getFragmentEpilogue(op), batch, m0, n0, op.getKBegin(),
-                    op.getKEnd());
+          .emitTile(ring, getFragmentEpilogue(op), batch, m0, n0,
+                    op.getKBegin(), op.getKEnd());
       rewriter.eraseOp(op);
       return success();
     }
@@ -451,8 +466,11 @@ public:
 
 private:
   const MmaKernelPlan &p;
-  /// The TMA descriptors of A and B in a wgmma kernel.
+  bool fixedRoles;
+  /// The TMA descriptors of A and B in a wgmma kernel, and its mbarrier
+  /// ring.
   Value aMap, bMap;
+  WgmmaRing ring;
 };
 
 } // namespace
@@ -499,7 +517,7 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
                                  false, workspaces.lookup(fixup.getWorkspace()),
                                  fixup.getDestType().getElementType());
     std::string name = getKernelName(module, func, index, "_fixup");
-    NVGPUTileEmitter emitter(p);
+    NVGPUTileEmitter emitter(p, /*fixedRoles=*/true);
     if (failed(lowerProgramsToKernel(rewriter, programs, module, name,
                                      ArrayAttr(), p.threads(), emitter)))
       return failure();
@@ -528,15 +546,19 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
   Type resultType =
       output ? output.getDestType().getElementType() : rewriter.getF32Type();
   MmaKernelPlan p = planKernel(first, resultType);
-  // wgmma runs one tile per workgroup (its mbarrier ring lives for one
-  // tile): data-parallel programs whose K range is all of K.
-  bool onePerProgram = tiles.size() == 1 && output &&
-                       first->getParentOp() == programs.getOperation();
+  // wgmma computes whole tiles over all of K (its TMA boxes are 64 wide
+  // along K; Stream-K ranges are whole K-steps of the config's tile_k),
+  // one per data-parallel program or several in a row per persistent one
+  // (the mbarrier ring carries across them).
+  bool wholeK = tiles.size() == 1 && output &&
+                matchPattern(first.getKBegin(), m_Zero()) &&
+                getConstantIntValue(first.getKEnd()) == p.k;
+  bool onePerProgram = first->getParentOp() == programs.getOperation();
   if (hasWgmma(target)) {
     std::string why;
-    if (!onePerProgram)
-      why = "the schedule runs several tiles or K ranges per workgroup, and "
-            "the wgmma kernel's mbarrier ring serves one tile";
+    if (!wholeK)
+      why = "the schedule splits tiles along K (Stream-K), and the wgmma "
+            "kernel computes whole tiles";
     else if (std::optional<MmaKernelPlan> w = planWgmmaKernel(p, why))
       p = *w;
     if (!p.wgmma)
@@ -644,7 +666,7 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
   int64_t threads = p.wgmma ? p.wgmmaThreads() : p.threads();
   int64_t sharedBytes =
       p.wgmma ? WgmmaTileEmitter::sharedBytes(p) : p.sharedBytes();
-  NVGPUTileEmitter emitter(p);
+  NVGPUTileEmitter emitter(p, /*fixedRoles=*/onePerProgram);
   FailureOr<gpu::GPUFuncOp> kernel =
       lowerProgramsToKernel(rewriter, programs, module, name, ArrayAttr(),
                             threads, emitter, sharedBytes);

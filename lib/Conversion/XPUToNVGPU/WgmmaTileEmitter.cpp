@@ -83,7 +83,45 @@ WgmmaTileEmitter::WgmmaTileEmitter(OpBuilder &b, Location loc,
                                    const WgmmaKernelOperands &operands)
     : b(b), loc(loc), p(plan), ops(operands) {}
 
-void WgmmaTileEmitter::emitTile(const FragmentEpilogue &epilogue, Value batch,
+WgmmaRing WgmmaTileEmitter::createRing(bool fixedRoles) {
+  MLIRContext *ctx = b.getContext();
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  WgmmaRing ring;
+  ring.fixedRoles = fixedRoles;
+  Attribute workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  // The mbarriers of the ring, initialized by one thread before anyone
+  // waits on them.
+  auto barrierType = nvgpu::MBarrierGroupType::get(ctx, workgroup, p.stages);
+  ring.full = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
+  ring.empty = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
+  ring.kTilesDone =
+      memref::AllocaOp::create(b, loc, MemRefType::get({1}, b.getIndexType()));
+  memref::StoreOp::create(b, loc, idx(0), ring.kTilesDone, idx(0));
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  auto ifOp = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, idx(0)),
+      /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    for (int64_t s = 0; s < p.stages; ++s) {
+      nvgpu::MBarrierInitOp::create(b, loc, ring.full, idx(1), idx(s), Value());
+      nvgpu::MBarrierInitOp::create(
+          b, loc, ring.empty, idx(p.consumerWarpgroups()), idx(s), Value());
+    }
+    nvgpu::TmaPrefetchOp::create(b, loc, ops.aMap, Value());
+    nvgpu::TmaPrefetchOp::create(b, loc, ops.bMap, Value());
+  }
+  gpu::BarrierOp::create(b, loc);
+  return ring;
+}
+
+void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
+                                const FragmentEpilogue &epilogue, Value batch,
                                 Value m0, Value n0, Value k0, Value k1,
                                 Value workspace, Value slot) {
   MLIRContext *ctx = b.getContext();
@@ -130,34 +168,21 @@ void WgmmaTileEmitter::emitTile(const FragmentEpilogue &epilogue, Value batch,
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value warpgroup = arith::DivUIOp::create(b, loc, tid, idx(128));
   Value inGroup = arith::RemUIOp::create(b, loc, tid, idx(128));
-
-  // The mbarriers of the ring, initialized by one thread before anyone
-  // waits on them.
-  auto barrierType = nvgpu::MBarrierGroupType::get(ctx, workgroup, p.stages);
-  Value full = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
-  Value empty = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
-  {
-    auto ifOp =
-        scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::eq, tid, idx(0)),
-                          /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    for (int64_t s = 0; s < p.stages; ++s) {
-      nvgpu::MBarrierInitOp::create(b, loc, full, idx(1), idx(s), Value());
-      nvgpu::MBarrierInitOp::create(b, loc, empty, idx(consumers), idx(s),
-                                    Value());
-    }
-    nvgpu::TmaPrefetchOp::create(b, loc, ops.aMap, Value());
-    nvgpu::TmaPrefetchOp::create(b, loc, ops.bMap, Value());
-  }
-  gpu::BarrierOp::create(b, loc);
+  Value full = ring.full, empty = ring.empty;
+  // This tile's k tile kt is the ring's k tile done + kt.
+  Value done = memref::LoadOp::create(b, loc, ring.kTilesDone, idx(0));
 
   Value span = arith::SubIOp::create(b, loc, k1, k0);
   Value kTiles =
       arith::DivUIOp::create(b, loc, add(span, idx(p.tk - 1)), idx(p.tk));
-  // Parity of the round a k tile's slot is in.
+  memref::StoreOp::create(b, loc, add(done, kTiles), ring.kTilesDone, idx(0));
+  // The ring's slot of this tile's k tile kt, and the parity of the round
+  // that slot is in.
+  auto slotOf = [&](Value kt) -> Value {
+    return arith::RemUIOp::create(b, loc, add(done, kt), idx(p.stages));
+  };
   auto parity = [&](Value kt, bool flip) -> Value {
-    Value round = arith::DivUIOp::create(b, loc, kt, idx(p.stages));
+    Value round = arith::DivUIOp::create(b, loc, add(done, kt), idx(p.stages));
     Value odd = arith::RemUIOp::create(b, loc, round, idx(2));
     Value bit = cmp(arith::CmpIPredicate::eq, odd, idx(1));
     if (!flip)
@@ -175,15 +200,16 @@ void WgmmaTileEmitter::emitTile(const FragmentEpilogue &epilogue, Value batch,
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(roles.thenBlock());
-    NVVM::SetMaxRegisterOp::create(b, loc, kProducerRegisters,
-                                   NVVM::SetMaxRegisterAction::decrease);
+    if (ring.fixedRoles)
+      NVVM::SetMaxRegisterOp::create(b, loc, kProducerRegisters,
+                                     NVVM::SetMaxRegisterAction::decrease);
     auto leader = scf::IfOp::create(
         b, loc, cmp(arith::CmpIPredicate::eq, inGroup, idx(0)), false);
     b.setInsertionPointToStart(leader.thenBlock());
     scf::ForOp::create(
         b, loc, idx(0), kTiles, idx(1), ValueRange(),
         [&](OpBuilder &, Location, Value kt, ValueRange) {
-          Value stage = arith::RemUIOp::create(b, loc, kt, idx(p.stages));
+          Value stage = slotOf(kt);
           nvgpu::MBarrierTryWaitParityOp::create(
               b, loc, empty, parity(kt, true), ticks, stage);
           nvgpu::MBarrierArriveExpectTxOp::create(
@@ -216,8 +242,9 @@ void WgmmaTileEmitter::emitTile(const FragmentEpilogue &epilogue, Value batch,
   // Consumers.
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(roles.elseBlock());
-  NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
-                                 NVVM::SetMaxRegisterAction::increase);
+  if (ring.fixedRoles)
+    NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
+                                   NVVM::SetMaxRegisterAction::increase);
   int64_t accRegs = p.tn / 2;
   auto accType = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(accRegs, b.getF32Type()));
@@ -242,7 +269,7 @@ void WgmmaTileEmitter::emitTile(const FragmentEpilogue &epilogue, Value batch,
   auto loop = scf::ForOp::create(
       b, loc, idx(0), kTiles, idx(1), ValueRange{zero},
       [&](OpBuilder &, Location, Value kt, ValueRange iter) {
-        Value stage = arith::RemUIOp::create(b, loc, kt, idx(p.stages));
+        Value stage = slotOf(kt);
         nvgpu::MBarrierTryWaitParityOp::create(b, loc, full, parity(kt, false),
                                                ticks, stage);
         Value aDesc = descriptor(address(add(mul(stage, idx(aBytes)), rowsOff)),
@@ -277,14 +304,26 @@ void WgmmaTileEmitter::emitTile(const FragmentEpilogue &epilogue, Value batch,
         {
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPointToStart(ifOp.thenBlock());
-          Value prev = arith::RemUIOp::create(
-              b, loc, add(kt, idx(p.stages - 1)), idx(p.stages));
+          Value prev = slotOf(add(kt, idx(p.stages - 1)));
           nvgpu::MBarrierArriveOp::create(
               b, loc, nvgpu::MBarrierTokenType::get(ctx), empty, prev);
         }
         scf::YieldOp::create(b, loc, acc);
       });
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  // The last k tile's slot goes back to the producer too, for the next
+  // tile of this workgroup.
+  {
+    Value release = arith::AndIOp::create(
+        b, loc, cmp(arith::CmpIPredicate::ugt, kTiles, idx(0)),
+        cmp(arith::CmpIPredicate::eq, inGroup, idx(0)));
+    auto ifOp = scf::IfOp::create(b, loc, release, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value last = slotOf(add(kTiles, idx(p.stages - 1)));
+    nvgpu::MBarrierArriveOp::create(b, loc, nvgpu::MBarrierTokenType::get(ctx),
+                                    empty, last);
+  }
 
   // The accumulators as mma.sync-style 16x8 tiles of this warp.
   Value result = loop.getResult(0);

@@ -224,7 +224,7 @@ func.func @linear_wgmma(%x: tensor<512x256xbf16>, %w: tensor<512x256xbf16>) -> (
 // (the GELU-like tanh of the epilogue must not run there), and the fix-up
 // kernel, one workgroup per tile, sums a tile's slots in slot order and
 // applies the epilogue once. On sm_90a the pieces stay on mma.sync: the
-// wgmma kernel's mbarrier ring serves one tile per workgroup.
+// wgmma kernel computes whole tiles (its TMA boxes are 64 wide along K).
 module attributes {xpu.target = #xpu.target<"sm_90a">} {
 // CHECK-LABEL: func.func @stream_k
 //       CHECK:   %[[WS:.+]] = memref.alloc() {alignment = 64 : i64} : memref<{{[0-9]+}}x64x64xf32>
@@ -245,7 +245,7 @@ module attributes {xpu.target = #xpu.target<"sm_90a">} {
 //       CHECK:   math.tanh
 //       CHECK:   vector.store %{{.+}} : memref<16384xbf16>, vector<2xbf16>
 func.func @stream_k(%a: tensor<128x256xbf16>, %b: tensor<128x256xbf16>) -> tensor<128x128xbf16> {
-  // expected-remark @+3 {{128x128x256: mma.sync instead of wgmma on sm_90a: the schedule runs several tiles or K ranges per workgroup, and the wgmma kernel's mbarrier ring serves one tile}}
+  // expected-remark @+3 {{128x128x256: mma.sync instead of wgmma on sm_90a: the schedule splits tiles along K (Stream-K), and the wgmma kernel computes whole tiles}}
   // expected-remark @+2 {{stream_k_mma0: 128x128x256 on tensor cores, mma.sync m16n8k16 bf16, f32 accumulators: 6 program(s), 1 tile op(s) (stream_k) of 128 threads}}
   // expected-remark @+1 {{stream_k_mma0_fixup: Stream-K fix-up of 4 tile(s), one workgroup of 128 threads per tile: its workspace slots summed in slot order in the mma.sync register layout, then the epilogue, once}}
   %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) epilogue {
@@ -297,5 +297,43 @@ func.func @persistent(%a: tensor<256x64xbf16>, %b: tensor<128x64xbf16>) -> tenso
   // expected-remark @+1 {{persistent_mma0: 256x128x64 on tensor cores, mma.sync m16n8k16 bf16, f32 accumulators: 2 program(s), 1 tile op(s) (persistent) of 32 threads}}
   %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 1, subgroups = [1, 1], stages = 2, schedule = persistent<programs = 2>>} : (tensor<256x64xbf16>, tensor<128x64xbf16>) -> tensor<256x128xf32>
   return %g : tensor<256x128xf32>
+}
+}
+
+// -----
+
+// Persistent programs on wgmma: 2 programs loop over the 8 tiles of
+// 256x256x256 in 64x128 tiles (4 k tiles of 64 each), on one mbarrier ring
+// set up once per workgroup. A tile's k tile kt is the ring's k tile
+// `done + kt` (done: the k tiles of this workgroup's earlier tiles, a
+// private counter); the consumers give the last k tile's slot back after
+// the loop, for the next tile. No setmaxnreg: the role branch sits inside
+// the tile loop.
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+// CHECK-LABEL: gpu.func @persistent_wgmma_mma0(
+//       CHECK:   %[[FULL:.+]] = nvgpu.mbarrier.create
+//       CHECK:   %[[EMPTY:.+]] = nvgpu.mbarrier.create
+//       CHECK:   %[[DONE:.+]] = memref.alloca() : memref<1xindex>
+//       CHECK:   memref.store %{{.+}}, %[[DONE]][%{{.+}}] : memref<1xindex>
+//       CHECK:   nvgpu.mbarrier.init %[[FULL]]
+//       CHECK:   gpu.barrier
+//       CHECK:   scf.for
+//       CHECK:     %[[BASE:.+]] = memref.load %[[DONE]]
+//       CHECK:     %[[NEXT:.+]] = arith.addi %[[BASE]], %{{.+}} : index
+//       CHECK:     memref.store %[[NEXT]], %[[DONE]]
+//   CHECK-NOT:     nvvm.setmaxregister
+//       CHECK:     nvgpu.tma.async.load
+//       CHECK:     nvvm.wgmma.mma_async
+//       CHECK:     nvvm.wgmma.wait.group.sync.aligned 0
+//       CHECK:     scf.if
+//       CHECK:       nvgpu.mbarrier.arrive %[[EMPTY]]
+func.func @persistent_wgmma(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+  // expected-remark @+1 {{persistent_wgmma_mma0: 256x256x256 on tensor cores, wgmma m64n128k16 bf16, f32 accumulators: 2 program(s), 1 tile op(s) (persistent) of 256 threads}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue {
+  ^bb0(%acc: f32):
+    %o = arith.truncf %acc : f32 to bf16
+    xpu.yield %o : bf16
+  } {config = #xpu.config<tile = [64, 128, 32], group_m = 8, subgroups = [1, 2], stages = 4, schedule = persistent<programs = 2>>} : (tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<256x256xbf16>
+  return %g : tensor<256x256xbf16>
 }
 }

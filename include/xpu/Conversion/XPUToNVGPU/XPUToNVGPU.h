@@ -176,6 +176,20 @@ struct WgmmaKernelOperands {
   SmallVector<Value> epilogue;
 };
 
+/// The mbarrier ring of a wgmma kernel, set up once per workgroup
+/// (WgmmaTileEmitter::createRing) and carried across the tiles a program
+/// computes: `full` and `empty` hold one mbarrier per stage; `kTilesDone`
+/// (memref<1xindex> in registers, after SROA) counts the k tiles every
+/// earlier tile of this workgroup consumed, so that a tile's k tile `kt`
+/// is the ring's `kTilesDone + kt`: its slot and phase parity follow from
+/// that. `fixedRoles`: the producer and consumer warpgroups re-balance
+/// their registers (setmaxnreg); only where each runs one tile, since the
+/// role branch sits inside the tile.
+struct WgmmaRing {
+  Value full, empty, kTilesDone;
+  bool fixedRoles = true;
+};
+
 /// Emits, inside a kernel of `plan.wgmmaThreads()` threads, one workgroup
 /// tile on sm_90a: warpgroup `tm / 64` (the producer) has one thread issue
 /// the TMA loads of each k tile into a `stages`-deep ring of 1024-byte
@@ -190,14 +204,20 @@ public:
   WgmmaTileEmitter(OpBuilder &b, Location loc, const MmaKernelPlan &plan,
                    const WgmmaKernelOperands &operands);
 
+  /// Creates and initializes the mbarrier ring (one thread initializes,
+  /// then a workgroup barrier) and prefetches the TMA descriptors; at the
+  /// start of the kernel, before any tile.
+  WgmmaRing createRing(bool fixedRoles);
+
   /// The tile at (`batch`, `m0`, `n0`) over K in [`k0`, `k1`); `k0` and the
   /// range's length are whole k tiles except at the end of K. With
   /// `workspace`, the consumers store f32 partial sums at `slot` instead
-  /// of the epilogue's results. The mbarrier ring is set up for this one
-  /// tile: a kernel runs one tile per workgroup.
-  void emitTile(const FragmentEpilogue &epilogue, Value batch, Value m0,
-                Value n0, Value k0, Value k1, Value workspace = {},
-                Value slot = {});
+  /// of the epilogue's results. A workgroup may compute several tiles one
+  /// after the other on the same `ring`: the producer runs ahead into the
+  /// next tile's loads while the consumers apply this one's epilogue.
+  void emitTile(const WgmmaRing &ring, const FragmentEpilogue &epilogue,
+                Value batch, Value m0, Value n0, Value k0, Value k1,
+                Value workspace = {}, Value slot = {});
 
   /// Bytes of dynamic shared memory the kernel needs.
   static int64_t sharedBytes(const MmaKernelPlan &plan);
