@@ -28,8 +28,10 @@ import subprocess
 VARIANTS = (("f32", "precision=f32"), ("tf32", "precision=tf32"),
             ("bf16", "precision=bf16"), ("bf16-90a", "chip=sm_90a precision=bf16"),
             ("tf32-persistent", "precision=tf32 schedule=persistent"),
+            # Two programs, so that each loops over several tiles (the
+            # workloads have few) on one mbarrier ring.
             ("bf16-90a-persistent",
-             "chip=sm_90a precision=bf16 schedule=persistent"),
+             "chip=sm_90a precision=bf16 schedule=persistent programs=2"),
             ("tf32-sk", "precision=tf32 schedule=stream_k"),
             ("bf16-sk", "precision=bf16 schedule=stream_k"),
             ("bf16-90a-sk", "chip=sm_90a precision=bf16 schedule=stream_k"),

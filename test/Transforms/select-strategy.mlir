@@ -91,7 +91,7 @@ module attributes {xpu.target = #xpu.target<"sm_90">} {
 // CHECK-LABEL: func.func @sm90_large_square
 //       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 32], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel>}
 func.func @sm90_large_square(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xf32> {
-  // expected-remark @+2 {{selected for 4096x4096x4096 (m x n x k) on sm_90: tile [128, 256, 32], subgroups [2, 4], group_m 8, stages 4: 512 tiles on 132 compute units = 3.88 waves, wave efficiency 0.97, useful work 1.00, model time 360448 ns (memory bound); 238 registers per thread (budget 255); SLM 98304 of 233472 bytes; 1 of 25 candidates rejected (1 registers, 0 SLM)}}
+  // expected-remark @+2 {{selected for 4096x4096x4096 (m x n x k) on sm_90: tile [128, 256, 32], subgroups [2, 4], group_m 8, stages 4: 512 tiles on 132 compute units = 3.88 waves, wave efficiency 0.97, useful work 1.00, model time 360448 ns (memory bound); 226 registers per thread (budget 255); SLM 98304 of 233472 bytes; 1 of 25 candidates rejected (1 registers, 0 SLM)}}
   // expected-remark @+1 {{schedule data_parallel (wave efficiency 0.97 over 4 waves; persistent programs model 0.03 faster, less than 0.10): 512 tiles, 528 workgroups at once; data_parallel: 3.88 waves, efficiency 0.96, 364448 ns}}
   %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xf32>
   return %g : tensor<4096x4096xf32>
@@ -241,7 +241,7 @@ module attributes {xpu.target = #xpu.target<"sm_90">} {
 // CHECK-LABEL: func.func @hand_stream_k_kept
 //       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [2, 2], stages = 3, schedule = stream_k>}
 func.func @hand_stream_k_kept(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xf32> {
-  // expected-remark @+1 {{kept the config written by hand on sm_90: tile [128, 128, 32], subgroups [2, 2], group_m 8, stages 3: 1024 tiles on 132 compute units = 7.76 waves, wave efficiency 0.97, useful work 1.00, model time 475791 ns (memory bound); 238 registers per thread (budget 255); SLM 49152 of 233472 bytes; stream_k: 1024 tiles on 924 programs: 924 data-parallel, 100 split into 12800 K-steps of 128 (13 or 14 K-steps per program), at most 11 pieces per tile, each in its own workspace slot, summed in program order; 100 fix-up programs: efficiency 0.88, 521710 ns}}
+  // expected-remark @+1 {{kept the config written by hand on sm_90: tile [128, 128, 32], subgroups [2, 2], group_m 8, stages 3: 1024 tiles on 132 compute units = 7.76 waves, wave efficiency 0.97, useful work 1.00, model time 475791 ns (memory bound); 226 registers per thread (budget 255); SLM 49152 of 233472 bytes; stream_k: 1024 tiles on 924 programs: 924 data-parallel, 100 split into 12800 K-steps of 128 (13 or 14 K-steps per program), at most 11 pieces per tile, each in its own workspace slot, summed in program order; 100 fix-up programs: efficiency 0.88, 521710 ns}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [2, 2], stages = 3, schedule = stream_k>} : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xf32>
   return %g : tensor<4096x4096xf32>
 }

@@ -32,7 +32,7 @@ module attributes {xpu.target = #xpu.target<"sm_90">} {
 //       CHECK:   %[[R:.+]] = bufferization.to_tensor %[[C]] restrict writable
 //       CHECK:   return %[[R]]
 //       CHECK: gpu.module @linear_bias_relu_mma0
-//       CHECK:   gpu.func @linear_bias_relu_mma0({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.maxnreg = 255 : i32}
+//       CHECK:   gpu.func @linear_bias_relu_mma0({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.maxnreg = 226 : i32}
 // The program id walks the 2 x 4 tiles column by column (one GROUP_SIZE_M
 // group).
 //       CHECK:     %[[PID:.+]] = gpu.block_id  x
@@ -66,7 +66,7 @@ module attributes {xpu.target = #xpu.target<"sm_90">} {
 //   CHECK-NOT:     vector.store
 //       CHECK:     gpu.return
 func.func @linear_bias_relu(%x: tensor<256x128xbf16>, %w: tensor<512x128xbf16>, %b: tensor<512xf32>) -> tensor<256x512xbf16> {
-  // expected-remark @+1 {{linear_bias_relu_mma0: 256x512x128 on tensor cores, mma.sync m16n8k16 bf16, f32 accumulators: 8 program(s), 1 tile op(s) (data_parallel) of 128 threads (2x2 warps of 64x64), tile 128x128x32, 3-stage cp.async pipeline, 49152 bytes of dynamic shared memory, B read as [n, k] (ldmatrix); 128 accumulators and 64 fragment registers per thread, at most 255 registers (.maxnreg: the register model's estimate, 238, rounded up to a multiple of 32)}}
+  // expected-remark @+1 {{linear_bias_relu_mma0: 256x512x128 on tensor cores, mma.sync m16n8k16 bf16, f32 accumulators: 8 program(s), 1 tile op(s) (data_parallel) of 128 threads (2x2 warps of 64x64), tile 128x128x32, 3-stage cp.async pipeline, 49152 bytes of dynamic shared memory, B read as [n, k] (ldmatrix); 128 accumulators and 64 fragment registers per thread, at most 226 registers (.maxnreg: the register model's estimate, 226, at least 96)}}
   %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<512xf32>) {
   ^bb0(%acc: f32, %bv: f32):
     %t = arith.addf %acc, %bv : f32
@@ -99,7 +99,7 @@ module attributes {xpu.target = #xpu.target<"sm_90">} {
 //       CHECK:   scf.if
 //       CHECK:     vector.store %{{.+}} {alignment = 8 : i64} : memref<7200xf32>, vector<2xf32>
 func.func @f16_kn_masked(%a: tensor<100x40xf16>, %b: tensor<40x72xf16>) -> tensor<100x72xf32> {
-  // expected-remark @+1 {{f16_kn_masked_mma0: 100x72x40 on tensor cores, mma.sync m16n8k16 f16, f32 accumulators: 8 program(s), 1 tile op(s) (data_parallel) of 32 threads (1x1 warps of 32x64), tile 32x64x32, 2-stage cp.async pipeline, 12288 bytes of dynamic shared memory, B read as [k, n] (ldmatrix.trans); 64 accumulators and 48 fragment registers per thread, at most 160 registers (.maxnreg: the register model's estimate, 158, rounded up to a multiple of 32)}}
+  // expected-remark @+1 {{f16_kn_masked_mma0: 100x72x40 on tensor cores, mma.sync m16n8k16 f16, f32 accumulators: 8 program(s), 1 tile op(s) (data_parallel) of 32 threads (1x1 warps of 32x64), tile 32x64x32, 2-stage cp.async pipeline, 12288 bytes of dynamic shared memory, B read as [k, n] (ldmatrix.trans); 64 accumulators and 48 fragment registers per thread, at most 146 registers (.maxnreg: the register model's estimate, 146, at least 96)}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [32, 64, 32], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel>} : (tensor<100x40xf16>, tensor<40x72xf16>) -> tensor<100x72xf32>
   return %g : tensor<100x72xf32>
 }
