@@ -268,16 +268,22 @@ def main_nvidia(args, corpus):
           "budget | ptxas as generated: registers / spill bytes | ptxas "
           "without .maxnreg | model - ptxas without .maxnreg | verdict |")
     print("|---|---|---|---|---|---|---|---|---|")
+    return print_rows(corpus, NV_PATHS, lambda m, i, path: measure_nvidia(
+        args, m, i, *path), format_nvidia_row, "ptxas")
+
+
+def print_rows(corpus, paths, measure_path, format_row_of, vendor):
+    """Prints the rows of every model on every path; returns 1 if one is
+    UNSAFE, else 0."""
     unsafe = 0
     for model, inputs in corpus:
-        for family, chip, precision in NV_PATHS:
-            for row in measure_nvidia(args, model, inputs, family, chip,
-                                      precision):
-                line = format_nvidia_row(row)
+        for path in paths:
+            for row in measure_path(model, inputs, path):
+                line = format_row_of(row)
                 unsafe += "UNSAFE" in line
                 print(line, flush=True)
     print()
-    print("%d unsafe rows (model says fits, ptxas spills)." % unsafe)
+    print("%d unsafe rows (model says fits, %s spills)." % (unsafe, vendor))
     return 1 if unsafe else 0
 
 
@@ -324,16 +330,8 @@ def main():
           "budget | IGC GRF | IGC spill (bytes) | spill in 256-GRF mode | "
           "verdict |")
     print("|---|---|---|---|---|---|---|---|---|")
-    unsafe = 0
-    for model, inputs in corpus:
-        for path, chip in PATHS:
-            for row in measure(args, model, inputs, path, chip):
-                line = format_row(row)
-                unsafe += "UNSAFE" in line
-                print(line, flush=True)
-    print()
-    print("%d unsafe rows (model says fits, IGC spills)." % unsafe)
-    return 1 if unsafe else 0
+    return print_rows(corpus, PATHS, lambda m, i, path: measure(
+        args, m, i, *path), format_row, "IGC")
 
 
 if __name__ == "__main__":

@@ -261,6 +261,18 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
     int64_t fields = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (1ll << 62);
     return arith::OrIOp::create(b, loc, start, i64(fields));
   };
+  // One thread per consumer warpgroup gives the slot of k tile `kt - 1`
+  // back to the producer (when kt > 0).
+  auto releaseBefore = [&](Value kt) {
+    Value release = arith::AndIOp::create(
+        b, loc, cmp(arith::CmpIPredicate::ugt, kt, idx(0)),
+        cmp(arith::CmpIPredicate::eq, inGroup, idx(0)));
+    auto ifOp = scf::IfOp::create(b, loc, release, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    nvgpu::MBarrierArriveOp::create(b, loc, nvgpu::MBarrierTokenType::get(ctx),
+                                    empty, slotOf(add(kt, idx(p.stages - 1))));
+  };
   Value consumer = warpgroup;
   Value rowsOff = mul(consumer, idx(64 * p.tk * eb));
   auto shape = NVVM::MMAShapeAttr::get(ctx, 64, p.tn, 16);
@@ -297,33 +309,13 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
         // This k tile's group stays in flight; the previous one is done,
         // so its slot goes back to the producer.
         NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
-        Value release = arith::AndIOp::create(
-            b, loc, cmp(arith::CmpIPredicate::ugt, kt, idx(0)),
-            cmp(arith::CmpIPredicate::eq, inGroup, idx(0)));
-        auto ifOp = scf::IfOp::create(b, loc, release, false);
-        {
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPointToStart(ifOp.thenBlock());
-          Value prev = slotOf(add(kt, idx(p.stages - 1)));
-          nvgpu::MBarrierArriveOp::create(
-              b, loc, nvgpu::MBarrierTokenType::get(ctx), empty, prev);
-        }
+        releaseBefore(kt);
         scf::YieldOp::create(b, loc, acc);
       });
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   // The last k tile's slot goes back to the producer too, for the next
   // tile of this workgroup.
-  {
-    Value release = arith::AndIOp::create(
-        b, loc, cmp(arith::CmpIPredicate::ugt, kTiles, idx(0)),
-        cmp(arith::CmpIPredicate::eq, inGroup, idx(0)));
-    auto ifOp = scf::IfOp::create(b, loc, release, false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    Value last = slotOf(add(kTiles, idx(p.stages - 1)));
-    nvgpu::MBarrierArriveOp::create(b, loc, nvgpu::MBarrierTokenType::get(ctx),
-                                    empty, last);
-  }
+  releaseBefore(kTiles);
 
   // The accumulators as mma.sync-style 16x8 tiles of this warp.
   Value result = loop.getResult(0);
