@@ -6,9 +6,9 @@
 // mode), and every xpu.gemm_tile / xpu.gemm_fixup in it becomes
 // workgroup-level XeGPU: 2D block descriptors, prefetch, DPAS, the fused
 // epilogue. The operands arrive in the layout the kernel reads
-// (xpu-materialize-layouts: bf16/f16, [k, n] rhs, legal pitches, epilogue
-// panels), so the kernel does no layout work and the host none per call
-// for weights.
+// (xpu-materialize-layouts: bf16/f16, [k, n] rhs, legal pitches, per_col
+// vectors of whole tiles, per_row / scalar panels), so the kernel does no
+// layout work and the host none per call for weights.
 //
 // Catalog: mem_block_pointers / descriptor patterns (boundaries handled by
 // the descriptor: descriptor_no_boundary_check_arg), grf_mode and
@@ -360,7 +360,8 @@ Value XeTileEmitter::applyEpilogue(OpBuilder &b, Location loc, Block &block,
     if (Value mapped = map.lookupOrNull(v))
       return mapped;
     // An epilogue operand is read where the epilogue first needs it, so
-    // that its tile-sized panel is not live across the ops before.
+    // that its tile (or broadcast row vector) is not live across the ops
+    // before.
     if (auto arg = dyn_cast<BlockArgument>(v);
         arg && arg.getOwner() == &block) {
       Value loaded = loadOperand(arg.getArgNumber() - 1);
