@@ -40,6 +40,9 @@ static void addXeKernelLowering(OpPassManager &pm) {
   kernels.addPass(xegpu::createXeGPUBlocking());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
+  // What blocking leaves of the row vectors of per_col epilogue operands
+  // that lane distribution cannot take.
+  kernels.addPass(createXPUXeGPULegalizeSlicedVectorsPass());
   xegpu::XeGPUPropagateLayoutOptions lane;
   lane.layoutKind = "lane";
   kernels.addPass(xegpu::createXeGPUPropagateLayout(lane));

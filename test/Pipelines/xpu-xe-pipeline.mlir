@@ -69,25 +69,27 @@
 // REMARKS-DAG: Category:xpu-select-strategy | Reason="selected for 32x48x16 (m x n x k) on pvc
 // REMARKS-DAG: Category:xpu-select-strategy | Reason="schedule data_parallel (the last wave leaves 0.91 of the machine idle, but a tile has one K-step (nothing to split))
 // REMARKS-DAG: Category:xpu-materialize-layouts | Reason="32x48x16: rhs [n, k] transposed to [k, n]
-// REMARKS-DAG: Category:xpu-outline-weight-pack | Reason="@forward: moved 3 op(s) that depend only on the weights (args #1, #2) into @forward.pack
+// REMARKS-DAG: Category:xpu-materialize-layouts | Reason="32x48x16: epilogue operand #0 (per_col) read as it is: 3 whole 16-column tiles of a row vector"
+// REMARKS-DAG: Category:xpu-outline-weight-pack | Reason="@forward: moved 2 op(s) that depend only on the weights (args #1, #2) into @forward.pack
 // REMARKS-DAG: Category:convert-xpu-to-xegpu | Reason="kernel forward_packed_xe_gemm0: 12 workgroups of 16 work-items
 
 // No weight layout work per call: xpu-materialize-layouts runs before
 // xpu-outline-weight-pack, so the weight's bf16 conversion, [n, k] -> [k, n]
-// transpose and pitch padding and the bias panel are all in @forward.pack;
+// transpose and pitch padding and the bias padded to whole tiles (67 -> 80
+// columns of 16-column tiles) are all in @forward.pack;
 // @forward.packed only reads them through views (the input x is converted
 // and padded per call, as it must be).
 // RUN: cat %S/../Integration/CPU/odd-shapes.mlir %S/../Integration/CPU/Inputs/gen.mlir \
 // RUN:   | xpu-opt --xpu-xe-pipeline="chip=pvc" --mlir-print-ir-after=xpu-outline-weight-pack \
 // RUN:     --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=PACKED
-// PACKED-LABEL: func.func @forward.pack(%{{.+}}: tensor<67x97xf32>, %{{.+}}: tensor<67xf32>) -> (tensor<97x72xbf16>, tensor<8x68xf32>) attributes {llvm.emit_c_interface, xpu.pack_part = "pack"}
+// PACKED-LABEL: func.func @forward.pack(%{{.+}}: tensor<67x97xf32>, %{{.+}}: tensor<67xf32>) -> (tensor<97x72xbf16>, tensor<1x80xf32>) attributes {llvm.emit_c_interface, xpu.pack_part = "pack"}
 // PACKED:         arith.truncf %{{.+}} : f32 to bf16
 // PACKED:         linalg.transpose
 // PACKED:         tensor.pad
 // PACKED:         linalg.broadcast
 // PACKED:         tensor.pad
 // PACKED-LABEL: func.func @forward.packed(
-// PACKED-SAME:    %[[X:[^:]+]]: tensor<131x97xf32>, %[[W:[^:]+]]: tensor<97x72xbf16>, %[[B:[^:]+]]: tensor<8x68xf32>) -> tensor<131x67xf32> attributes {llvm.emit_c_interface, xpu.pack_part = "packed"}
+// PACKED-SAME:    %[[X:[^:]+]]: tensor<131x97xf32>, %[[W:[^:]+]]: tensor<97x72xbf16>, %[[B:[^:]+]]: tensor<1x80xf32>) -> tensor<131x67xf32> attributes {llvm.emit_c_interface, xpu.pack_part = "packed"}
 // PACKED-NOT:     linalg.transpose
 // PACKED-NOT:     linalg.broadcast
 // PACKED:         %[[XB:.+]] = linalg.generic {{.*}} ins(%[[X]] : tensor<131x97xf32>)

@@ -3,9 +3,10 @@
 
 // Xe (a #xpu.xe config): f32 operands to bf16, the [n, k] rhs to [k, n],
 // rows padded to a 2D block pitch (A: 20 bf16 = 40 bytes -> 32 elements;
-// B: 24 bf16 = 48 bytes -> 32), the bias broadcast to a tile-high panel
-// (16 x 24 f32, 96 bytes: no padding), each read through a view of the
-// logical shape (the panel's row 0, marked xpu.panel).
+// B: 24 bf16 = 48 bytes -> 32), the bias padded with zeros to whole
+// 16-column tiles (a 1 x 32 row, from which the kernel gathers each tile's
+// 16 columns without a bounds check), each read through a view of the
+// logical shape (the bias row's columns, marked xpu.panel).
 // CHECK-LABEL: func.func @xe_linear
 // CHECK-SAME: %[[X:.*]]: tensor<40x20xf32>, %[[W:.*]]: tensor<24x20xf32>, %[[B:.*]]: tensor<24xf32>
 // CHECK-DAG: %[[XB:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<40x20xf32>)
@@ -16,8 +17,9 @@
 // CHECK: %[[XV:.*]] = tensor.extract_slice %[[XP]][0, 0] [40, 20] [1, 1] : tensor<40x32xbf16> to tensor<40x20xbf16>
 // CHECK: %[[WP:.*]] = tensor.pad %[[WT]] low[0, 0] high[0, 8]
 // CHECK: %[[WV:.*]] = tensor.extract_slice %[[WP]][0, 0] [20, 24] [1, 1] : tensor<20x32xbf16> to tensor<20x24xbf16>
-// CHECK: %[[PANEL:.*]] = linalg.broadcast ins(%[[B]] : tensor<24xf32>) outs(%{{.*}} : tensor<16x24xf32>) dimensions = [0]
-// CHECK: %[[BV:.*]] = tensor.extract_slice %[[PANEL]][0, 0] [1, 24] [1, 1] {xpu.panel} : tensor<16x24xf32> to tensor<24xf32>
+// CHECK: %[[ROW:.*]] = linalg.broadcast ins(%[[B]] : tensor<24xf32>) outs(%{{.*}} : tensor<1x24xf32>) dimensions = [0]
+// CHECK: %[[ROWP:.*]] = tensor.pad %[[ROW]] low[0, 0] high[0, 8]
+// CHECK: %[[BV:.*]] = tensor.extract_slice %[[ROWP]][0, 0] [1, 24] [1, 1] {xpu.panel} : tensor<1x32xf32> to tensor<24xf32>
 // CHECK: xpu.gemm %[[XV]], %[[WV]] rhs_layout(kn) acc(f32) epilogue(%[[BV]] per_col : tensor<24xf32>)
 module attributes {xpu.target = #xpu.target<"pvc">} {
 func.func @xe_linear(%x: tensor<40x20xf32>, %w: tensor<24x20xf32>, %b: tensor<24xf32>) -> tensor<40x24xf32> {
@@ -25,13 +27,33 @@ func.func @xe_linear(%x: tensor<40x20xf32>, %w: tensor<24x20xf32>, %b: tensor<24
   // expected-remark @below {{40x24x20: rhs [n, k] transposed to [k, n] (the block reads of B take [k, n] rows)}}
   // expected-remark @below {{40x24x20: A: rows of 20 x 2 bytes padded with zeros to 32 elements, the narrowest pitch 2D block I/O accepts (>= 64 bytes, a multiple of 16)}}
   // expected-remark @below {{40x24x20: B: rows of 24 x 2 bytes padded with zeros to 32 elements}}
-  // expected-remark @below {{40x24x20: epilogue operand #0 (per_col) broadcast to a 16x24 panel that the kernel reads with the accumulator's layout}}
+  // expected-remark @below {{40x24x20: epilogue operand #0 (per_col) padded with zeros to 32 columns, whole 16-column tiles of a row vector}}
   %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<24xf32>) {
   ^bb0(%acc: f32, %bias: f32):
     %t = arith.addf %acc, %bias : f32
     xpu.yield %t : f32
   } {config = #xpu.config<tile = [16, 16, 16], group_m = 8, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<40x20xf32>, tensor<24x20xf32>) -> tensor<40x24xf32>
   return %y : tensor<40x24xf32>
+}
+}
+
+// -----
+
+// Xe, a per_col vector of whole tiles (N = 32, tn = 16) is read as it is:
+// no panel, no copy.
+// CHECK-LABEL: func.func @xe_per_col_whole_tiles
+// CHECK-SAME: %[[B:[a-zA-Z0-9]+]]: tensor<32xf32>
+// CHECK-NOT: linalg.broadcast
+// CHECK: xpu.gemm %{{.*}} epilogue(%[[B]] per_col : tensor<32xf32>)
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @xe_per_col_whole_tiles(%x: tensor<40x32xbf16>, %w: tensor<32x32xbf16>, %b: tensor<32xf32>) -> tensor<40x32xf32> {
+  // expected-remark @below {{40x32x32: epilogue operand #0 (per_col) read as it is: 2 whole 16-column tiles of a row vector}}
+  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) epilogue(%b per_col : tensor<32xf32>) {
+  ^bb0(%acc: f32, %bias: f32):
+    %t = arith.addf %acc, %bias : f32
+    xpu.yield %t : f32
+  } {config = #xpu.config<tile = [16, 16, 16], group_m = 8, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<40x32xbf16>, tensor<32x32xbf16>) -> tensor<40x32xf32>
+  return %y : tensor<40x32xf32>
 }
 }
 

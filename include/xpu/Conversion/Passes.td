@@ -390,6 +390,50 @@ def XPUEmbedXeBuildOptionsPass : Pass<"xpu-embed-xe-build-options", "ModuleOp"> 
                            "::mlir::xpu::XPUDialect"];
 }
 
+def XPUXeGPULegalizeSlicedVectorsPass
+    : Pass<"xpu-xegpu-legalize-sliced-vectors", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make the sliced 1-D vectors that xegpu-blocking leaves "
+                "distributable to lanes";
+  let description = [{
+    Between `xegpu-blocking` and `xegpu-propagate-layout{layout-kind=lane}`
+    in the Xe kernel lowering (`xpu-xe-pipeline`). `convert-xpu-to-xegpu`
+    reads a `per_col` epilogue operand as a row vector: a gather
+    (`xegpu.load`) of `tn` columns at offsets `[0, 1, ..., tn - 1]` whose
+    layout is the accumulator's without its row dimension
+    (`#xegpu.slice<..., dims = [0]>`), broadcast to the accumulator. Upstream
+    22.1.8 distributes that to subgroups and blocks it into 16-lane pieces,
+    but leaves two things its lane distribution cannot take (the gather then
+    stays undistributed and `convert-xegpu-to-xevm` fails, or the whole
+    kernel stays in a `gpu.warp_execute_on_lane_0`):
+
+    * temporary slice layouts (`layout_operand_<i>`, `layout_result_<i>`)
+      that still carry `inst_data`: blocking drops those of plain
+      `#xegpu.layout`s only, and lane propagation keeps what it finds. They
+      are removed, and lane propagation assigns them from the anchors as it
+      does for the others (anchor `layout`s and lane-level slices are left
+      alone);
+    * the offsets of each 16-lane piece as a constant `[k, k + 1, ...,
+      k + 15]`: lane distribution distributes `vector.step` (to the lane
+      id) but no such constant. Each becomes `vector.step` plus a splat of
+      `k`. Other constants are left alone.
+
+    Before: `%o = arith.constant {layout_result_0 = #xegpu.slice<
+    #xegpu.layout<inst_data = [8, 16]>, dims = [0]>} dense<[16, ..., 31]> :
+    vector<16xindex>`
+    After:  `%s = vector.step : vector<16xindex>`, `%o = arith.addi %s,
+    %c16` with `%c16 = arith.constant dense<16> : vector<16xindex>`
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::xegpu::XeGPUDialect"];
+  let statistics = [
+    Statistic<"numLayoutsDropped", "num-layouts-dropped",
+              "Instruction-level slice layouts dropped">,
+    Statistic<"numStepsRebuilt", "num-steps-rebuilt",
+              "Index constants rebuilt as vector.step">
+  ];
+}
+
 //===----------------------------------------------------------------------===//
 // NVIDIA (xpu-nvvm-pipeline)
 //===----------------------------------------------------------------------===//

@@ -6,9 +6,9 @@
 // mode), and every xpu.gemm_tile / xpu.gemm_fixup in it becomes
 // workgroup-level XeGPU: 2D block descriptors, prefetch, DPAS, the fused
 // epilogue. The operands arrive in the layout the kernel reads
-// (xpu-materialize-layouts: bf16/f16, [k, n] rhs, legal pitches, epilogue
-// panels), so the kernel does no layout work and the host none per call
-// for weights.
+// (xpu-materialize-layouts: bf16/f16, [k, n] rhs, legal pitches, per_col
+// vectors of whole tiles, per_row / scalar panels), so the kernel does no
+// layout work and the host none per call for weights.
 //
 // Catalog: mem_block_pointers / descriptor patterns (boundaries handled by
 // the descriptor: descriptor_no_boundary_check_arg), grf_mode and
@@ -74,6 +74,9 @@ struct Surface {
   /// (rows of `pitch`; at least `rows` of them).
   bool perBatch;
   int64_t batchStride = 0;
+  /// How an epilogue operand broadcasts over the tile (full for the GEMM's
+  /// own operands and result).
+  BroadcastKind kind = BroadcastKind::full;
 
   /// The width of the surface's descriptors: the logical columns widened to
   /// the narrowest width 2D block I/O accepts (>= 64 bytes, a multiple of
@@ -165,24 +168,26 @@ private:
   /// Checks that `s` is a legal 2D block surface; an error at `op` naming
   /// `what` otherwise.
   LogicalResult checkSurface(Operation *op, StringRef what, const Surface &s);
-  /// Surfaces of the epilogue operands (panels for the broadcast kinds),
-  /// with the row and column the tile reads them at.
+  /// Surfaces of the epilogue operands: full ones as they are, per_col ones
+  /// as a row of whole tiles, per_row and scalar ones as panels.
   LogicalResult getEpilogueSurfaces(Operation *op, ValueRange operands,
                                     ArrayAttr broadcasts, int64_t m, int64_t n,
                                     bool batched,
-                                    SmallVectorImpl<Surface> &surfaces,
-                                    SmallVectorImpl<std::pair<bool, bool>> &at);
+                                    SmallVectorImpl<Surface> &surfaces);
+  /// The tile's `p.tn` columns of the row vector `s` from column `n0`, each
+  /// subgroup reading its own columns, broadcast to the accumulator's shape
+  /// and layout.
+  Value loadRowVector(OpBuilder &b, Location loc, const Surface &s, Value n0);
   /// Applies `epilogue` (vectorized op by op) to `acc` and stores the tile
   /// at (batch, m0, n0) of `c`.
   void storeOutput(OpBuilder &b, Location loc, Block &epilogue, Value acc,
-                   ArrayRef<Surface> operands,
-                   ArrayRef<std::pair<bool, bool>> at, const Surface &c,
-                   Value batch, Value m0, Value n0);
+                   ArrayRef<Surface> operands, const Surface &c, Value batch,
+                   Value m0, Value n0);
   /// Vectorizes the epilogue over the accumulator tile; epilogue operand `i`
   /// is `loadOperand(i)`, called where the epilogue first reads it.
   Value applyEpilogue(OpBuilder &b, Location loc, Block &block, Value acc,
                       function_ref<Value(unsigned)> loadOperand);
-  void setLayout(Operation *op, xegpu::LayoutAttr layout) {
+  void setLayout(Operation *op, xegpu::DistributeLayoutAttr layout) {
     xegpu::setDistributeLayoutAttr(op->getResult(0), layout);
   }
 
@@ -238,14 +243,30 @@ LogicalResult XeTileEmitter::checkSurface(Operation *op, StringRef what,
 
 LogicalResult XeTileEmitter::getEpilogueSurfaces(
     Operation *op, ValueRange operands, ArrayAttr broadcasts, int64_t m,
-    int64_t n, bool batched, SmallVectorImpl<Surface> &surfaces,
-    SmallVectorImpl<std::pair<bool, bool>> &at) {
+    int64_t n, bool batched, SmallVectorImpl<Surface> &surfaces) {
   for (auto [i, v] : llvm::enumerate(operands)) {
     auto type = cast<MemRefType>(v.getType());
     BroadcastKind kind = cast<BroadcastKindAttr>(broadcasts[i]).getValue();
     Surface s = makeSurface(v, type.getElementType(), 0, 0,
                             kind == BroadcastKind::full && batched);
+    s.kind = kind;
     std::string what = llvm::formatv("epilogue operand #{0}", i).str();
+    if (kind == BroadcastKind::per_col) {
+      // A row vector ([n], or row 0 of a rank-2 panel) of whole tiles: every
+      // tile reads its tn columns without a bounds check.
+      int64_t cols = type.getRank() ? type.getShape().back() : 0;
+      int64_t tiles = llvm::alignTo(n, p.tn);
+      if (!type.hasStaticShape() || type.getRank() > 2 || cols < tiles)
+        return op->emitError()
+               << kPassArg << ": " << what << " (per_col) " << type
+               << " does not hold the " << tiles << " columns of whole " << p.tn
+               << "-column tiles that the kernel reads; run "
+                  "xpu-materialize-layouts first";
+      s.rows = 1;
+      s.cols = n;
+      surfaces.push_back(s);
+      continue;
+    }
     if (kind != BroadcastKind::full && type.getRank() != 2)
       return op->emitError()
              << kPassArg << ": " << what << " (" << stringifyBroadcastKind(kind)
@@ -255,28 +276,19 @@ LogicalResult XeTileEmitter::getEpilogueSurfaces(
     case BroadcastKind::full:
       s.rows = m;
       s.cols = n;
-      at.push_back({true, true});
-      break;
-    case BroadcastKind::per_col:
-      // A tile-high panel of equal rows, read at the tile's columns.
-      s.rows = type.getDimSize(0);
-      s.cols = n;
-      at.push_back({false, true});
       break;
     case BroadcastKind::per_row:
       // A tile-wide panel of equal columns, read at the tile's rows.
       s.rows = m;
       s.cols = type.getDimSize(1);
-      at.push_back({true, false});
       break;
     case BroadcastKind::scalar:
+    case BroadcastKind::per_col:
       s.rows = type.getDimSize(0);
       s.cols = type.getDimSize(1);
-      at.push_back({false, false});
       break;
     }
-    if ((kind == BroadcastKind::per_col || kind == BroadcastKind::scalar) &&
-        s.rows < p.tm)
+    if (kind == BroadcastKind::scalar && s.rows < p.tm)
       return op->emitError()
              << kPassArg << ": " << what << " panel has " << s.rows
              << " rows, fewer than the tile's " << p.tm;
@@ -290,6 +302,45 @@ LogicalResult XeTileEmitter::getEpilogueSurfaces(
     surfaces.push_back(s);
   }
   return success();
+}
+
+Value XeTileEmitter::loadRowVector(OpBuilder &b, Location loc, const Surface &s,
+                                   Value n0) {
+  // Upstream 22.1.8 distributes no 2D block load of 1 x tn under a layout
+  // of the accumulator's subgroup grid (1 row cannot be split among its
+  // subgroup rows) and parses no descriptor with a slice layout, but it
+  // distributes a gather whose layout is the accumulator's without its row
+  // dimension (#xegpu.slice<c, dims = [0]>: the subgroups of one grid column
+  // read the same tn / sg_cols columns, each lane one column per 16) and the
+  // vector.broadcast of it to the accumulator's layout. Each lane then
+  // holds its columns' values once, not once per accumulator row as a
+  // tile-sized panel did (64 registers per operand at 32x32 blocks). The
+  // stale inst-level slice layouts this leaves on the offsets are dropped
+  // after xegpu-blocking (xpu-xegpu-drop-stale-slice-layouts).
+  MLIRContext *ctx = b.getContext();
+  auto layout =
+      xegpu::SliceAttr::get(ctx, layouts.c, DenseI64ArrayAttr::get(ctx, {0}));
+  Type i64 = b.getI64Type();
+  Value col = arith::IndexCastUIOp::create(b, loc, i64, n0);
+  Value bytes =
+      arith::ConstantIntOp::create(b, loc, i64, getElementBytes(s.elt));
+  Value addr = arith::AddIOp::create(b, loc, getBase(b, loc, s, Value()),
+                                     arith::MulIOp::create(b, loc, col, bytes));
+  Operation *offsets = arith::ConstantOp::create(
+      b, loc,
+      b.getIndexVectorAttr(llvm::to_vector(llvm::seq<int64_t>(0, p.tn))));
+  setLayout(offsets, layout);
+  Operation *mask = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(VectorType::get({p.tn}, b.getI1Type()), true));
+  setLayout(mask, layout);
+  Value row = xegpu::LoadGatherOp::create(
+      b, loc, VectorType::get({p.tn}, s.elt), addr, offsets->getResult(0),
+      mask->getResult(0), IntegerAttr(), nullptr, nullptr, nullptr, layout);
+  Operation *tile = vector::BroadcastOp::create(
+      b, loc, VectorType::get({p.tm, p.tn}, s.elt), row);
+  setLayout(tile, layouts.c);
+  return tile->getResult(0);
 }
 
 Value XeTileEmitter::applyEpilogue(OpBuilder &b, Location loc, Block &block,
@@ -309,7 +360,8 @@ Value XeTileEmitter::applyEpilogue(OpBuilder &b, Location loc, Block &block,
     if (Value mapped = map.lookupOrNull(v))
       return mapped;
     // An epilogue operand is read where the epilogue first needs it, so
-    // that its tile-sized panel is not live across the ops before.
+    // that its tile (or broadcast row vector) is not live across the ops
+    // before.
     if (auto arg = dyn_cast<BlockArgument>(v);
         arg && arg.getOwner() == &block) {
       Value loaded = loadOperand(arg.getArgNumber() - 1);
@@ -339,17 +391,20 @@ Value XeTileEmitter::applyEpilogue(OpBuilder &b, Location loc, Block &block,
 
 void XeTileEmitter::storeOutput(OpBuilder &b, Location loc, Block &epilogue,
                                 Value acc, ArrayRef<Surface> operands,
-                                ArrayRef<std::pair<bool, bool>> at,
                                 const Surface &c, Value batch, Value m0,
                                 Value n0) {
-  // The epilogue operands, read with the accumulator's layout.
+  // The epilogue operands in the accumulator's layout: per_col ones from a
+  // row vector, the others read as tiles of a matrix or a panel.
   Value zero = indexConst(b, loc, 0);
   auto loadOperand = [&](unsigned i) -> Value {
     const Surface &s = operands[i];
+    if (s.kind == BroadcastKind::per_col)
+      return loadRowVector(b, loc, s, n0);
     Value desc = createDesc(b, loc, getBase(b, loc, s, batch), s, {p.tm, p.tn},
                             layouts.c);
-    Value row = at[i].first ? m0 : zero;
-    Value col = at[i].second ? n0 : zero;
+    bool full = s.kind == BroadcastKind::full;
+    Value row = full || s.kind == BroadcastKind::per_row ? m0 : zero;
+    Value col = full ? n0 : zero;
     return xegpu::LoadNdOp::create(b, loc, VectorType::get({p.tm, p.tn}, s.elt),
                                    desc, ArrayRef<OpFoldResult>{row, col},
                                    nullptr, nullptr, nullptr, nullptr, nullptr,
@@ -402,10 +457,8 @@ LogicalResult XeTileEmitter::emitTile(RewriterBase &rewriter, GemmTileOp op) {
          p.tn,         p.tn,           false};
   }
   SmallVector<Surface> operands;
-  SmallVector<std::pair<bool, bool>> at;
   if (failed(getEpilogueSurfaces(op, op.getEpilogueOperands(),
-                                 op.getBroadcasts(), m, n, batched, operands,
-                                 at)))
+                                 op.getBroadcasts(), m, n, batched, operands)))
     return failure();
 
   Value batch = op.getBatch(), m0 = op.getM0(), n0 = op.getN0();
@@ -468,8 +521,7 @@ LogicalResult XeTileEmitter::emitTile(RewriterBase &rewriter, GemmTileOp op) {
   Value acc = loop.getResult(0);
 
   if (output) {
-    storeOutput(b, loc, op.getEpilogueBlock(), acc, operands, at, c, batch, m0,
-                n0);
+    storeOutput(b, loc, op.getEpilogueBlock(), acc, operands, c, batch, m0, n0);
   } else {
     // The partial sums, every element of slot `slot`.
     Value cDesc = createDesc(b, loc, getBase(b, loc, c, Value()), c,
@@ -501,10 +553,8 @@ LogicalResult XeTileEmitter::emitFixup(RewriterBase &rewriter, GemmFixupOp op) {
              p.tn,
              false};
   SmallVector<Surface> operands;
-  SmallVector<std::pair<bool, bool>> at;
   if (failed(getEpilogueSurfaces(op, op.getEpilogueOperands(),
-                                 op.getBroadcasts(), m, n, batched, operands,
-                                 at)))
+                                 op.getBroadcasts(), m, n, batched, operands)))
     return failure();
   Value wsDesc = createDesc(b, loc, getBase(b, loc, ws, Value()), ws,
                             {p.tm, p.tn}, layouts.c);
@@ -529,7 +579,7 @@ LogicalResult XeTileEmitter::emitFixup(RewriterBase &rewriter, GemmFixupOp op) {
         setLayout(sum, layouts.c);
         scf::YieldOp::create(lb, l, sum->getResult(0));
       });
-  storeOutput(b, loc, op.getEpilogueBlock(), loop.getResult(0), operands, at, c,
+  storeOutput(b, loc, op.getEpilogueBlock(), loop.getResult(0), operands, c,
               op.getBatch(), op.getM0(), op.getN0());
   rewriter.eraseOp(op);
   return success();

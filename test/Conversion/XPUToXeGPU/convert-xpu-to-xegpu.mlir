@@ -61,12 +61,15 @@ func.func @bf16_256x256_tile(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf
 // nn.Linear(97, 67) + bias + tanh + ReLU on x: [131, 97] in f32 with the
 // strategy's 8x16x16 tile: operands to bf16, the [n, k] weight transposed,
 // rows padded to legal pitches (97 bf16 -> 104 = 208 bytes, 67 -> 72, the
-// f32 result 67 -> 68, by xpu-schedule-gemm), the bias broadcast to an
-// 8-row panel. Descriptors keep the logical rows and widen the logical
-// columns to the narrowest legal 2D block width (>= 64 bytes, a multiple of
-// 4): A [131, 98] (97 bf16 = 194 bytes -> 196; column 97 is the zero
-// padding), B [97, 68] (67 bf16 = 134 bytes -> 136), C and the bias panel
-// [.., 67] (268 bytes, legal as it is). So the M, N and K tails read zeros
+// f32 result 67 -> 68, by xpu-schedule-gemm), the bias padded with zeros
+// to whole 16-column tiles (a 1 x 80 row). Descriptors keep the logical
+// rows and widen the logical columns to the narrowest legal 2D block width
+// (>= 64 bytes, a multiple of 4): A [131, 98] (97 bf16 = 194 bytes -> 196;
+// column 97 is the zero padding), B [97, 68] (67 bf16 = 134 bytes -> 136),
+// C [131, 67] (268 bytes, legal as it is). The bias is no 2D block read:
+// each tile gathers its 16 columns of the row (4 bytes each from n0) with
+// the accumulator's layout less its row dimension and broadcasts them to
+// the accumulator. So the M, N and K tails read zeros
 // (padding or past the descriptor) and the stores drop rows past M; the K
 // loop runs [0, 97) in steps of 16. The epilogue runs on the accumulator
 // after the loop and before store_nd; the result is sliced back to
@@ -79,20 +82,27 @@ func.func @bf16_256x256_tile(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf
 //       CHECK:   } : tensor<131x97xbf16> to tensor<131x104xbf16>
 //       CHECK:   tensor.pad %{{.+}} low[0, 0] high[0, 5]
 //       CHECK:   } : tensor<97x67xbf16> to tensor<97x72xbf16>
-//       CHECK:   linalg.broadcast ins(%{{.+}} : tensor<67xf32>) outs(%{{.+}} : tensor<8x67xf32>) dimensions = [0]
-//       CHECK:   } : tensor<8x67xf32> to tensor<8x68xf32>
+//       CHECK:   linalg.broadcast ins(%{{.+}} : tensor<67xf32>) outs(%{{.+}} : tensor<1x67xf32>) dimensions = [0]
+//       CHECK:   } : tensor<1x67xf32> to tensor<1x80xf32>
 //       CHECK:   memref.alloc() {alignment = 64 : i64} : memref<131x68xf32>
 //       CHECK:   gpu.launch_func @odd_f32_linear_bias_tanh_relu_xe_gemm0::@odd_f32_linear_bias_tanh_relu_xe_gemm0 blocks in (%c85, {{.*}} threads in (%c16,
 //       CHECK:   tensor.extract_slice %{{.+}}[0, 0] [131, 67] [1, 1] : tensor<131x68xf32> to tensor<131x67xf32>
 //       CHECK: gpu.module @odd_f32_linear_bias_tanh_relu_xe_gemm0 [#xevm.target<chip = "pvc">]
-//       CHECK:   %[[ZERO:.+]] = arith.constant {layout_result_0 = {{.*}}} dense<0.000000e+00> : vector<8x16xf32>
+//   CHECK-DAG:   %[[ZERO:.+]] = arith.constant {layout_result_0 = {{.*}}} dense<0.000000e+00> : vector<8x16xf32>
+//   CHECK-DAG:   %[[COLS:.+]] = arith.constant {layout_result_0 = #xegpu.slice<#xegpu.layout<sg_layout = [1, 1], sg_data = [8, 16], inst_data = [8, 16]>, dims = [0]>} dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]> : vector<16xindex>
+//   CHECK-DAG:   %[[ALL:.+]] = arith.constant {layout_result_0 = #xegpu.slice<#xegpu.layout<sg_layout = [1, 1], sg_data = [8, 16], inst_data = [8, 16]>, dims = [0]>} dense<true> : vector<16xi1>
 //       CHECK:   xegpu.create_nd_tdesc %{{.+}}, shape : [131, 98], strides : [104, 1] : i64 -> !xegpu.tensor_desc<8x16xbf16
 //       CHECK:   xegpu.create_nd_tdesc %{{.+}}, shape : [97, 68], strides : [72, 1] : i64 -> !xegpu.tensor_desc<16x16xbf16
 //       CHECK:   %[[ACC:.+]] = scf.for %{{.+}} = %c0 to %c97 step %c16
 //       CHECK:     xegpu.dpas
 //       CHECK:   }
-//       CHECK:   xegpu.create_nd_tdesc %{{.+}}, shape : [8, 67], strides : [68, 1] : i64 -> !xegpu.tensor_desc<8x16xf32
-//       CHECK:   %[[BIAS:.+]] = xegpu.load_nd %{{.+}}[%c0, %{{.+}}]
+//   CHECK-NOT:   xegpu.load_nd
+//       CHECK:   %[[BOFF:.+]] = arith.muli %{{.+}}, %c4_i64 : i64
+//       CHECK:   memref.extract_aligned_pointer_as_index %{{.+}} : memref<1x80xf32>
+//       CHECK:   %[[BADDR:.+]] = arith.addi %{{.+}}, %[[BOFF]] : i64
+//   CHECK-NOT:   xegpu.load_nd
+//       CHECK:   %[[ROW:.+]] = xegpu.load %[[BADDR]][%[[COLS]]], %[[ALL]] <{layout = #xegpu.slice<#xegpu.layout<sg_layout = [1, 1], sg_data = [8, 16], inst_data = [8, 16]>, dims = [0]>}> : i64, vector<16xindex>, vector<16xi1> -> vector<16xf32>
+//       CHECK:   %[[BIAS:.+]] = vector.broadcast %[[ROW]] {layout_result_0 = #xegpu.layout<sg_layout = [1, 1], sg_data = [8, 16], inst_data = [8, 16]>} : vector<16xf32> to vector<8x16xf32>
 //       CHECK:   %[[T:.+]] = arith.addf %[[ACC]], %[[BIAS]] {layout_result_0 = #xegpu.layout<sg_layout = [1, 1], sg_data = [8, 16], inst_data = [8, 16]>} : vector<8x16xf32>
 //       CHECK:   %[[TANH:.+]] = math.tanh %[[T]] {{.*}} : vector<8x16xf32>
 //       CHECK:   %[[RELU:.+]] = arith.maximumf %[[TANH]], %[[ZERO]]
@@ -104,7 +114,7 @@ func.func @odd_f32_linear_bias_tanh_relu(%x: tensor<131x97xf32>, %w: tensor<67x9
   // expected-remark @+6 {{rhs [n, k] transposed to [k, n]}}
   // expected-remark @+5 {{A: rows of 97 x 2 bytes padded with zeros to 104 elements}}
   // expected-remark @+4 {{B: rows of 67 x 2 bytes padded with zeros to 72 elements}}
-  // expected-remark @+3 {{epilogue operand #0 (per_col) broadcast to a 8x68 panel}}
+  // expected-remark @+3 {{epilogue operand #0 (per_col) padded with zeros to 80 columns, whole 16-column tiles of a row vector}}
   // expected-remark @+2 {{131x67x97 for the xe backend: data_parallel: 85 tiles, one program each}}
   // expected-remark @+1 {{kernel odd_f32_linear_bias_tanh_relu_xe_gemm0: 85 workgroups of 16 work-items}}
   %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<67xf32>) {
@@ -344,6 +354,50 @@ func.func @bf16_result_on_host(%x: tensor<16x64xbf16>, %w: tensor<32x64xbf16>, %
     xpu.yield %r : bf16
   } {config = #xpu.config<tile = [8, 16, 32], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<16x64xbf16>, tensor<32x64xbf16>) -> tensor<16x32xbf16>
   return %g : tensor<16x32xbf16>
+}
+
+// -----
+
+// Two per_col operands (bias and scale, as an unfolded BatchNorm has them)
+// on a 4x8 subgroup grid with 32x32 subgroup blocks: N = 512 is two whole
+// 256-column tiles, so the vectors go to the kernel as they are (no panel,
+// no copy). Each is gathered as a 256-column row vector whose layout is the
+// accumulator's without its row dimension (the 4 subgroups of a grid column
+// read the same 32 columns) and broadcast to the accumulator; no tile-sized
+// 128x256 f32 read (2D block or otherwise) holds their values per row.
+// CHECK-LABEL: func.func @per_col_row_vectors_4x8
+//  CHECK-SAME:   %{{.+}}: tensor<512xf32>, %{{.+}}: tensor<512xf32>
+//   CHECK-NOT:   linalg.broadcast
+//       CHECK:   gpu.launch_func {{.*}} memref<512xf32>, %{{.+}} : memref<512xf32>)
+//       CHECK: gpu.module @per_col_row_vectors_4x8_xe_gemm0
+//   CHECK-DAG:   %[[COLS:.+]] = arith.constant {layout_result_0 = #xegpu.slice<#xegpu.layout<sg_layout = [4, 8], sg_data = [32, 32], inst_data = [8, 16]>, dims = [0]>} dense<"0x{{(0000000000000000)(0100000000000000)(0200000000000000)[0-9A-F]*}}FF00000000000000"> : vector<256xindex>
+//   CHECK-DAG:   %[[ALL:.+]] = arith.constant {layout_result_0 = #xegpu.slice<{{.+}}, dims = [0]>} dense<true> : vector<256xi1>
+//       CHECK:   %[[ACC:.+]] = scf.for
+//       CHECK:     xegpu.dpas
+//       CHECK:     scf.yield
+//   CHECK-NOT:   -> vector<128x256xf32>
+//       CHECK:   %[[B:.+]] = xegpu.load %{{.+}}[%[[COLS]]], %[[ALL]] <{layout = #xegpu.slice<#xegpu.layout<sg_layout = [4, 8], sg_data = [32, 32], inst_data = [8, 16]>, dims = [0]>}> : i64, vector<256xindex>, vector<256xi1> -> vector<256xf32>
+//       CHECK:   %[[BT:.+]] = vector.broadcast %[[B]] {layout_result_0 = #xegpu.layout<sg_layout = [4, 8], sg_data = [32, 32], inst_data = [8, 16]>} : vector<256xf32> to vector<128x256xf32>
+//       CHECK:   %[[T:.+]] = arith.addf %[[ACC]], %[[BT]]
+//   CHECK-NOT:   xegpu.load_nd
+//       CHECK:   %[[S:.+]] = xegpu.load %{{.+}}[%[[COLS]]], %[[ALL]] {{.*}} -> vector<256xf32>
+//       CHECK:   %[[ST:.+]] = vector.broadcast %[[S]] {{.*}} : vector<256xf32> to vector<128x256xf32>
+//       CHECK:   arith.mulf %[[T]], %[[ST]]
+//   CHECK-NOT:   -> vector<128x256xf32>
+//       CHECK:   xegpu.store_nd
+func.func @per_col_row_vectors_4x8(%x: tensor<256x64xbf16>, %w: tensor<64x512xbf16>, %b: tensor<512xf32>, %s: tensor<512xf32>) -> tensor<256x512xf32> {
+  // expected-remark @+5 {{epilogue operand #0 (per_col) read as it is: 2 whole 256-column tiles of a row vector}}
+  // expected-remark @+4 {{epilogue operand #1 (per_col) read as it is: 2 whole 256-column tiles of a row vector}}
+  // expected-remark @+3 {{kernel per_col_row_vectors_4x8_xe_gemm0 compiled in 256-GRF mode}}
+  // expected-remark @+2 {{data_parallel: 4 tiles}}
+  // expected-remark @+1 {{kernel per_col_row_vectors_4x8_xe_gemm0: 4 workgroups of 512 work-items (4x8 subgroups of 16 lanes), tile 128x256x32}}
+  %g = xpu.gemm %x, %w rhs_layout(kn) acc(f32) epilogue(%b per_col : tensor<512xf32>, %s per_col : tensor<512xf32>) {
+  ^bb0(%acc: f32, %bias: f32, %scale: f32):
+    %t = arith.addf %acc, %bias : f32
+    %r = arith.mulf %t, %scale : f32
+    xpu.yield %r : f32
+  } {config = #xpu.config<tile = [128, 256, 32], group_m = 8, subgroups = [4, 8], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 256>>} : (tensor<256x64xbf16>, tensor<64x512xbf16>) -> tensor<256x512xf32>
+  return %g : tensor<256x512xf32>
 }
 
 // -----

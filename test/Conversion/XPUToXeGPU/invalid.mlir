@@ -95,15 +95,32 @@ func.func @unaligned_batches(%a: tensor<2x25x40xbf16>, %b: tensor<2x40x64xbf16>)
 
 // -----
 
-// ... or a bias vector instead of its panel.
+// ... or a per_row vector instead of its panel ...
 module attributes {xpu.target = #xpu.target<"pvc">} {
-func.func @bias_not_a_panel(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>, %bias: tensor<64xf32>) -> tensor<64x64xf32> {
-  // expected-error @+1 {{convert-xpu-to-xegpu: epilogue operand #0 (per_col) is not a panel the kernel can read with the accumulator's layout; run xpu-materialize-layouts first}}
-  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%bias per_col : tensor<64xf32>) {
-  ^bb0(%acc: f32, %bb: f32):
-    %t = arith.addf %acc, %bb : f32
+func.func @per_row_not_a_panel(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>, %scale: tensor<64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{convert-xpu-to-xegpu: epilogue operand #0 (per_row) is not a panel the kernel can read with the accumulator's layout; run xpu-materialize-layouts first}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%scale per_row : tensor<64xf32>) {
+  ^bb0(%acc: f32, %s: f32):
+    %t = arith.mulf %acc, %s : f32
     xpu.yield %t : f32
   } {config = #xpu.config<tile = [64, 64, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xf32>
   return %g : tensor<64x64xf32>
+}
+}
+
+// -----
+
+// ... or a per_col vector that is not whole tiles: the kernel gathers each
+// tile's 32 columns without a bounds check, so N = 40 needs 64 columns
+// (xpu-materialize-layouts pads it), not 40.
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @bias_not_whole_tiles(%a: tensor<64x64xbf16>, %b: tensor<64x40xbf16>, %bias: tensor<40xf32>) -> tensor<64x40xf32> {
+  // expected-error @+1 {{convert-xpu-to-xegpu: epilogue operand #0 (per_col) 'memref<40xf32>' does not hold the 64 columns of whole 32-column tiles that the kernel reads; run xpu-materialize-layouts first}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%bias per_col : tensor<40xf32>) {
+  ^bb0(%acc: f32, %bb: f32):
+    %t = arith.addf %acc, %bb : f32
+    xpu.yield %t : f32
+  } {config = #xpu.config<tile = [64, 32, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<64x64xbf16>, tensor<64x40xbf16>) -> tensor<64x40xf32>
+  return %g : tensor<64x40xf32>
 }
 }

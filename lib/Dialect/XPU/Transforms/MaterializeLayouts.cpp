@@ -237,10 +237,11 @@ LogicalResult MaterializeLayoutsPass::materializeXe(GemmOp gemm,
   gemm.getLhsMutable().set(pitched(lhs, m, k, "A"));
   gemm.getRhsMutable().set(pitched(rhs, k, n, "B"));
 
-  // Epilogue operands: full ones pitched; per_col / per_row / scalar ones as
-  // tile-high / tile-wide / tile-sized panels the kernel reads with the
-  // accumulator's layout (22.1.8 cannot distribute a 1 x tn block load under
-  // it; docs/Intel.md).
+  // Epilogue operands: full ones pitched; per_col ones as row vectors of
+  // whole tiles that the kernel gathers (each lane its own columns) and
+  // broadcasts; per_row / scalar ones as tile-wide / tile-sized panels the
+  // kernel reads with the accumulator's layout (22.1.8 cannot distribute a
+  // column vector broadcast along rows; docs/Intel.md).
   for (auto [i, operand] : llvm::enumerate(gemm.getEpilogueOperands())) {
     auto type = cast<RankedTensorType>(operand.getType());
     Type elt = type.getElementType();
@@ -251,11 +252,24 @@ LogicalResult MaterializeLayoutsPass::materializeXe(GemmOp gemm,
     case BroadcastKind::full:
       gemm->setOperand(2 + i, pitched(operand, m, n, what));
       continue;
-    case BroadcastKind::per_col:
-      packed = lb.padRows(lb.broadcast(operand, {tm, n}, {0}),
-                          xe::getLegalPitch(n, elt));
-      sizes = {1, n};
-      break;
+    case BroadcastKind::per_col: {
+      // The kernel reads tn columns per tile without a bounds check.
+      int64_t cols = llvm::alignTo(n, tn);
+      if (cols == n) {
+        remark(gemm, "RowVector",
+               llvm::formatv("{0} (per_col) read as it is: {1} whole "
+                             "{2}-column tiles of a row vector",
+                             what, n / tn, tn));
+        continue;
+      }
+      packed = lb.padRows(lb.broadcast(operand, {1, n}, {0}), cols);
+      remark(gemm, "RowVector",
+             llvm::formatv("{0} (per_col) padded with zeros to {1} columns, "
+                           "whole {2}-column tiles of a row vector",
+                           what, cols, tn));
+      gemm->setOperand(2 + i, lb.view(packed, type, {1, n}));
+      continue;
+    }
     case BroadcastKind::per_row:
       packed = lb.padRows(lb.broadcast(operand, {m, tn}, {1}),
                           xe::getLegalPitch(tn, elt));

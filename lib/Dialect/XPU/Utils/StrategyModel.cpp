@@ -123,13 +123,17 @@ GemmProblem GemmProblem::get(GemmOp gemm, TargetAttr target,
   for (Operation &op : block.without_terminator())
     ops.push_back(&op);
   Value yielded = block.getTerminator()->getOperand(0);
-  // The Xe kernel reads every epilogue operand as a panel in the
-  // accumulator's layout (convert-xpu-to-xegpu), where the epilogue first
-  // needs it.
+  // The Xe kernel reads full, per_row and scalar epilogue operands as tiles
+  // in the accumulator's layout (convert-xpu-to-xegpu), where the epilogue
+  // first needs them: fragments. A per_col operand is a row vector
+  // broadcast to the accumulator: a thread holds its tn / sg_cols columns
+  // (2 registers at 32-column blocks), no fragment, and neither is what the
+  // epilogue computes from per_col operands alone.
   SmallVector<Value> panels;
   if (backend == GemmBackend::xe)
     for (unsigned i = 0, e = gemm.getEpilogueOperands().size(); i < e; ++i)
-      panels.push_back(gemm.getEpilogueArgument(i));
+      if (gemm.getBroadcastKind(i) != BroadcastKind::per_col)
+        panels.push_back(gemm.getEpilogueArgument(i));
   p.liveFragments =
       peakLiveFragments(ops, {gemm.getAccArgument()}, yielded, panels);
   return p;

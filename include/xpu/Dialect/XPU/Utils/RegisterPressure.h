@@ -96,9 +96,10 @@ int64_t getGenericKernelGrfMode(TargetAttr target);
 /// itself and one for every transcendental op before it (IGC does not
 /// overlap chained transcendental expansions: tanh then GELU spills where
 /// either alone does not; docs/Strategy.md, "Calibration"). `panels` are
-/// values read as accumulator-sized panels (the Xe kernel's epilogue
-/// operands) just before the first op that uses them: fragments from there
-/// to their last use, as is everything computed from them.
+/// values read as accumulator-sized tiles (the Xe kernel's full, per_row and
+/// scalar epilogue operands; not per_col ones, which are row vectors) just
+/// before the first op that uses them: fragments from there to their last
+/// use, as is everything computed from them.
 int64_t peakLiveFragments(ArrayRef<Operation *> ops, ArrayRef<Value> accRoots,
                           Value result, ArrayRef<Value> panels = {});
 
