@@ -14,6 +14,11 @@ namespace mlir::xpu {
 
 using namespace mlir;
 
+// The option's default, written out in Passes.td (the installed pass
+// headers do not include the utilities).
+static_assert(xpu::kMaxVectorElements == 65536,
+              "xpu-check-vector-sizes' max-elements default is 2^16");
+
 namespace {
 struct CheckVectorSizesPass final
     : xpu::impl::XPUCheckVectorSizesPassBase<CheckVectorSizesPass> {

@@ -9,7 +9,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
-#include "xpu/Dialect/XPU/Utils/VectorLimits.h"
 
 namespace mlir::xpu {
 #define GEN_PASS_DECL

@@ -102,7 +102,7 @@ def XPUCheckVectorSizesPass : Pass<"xpu-check-vector-sizes", "ModuleOp"> {
   }];
   let options = [
     Option<"maxElements", "max-elements", "int64_t",
-           /*default=*/"::mlir::xpu::kMaxVectorElements",
+           /*default=*/"65536",
            "The most elements a vector value may have">
   ];
 }
