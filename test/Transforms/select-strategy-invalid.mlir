@@ -91,3 +91,38 @@ func.func @xe_cannot_compute(%a: tensor<64x64xf64>, %b: tensor<64x64xf64>) -> te
   return %g : tensor<64x64xf64>
 }
 }
+
+// -----
+
+// An #xpu.nvgpu config written by hand is verified with the nvgpu backend's
+// rules: wgmma needs sm_90a.
+module attributes {xpu.target = #xpu.target<"sm_90">} {
+func.func @hand_wgmma_on_sm90(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xf32> {
+  // expected-error @+1 {{xpu-select-strategy: the config written by hand is invalid on sm_90: wgmma needs sm_90a (the target is 'sm_90')}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 128, 64], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<256x256xf32>
+  return %g : tensor<256x256xf32>
+}
+}
+
+// -----
+
+// The tile_n rule that depends on B's layout: a [k, n] B is read in rows of
+// tile_n elements, a power-of-two number of 16-byte chunks (96 bf16 = 12).
+module attributes {xpu.target = #xpu.target<"sm_90">} {
+func.func @hand_mma_sync_kn_tile_n(%a: tensor<256x256xbf16>, %b: tensor<256x192xbf16>) -> tensor<256x192xf32> {
+  // expected-error @+1 {{xpu-select-strategy: the config written by hand is invalid on sm_90: tile_n 96 must be a power-of-two number (>= 2) of 16-byte chunks for a [k, n] B}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 96, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<256x256xbf16>, tensor<256x192xbf16>) -> tensor<256x192xf32>
+  return %g : tensor<256x192xf32>
+}
+}
+
+// -----
+
+// #xpu.nvgpu knobs on an Intel target.
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @nvgpu_on_pvc(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xf32> {
+  // expected-error @+1 {{xpu-select-strategy: the config written by hand is invalid on pvc: the nvgpu backend cannot compute this GEMM: the target 'pvc' is not an NVIDIA target}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<256x256xf32>
+  return %g : tensor<256x256xf32>
+}
+}

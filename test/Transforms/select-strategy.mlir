@@ -9,6 +9,8 @@
 // Forcing a schedule (the pipelines' schedule= option) for every GEMM; a
 // config written by hand keeps its own.
 // RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy{schedule=stream_k programs=64}))' | FileCheck %s --check-prefix=FORCED
+// tf32: f32 GEMMs on NVIDIA tensor cores (xpu-nvvm-pipeline precision=tf32).
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy{tf32=true}))' | FileCheck %s --check-prefix=TF32
 // backend=simt: the register model of convert-xpu-to-gpu's SIMT kernels
 // (docs/Strategy.md, "Registers and the GRF mode"), tile_k 16 on Xe. On pvc
 // a 4096^3 bf16 GEMM gets 8-row tiles (the 256-register budget; SIMT
@@ -335,5 +337,64 @@ func.func @launch_bound_persistent(%a: tensor<8192x32xbf16>, %b: tensor<32x8192x
   // expected-remark @+1 {{schedule data_parallel (wave efficiency 0.98 over 52 waves; persistent programs model 0.07 faster, less than 0.10): 1024 tiles, 20 workgroups at once; data_parallel: 51.20 waves, efficiency 0.91, 724606 ns}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<8192x32xbf16>, tensor<32x8192xbf16>) -> tensor<8192x8192xf32>
   return %g : tensor<8192x8192xf32>
+}
+}
+
+// -----
+
+// sm_90a, 4096^3 bf16, rhs [n, k]: the nvgpu backend with wgmma (TMA +
+// warpgroup MMA). Only wgmma tiles are candidates: tile_m 64 or 128, tile_n
+// 64, 128 or 256 (6), tile_k 64 (one 128-byte swizzled row); 4096 / 64 = 64
+// k tiles -> 4 stages, 4 * (128 + 256) * 64 * 2 = 196608 bytes of shared
+// memory. 128x256: 512 tiles = 3.88 waves, the same memory-bound 4 * 90112
+// = 360448 ns as mma.sync on sm_90. One workgroup per SM: the setmaxnreg
+// split takes 128 x (40 + 2 x 232) = 64512 of 65536 registers (and 233472 /
+// 196608 = 1), so 132 at once.
+// With schedule=stream_k (the FORCED run) the GEMM runs on mma.sync: the
+// wgmma kernel serves one tile per workgroup; tile_k 32.
+// FORCED-LABEL: func.func @sm90a_wgmma
+//       FORCED:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 32], group_m = 8, subgroups = [2, 4], stages = 4, schedule = stream_k<programs = 64>, backend = #xpu.nvgpu<mma = mma_sync>>}
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+// CHECK-LABEL: func.func @sm90a_wgmma
+//       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 64], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>}
+func.func @sm90a_wgmma(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xf32> {
+  // expected-remark @+3 {{nvgpu backend on sm_90a: bf16 operands run on tensor cores with wgmma (sm_90a: TMA and warpgroup MMA, tile_k 64)}}
+  // expected-remark @+2 {{selected for 4096x4096x4096 (m x n x k) on sm_90a: tile [128, 256, 64], subgroups [2, 4], group_m 8, stages 4, wgmma: 512 tiles on 132 compute units = 3.88 waves, wave efficiency 0.97, useful work 1.00, model time 360448 ns (memory bound); 226 registers per thread (budget 255); SLM 196608 of 233472 bytes; 0 of 6 candidates rejected (0 registers, 0 SLM, 0 backend rules)}}
+  // expected-remark @+1 {{schedule data_parallel (wave efficiency 0.97 over 4 waves; persistent programs model 0.01 faster, less than 0.10): 512 tiles, 132 workgroups at once; data_parallel: 3.88 waves, efficiency 0.96, 364448 ns}}
+  %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xf32>
+  return %g : tensor<4096x4096xf32>
+}
+}
+
+// -----
+
+// f32 operands on NVIDIA: SIMT kernels (no backend knobs) unless tf32 is
+// asked for (the TF32 run): then the nvgpu backend, mma.sync m16n8k8 with
+// precision = tf32.
+// TF32-LABEL: func.func @sm80_f32
+//       TF32:   backend = #xpu.nvgpu<mma = mma_sync, precision = tf32>>}
+module attributes {xpu.target = #xpu.target<"sm_80">} {
+// CHECK-LABEL: func.func @sm80_f32
+//       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [{{[0-9]+}}, {{[0-9]+}}, 16], group_m = 8, subgroups = [{{[0-9]+}}, {{[0-9]+}}], stages = 4, schedule = data_parallel>}
+func.func @sm80_f32(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  // expected-remark @+3 {{simt backend on sm_80: f32 operands without tf32 do not run on tensor cores}}
+  // expected-remark @+2 {{selected for 1024x1024x1024 (m x n x k) on sm_80}}
+  // expected-remark @+1 {{schedule data_parallel}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  return %g : tensor<1024x1024xf32>
+}
+}
+
+// -----
+
+// A wgmma config written by hand on sm_90a: kept and verified by the nvgpu
+// backend's rules (tile_k 64, 3 stages of (128 + 128) x 64 x 2 bytes).
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+// CHECK-LABEL: func.func @hand_wgmma_kept
+//       CHECK:   backend = #xpu.nvgpu<mma = wgmma>>}
+func.func @hand_wgmma_kept(%a: tensor<1024x1024xbf16>, %b: tensor<1024x1024xbf16>) -> tensor<1024x1024xf32> {
+  // expected-remark @+1 {{kept the config written by hand on sm_90a: tile [128, 128, 64], subgroups [2, 2], group_m 8, stages 3, wgmma: 64 tiles on 132 compute units = 0.48 waves, wave efficiency 0.48, useful work 1.00, model time 16220 ns (memory bound); 226 registers per thread (budget 255); SLM 98304 of 233472 bytes}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 128, 64], group_m = 8, subgroups = [2, 2], stages = 3, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<1024x1024xbf16>, tensor<1024x1024xbf16>) -> tensor<1024x1024xf32>
+  return %g : tensor<1024x1024xf32>
 }
 }

@@ -57,10 +57,11 @@ private:
   /// simt for the others, with a remark; simt elsewhere.
   GemmBackend getAutoBackend(GemmOp gemm, TargetAttr target);
   /// The nvgpu backend runs wgmma only under the data-parallel schedule: a
-  /// wgmma candidate given another schedule becomes an mma.sync one (tile_k
-  /// and stages chosen again); false when none fits.
+  /// wgmma candidate for the schedule `kind` becomes an mma.sync one (tile_k
+  /// 32, stages fitted again, scored again), with a remark; false (and a
+  /// missed remark) when it does not fit.
   bool fallBackToMmaSync(GemmOp gemm, TargetAttr target, const GemmProblem &p,
-                         TileCandidate &c);
+                         Schedule kind, TileCandidate &c);
   /// The schedule of `c` (forced or chosen), with its remark.
   ScheduleAttr decideSchedule(GemmOp gemm, TargetAttr target,
                               const GemmProblem &p, const TileCandidate &c);
@@ -149,7 +150,7 @@ GemmBackend SelectStrategyPass::getAutoBackend(GemmOp gemm, TargetAttr target) {
 }
 
 bool SelectStrategyPass::fallBackToMmaSync(GemmOp gemm, TargetAttr target,
-                                           const GemmProblem &p,
+                                           const GemmProblem &p, Schedule kind,
                                            TileCandidate &c) {
   TileCandidate m = c;
   m.mma = NVGPUMma::mma_sync;
@@ -159,20 +160,20 @@ bool SelectStrategyPass::fallBackToMmaSync(GemmOp gemm, TargetAttr target,
   if (checkTileCandidate(p, target, m, /*keepStagesAndGrf=*/false, why) !=
       Rejection::none) {
     remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "NoMmaSync"))
-        << remark::reason("schedule {0} needs mma.sync (the wgmma kernel "
-                          "serves one tile per workgroup), but {1}: kept "
+        << remark::reason("a {0} schedule needs mma.sync (the wgmma kernel "
+                          "serves one tile per workgroup), but {1}: "
                           "data_parallel on wgmma",
-                          formatSchedule(c.schedule), why);
+                          stringifySchedule(kind), why);
     return false;
   }
+  scoreDataParallel(p, m);
   remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "MmaSync"))
-      << remark::reason("mma.sync instead of wgmma on {0}: the schedule {1} "
+      << remark::reason("mma.sync instead of wgmma on {0}: a {1} schedule "
                         "runs several tiles or K ranges per workgroup, and "
                         "the wgmma kernel's mbarrier ring serves one tile; "
-                        "tile_k {2}, {3} stages",
-                        target.getChip(), formatSchedule(c.schedule), m.tile[2],
-                        m.stages);
-  m.schedule = c.schedule;
+                        "tile [{2}, {3}, {4}], {5} stages, model time {6} ns",
+                        target.getChip(), stringifySchedule(kind), m.tile[0],
+                        m.tile[1], m.tile[2], m.stages, rounded(m.time));
   c = m;
   return true;
 }
@@ -248,13 +249,38 @@ FailureOr<bool> SelectStrategyPass::select(GemmOp gemm, TargetAttr target,
         << remark::reason(
                "256-GRF mode: estimated {0} registers per thread > 128 ({1})",
                best->registers, best->registerTerms);
-  best->schedule = decideSchedule(gemm, target, p, *best);
-  if (!best->schedule)
-    return failure();
-  if (best->backend == GemmBackend::nvgpu && best->mma == NVGPUMma::wgmma &&
-      best->schedule.getKind() != Schedule::data_parallel &&
-      !fallBackToMmaSync(gemm, target, p, *best))
+  // wgmma serves one tile per workgroup: a forced persistent or Stream-K
+  // schedule runs on mma.sync (or stays data-parallel when that does not
+  // fit).
+  auto isWgmma = [&] {
+    return best->backend == GemmBackend::nvgpu && best->mma == NVGPUMma::wgmma;
+  };
+  bool wgmmaOnly = false;
+  if (isWgmma() && forced && *forced != Schedule::data_parallel)
+    wgmmaOnly = !fallBackToMmaSync(gemm, target, p, *forced, *best);
+  if (wgmmaOnly) {
     best->schedule = ScheduleAttr::getDataParallel(ctx);
+  } else {
+    best->schedule = decideSchedule(gemm, target, p, *best);
+    if (!best->schedule)
+      return failure();
+  }
+  // A schedule the model chose on the wgmma candidate: scored again on
+  // mma.sync; if the model then prefers data-parallel, wgmma stays.
+  if (isWgmma() && best->schedule.getKind() != Schedule::data_parallel) {
+    TileCandidate wgmma = *best;
+    if (!fallBackToMmaSync(gemm, target, p, best->schedule.getKind(), *best)) {
+      best->schedule = ScheduleAttr::getDataParallel(ctx);
+    } else {
+      best->schedule = decideSchedule(gemm, target, p, *best);
+      if (!best->schedule)
+        return failure();
+      if (best->schedule.getKind() == Schedule::data_parallel) {
+        *best = wgmma;
+        best->schedule = ScheduleAttr::getDataParallel(ctx);
+      }
+    }
+  }
   gemm.setConfigAttr(best->toAttr(ctx));
   return true;
 }
