@@ -94,6 +94,9 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
   // workgroup per row, reduced within each warp by shuffles first).
   XPULinalgToGPULoopsPassOptions loops;
   loops.subgroupSize = 32;
+  // The copies of bufferized pads (xpu-materialize-layouts' row pitches)
+  // run on the device too, not through the host's memrefCopy.
+  loops.stridedCopies = true;
   pm.addPass(createXPULinalgToGPULoopsPass(loops));
   pm.addNestedPass<func::FuncOp>(createXPUSharedAllocsToDynamicPass());
   pm.addPass(createLowerAffinePass());

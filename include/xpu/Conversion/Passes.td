@@ -72,7 +72,9 @@ def XPUScheduleGemmPass : Pass<"xpu-schedule-gemm", "::mlir::func::FuncOp"> {
       whatever the number of workgroups the device runs at once.
 
     A program count of 0 means the workgroups the target (`#xpu.target`)
-    runs at once. Each GEMM gets a remark with the plan's numbers. A GEMM
+    runs at once, counted with the config's backend's needs
+    (`getResidentWorkgroups`: shared memory, hardware threads or warps and,
+    for NVIDIA wgmma, the setmaxnreg register split). Each GEMM gets a remark with the plan's numbers. A GEMM
     without a config is an error.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
@@ -177,7 +179,9 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
     An op qualifies when every operand is a statically shaped memref with
     the identity layout (bare-pointer kernel arguments carry no sizes or
     strides) and its payload calls no function and has no side effects
-    (torch-mlir's `cf.assert` guards). Other linalg ops are left alone for
+    (torch-mlir's `cf.assert` guards). With `strided-copies`, host
+    `memref.copy` ops between statically shaped views with static strides
+    and offsets become `linalg.copy` kernels too. Other linalg ops are left alone for
     `convert-linalg-to-loops` on the host. With `allow-bf16=false`
     (OpenCL SPIR-V has no bf16 type) ops that touch bf16 stay on the host
     too. Every kernel is described in a remark (its kind, workgroups and
@@ -189,10 +193,18 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
            "Map ops that read or write bf16">,
     Option<"subgroupSize", "subgroup-size", "int64_t", /*default=*/"0",
            "Lanes of a subgroup for gpu.subgroup_reduce in row reductions "
-           "(0: shared memory only; else a power of two from 2 to 32)">
+           "(0: shared memory only; else a power of two from 2 to 32)">,
+    Option<"stridedCopies", "strided-copies", "bool", /*default=*/"false",
+           "Also map host memref.copy ops between statically shaped views "
+           "with static strides (the copy into the interior of a padded "
+           "buffer that a bufferized tensor.pad leaves) to kernels, one "
+           "work-item per element, instead of leaving them to the host's "
+           "memrefCopy; their kernels take strided memrefs (NVVM: static "
+           "strides are bare pointers too)">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect"];

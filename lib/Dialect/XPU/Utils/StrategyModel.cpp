@@ -204,7 +204,8 @@ mlir::xpu::enumerateTileCandidates(const GemmProblem &p, TargetAttr target,
       }
       c.tile = {tm, tn, tk};
       c.subgroups = {rows, cols};
-      c.stages = stages;
+      // The wgmma kernel's TMA ring has at least 2 slots.
+      c.stages = wgmma ? std::max<int64_t>(stages, 2) : stages;
       result.push_back(c);
     }
   }
