@@ -107,3 +107,17 @@ func.func @chunks_do_not_split(%a: tensor<64x64xbf16>, %b: tensor<256x64xbf16>) 
   return %g : tensor<64x256xf32>
 }
 }
+
+// -----
+
+// An operand laid out with a pitch of its own (a view of a wider tensor, as
+// xpu-materialize-layouts leaves them) is read with that pitch, which must
+// keep rows on 16 bytes: 100 bf16 are 200 bytes.
+module attributes {xpu.target = #xpu.target<"sm_90">} {
+func.func @pitch_not_16_bytes(%a: tensor<64x100xbf16>, %b: tensor<64x97xbf16>) -> tensor<64x64xf32> {
+  %v = tensor.extract_slice %a[0, 0] [64, 97] [1, 1] : tensor<64x100xbf16> to tensor<64x97xbf16>
+  // expected-error @+1 {{convert-xpu-to-nvgpu: A has rows of 100 x 2 bytes, not a multiple of 16 (cp.async and TMA read 16-byte aligned rows)}}
+  %g = xpu.gemm %v, %b rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 1, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<64x97xbf16>, tensor<64x97xbf16>) -> tensor<64x64xf32>
+  return %g : tensor<64x64xf32>
+}
+}
