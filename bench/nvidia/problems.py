@@ -282,8 +282,12 @@ def mlir(p, dtype):
 
 def xpu_gemm_with_config(p, config):
     """A bf16 GEMM (or batched GEMM) written as xpu.gemm with a config, for
-    the config sweep."""
-    (tm, tn, tk), (wr, wc), stages = config[:3]
+    the config sweep: tensor-core knobs (#xpu.nvgpu) for wgmma on sm_90a
+    where the tile suits it, else mma.sync."""
+    (tm, tn, tk), (wr, wc), stages, chip = config
+    wgmma = (chip == "sm_90a" and tm in (64, 128) and tn % 64 == 0
+             and tn <= 256 and tk == 64)
+    mma = "wgmma" if wgmma else "mma_sync"
     m, n, k, b = p.m, p.n, p.k, p.batch
     pre = (b,) if p.kind == "bmm" else ()
     ta, tb, tc = _t(pre + (m, k), "bf16"), _t(pre + (k, n), "bf16"), \
@@ -295,9 +299,9 @@ def xpu_gemm_with_config(p, config):
         "    %t = arith.truncf %acc : f32 to bf16",
         "    xpu.yield %t : bf16",
         "  } {config = #xpu.config<tile = [%d, %d, %d], group_m = 8, "
-        "subgroups = [%d, %d], stages = %d, schedule = "
-        "data_parallel>} : (%s, %s) -> %s" % (tm, tn, tk, wr, wc, stages, ta,
-                                               tb, tc),
+        "subgroups = [%d, %d], stages = %d, schedule = data_parallel, "
+        "backend = #xpu.nvgpu<mma = %s>>} : (%s, %s) -> %s" % (
+            tm, tn, tk, wr, wc, stages, mma, ta, tb, tc),
         "  return %%g : %s" % tc,
         "}", ""]).replace("%%", "%")
 

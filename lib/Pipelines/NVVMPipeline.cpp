@@ -63,10 +63,13 @@ void mlir::xpu::addXPUNVVMFrontEnd(OpPassManager &pm,
   // operands; bf16 and f16 convert them at pack time (xpu-prepack-bf16).
   bool tf32 = options.precision == "tf32";
   std::string precision = tf32 ? "f32" : options.precision.getValue();
-  // SIMT configs: the tensor-core kernels read the same tile, warp layout
-  // and stages (convert-xpu-to-nvgpu), and f32 GEMMs run as SIMT kernels.
+  // The backend of each GEMM (xpu-select-strategy, backend=auto): nvgpu
+  // configs (#xpu.nvgpu: mma.sync, or wgmma on sm_90a) for the GEMMs the
+  // tensor cores take, whose operands xpu-materialize-layouts then pads to
+  // the pitch the kernels read (in <fn>.pack for weights); SIMT configs for
+  // the f32 (without tf32) and f64 ones.
   detail::addGPUFrontEnd(pm, options.optimize, precision, options.chip,
-                         options.reassociate, /*gemmKernels=*/true, "simt",
+                         options.reassociate, /*gemmKernels=*/true, "auto",
                          options.getScheduleOptions(), tf32);
   if (options.cInterfaces)
     pm.addPass(createXPUExportCInterfacesPass());
@@ -79,9 +82,7 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
   // Stream-K); the tensor-core ones become mma.sync / wgmma kernels, the
   // f32 (and f64) ones SIMT kernels.
   pm.addNestedPass<func::FuncOp>(createXPUScheduleGemmPass());
-  XPUConvertXPUToNVGPUPassOptions toNVGPU;
-  toNVGPU.tf32 = options.precision == "tf32";
-  pm.addPass(createXPUConvertXPUToNVGPUPass(toNVGPU));
+  pm.addPass(createXPUConvertXPUToNVGPUPass());
   pm.addNestedPass<func::FuncOp>(createXPUConvertXPUToGPUPass());
   detail::addLowerXPUToLinalg(pm);
 
@@ -93,6 +94,9 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
   // workgroup per row, reduced within each warp by shuffles first).
   XPULinalgToGPULoopsPassOptions loops;
   loops.subgroupSize = 32;
+  // The copies of bufferized pads (xpu-materialize-layouts' row pitches)
+  // run on the device too, not through the host's memrefCopy.
+  loops.stridedCopies = true;
   pm.addPass(createXPULinalgToGPULoopsPass(loops));
   pm.addNestedPass<func::FuncOp>(createXPUSharedAllocsToDynamicPass());
   pm.addPass(createLowerAffinePass());

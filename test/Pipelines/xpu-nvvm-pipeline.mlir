@@ -75,6 +75,41 @@
 // PERSISTENT: gpu.binary @f32_gemm_mma0 [
 // PERSISTENT-SAME: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 //
+// Operand layouts before packing: xpu-materialize-layouts pads the rows of
+// A and B to the pitch the tensor-core kernels read before
+// xpu-outline-weight-pack, so the weight's padding is in @forward.pack (run
+// once per weight set) and no kernel re-pitches an operand per call. The odd
+// 8205x5921x2949 GEMM in bf16: B's rows of 5921 bf16 (11842 bytes) are no 16-byte
+// multiple. On sm_90a (wgmma, TMA) rows that need a new pitch get a multiple
+// of 128 bytes: B 5921 -> 5952 (high 31), A 2949 -> 3008 (high 59, per
+// call: A is the input); on sm_90 (mma.sync, cp.async) 16 bytes: B -> 5928,
+// A -> 2952.
+// RUN: xpu-opt %S/Inputs/xe-matmul-8205x5921x2949.mlir --xpu-nvvm-pipeline="chip=sm_90a precision=bf16 binary-format=isa" \
+// RUN:     --mlir-print-ir-after=xpu-outline-weight-pack --mlir-disable-threading 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=PACKED --implicit-check-not=repitch
+// PACKED-LABEL: func.func @forward.pack(%{{.+}}: tensor<2949x5921xf32>) -> tensor<2949x5952xbf16>
+// PACKED:         arith.truncf
+// PACKED:         tensor.pad %{{.+}} low[0, 0] high[0, 31]
+// PACKED-LABEL: func.func @forward.packed(
+// PACKED-SAME:    %{{[^:]+}}: tensor<8205x2949xf32>, %[[W:[^:]+]]: tensor<2949x5952xbf16>)
+// PACKED:         tensor.pad %{{.+}} low[0, 0] high[0, 59]
+// PACKED-NOT:     tensor.pad
+// PACKED:         %[[WV:.+]] = tensor.extract_slice %[[W]][0, 0] [2949, 5921] [1, 1]
+// PACKED:         xpu.gemm %{{.+}}, %[[WV]] rhs_layout(kn) {{.*}}backend = #xpu.nvgpu<mma = wgmma>
+// PACKED:       llvm.func @forward.packed(
+// PACKED:         llvm.call @mgpuTensorMapEncodeTiledMemref
+// PACKED:         gpu.launch_func {{.*}}@forward_packed_mma0::@forward_packed_mma0
+// RUN: xpu-opt %S/Inputs/xe-matmul-8205x5921x2949.mlir --xpu-nvvm-pipeline="chip=sm_90 precision=bf16 binary-format=isa" \
+// RUN:     --mlir-print-ir-after=xpu-outline-weight-pack --mlir-disable-threading 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=PACKED90 --implicit-check-not=repitch
+// PACKED90-LABEL: func.func @forward.pack(%{{.+}}: tensor<2949x5921xf32>) -> tensor<2949x5928xbf16>
+// PACKED90:         tensor.pad %{{.+}} low[0, 0] high[0, 7]
+// PACKED90-LABEL: func.func @forward.packed(
+// PACKED90:         tensor.pad %{{.+}} low[0, 0] high[0, 3]
+// PACKED90:         xpu.gemm {{.*}}backend = #xpu.nvgpu<mma = mma_sync>
+// PACKED90:       llvm.func @forward.packed(
+// PACKED90:         gpu.launch_func {{.*}}@forward_packed_mma0::@forward_packed_mma0
+//
 // Bad options are errors that name the option.
 // RUN: not xpu-opt %s --xpu-nvvm-pipeline="chip=sm_70" 2>&1 | FileCheck %s --check-prefix=BADCHIP
 // BADCHIP: xpu-nvvm-pipeline: invalid value 'sm_70' for option 'chip' (expected sm_80, sm_90 or sm_90a)

@@ -54,3 +54,26 @@ func.func @xe_captured_value(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>, %s:
   return %g : tensor<64x64xf32>
 }
 }
+
+// -----
+
+// An #xpu.nvgpu config on an Intel target: the tensor-core kernels are
+// NVIDIA's.
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @nvgpu_on_intel(%x: tensor<16x32xbf16>, %w: tensor<32x16xbf16>) -> tensor<16x16xf32> {
+  // expected-error @below {{xpu-materialize-layouts: the target 'pvc' is not an NVIDIA target}}
+  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [16, 16, 32], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<16x32xbf16>, tensor<32x16xbf16>) -> tensor<16x16xf32>
+  return %y : tensor<16x16xf32>
+}
+}
+
+// -----
+
+// f64 operands do not run on tensor cores.
+module attributes {xpu.target = #xpu.target<"sm_90">} {
+func.func @nvgpu_f64(%x: tensor<16x32xf64>, %w: tensor<32x16xf64>) -> tensor<16x16xf64> {
+  // expected-error @below {{xpu-materialize-layouts: f64 operands: the tensor cores take bf16, f16 or f32 read as tf32}}
+  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f64) {config = #xpu.config<tile = [16, 16, 32], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<16x32xf64>, tensor<32x16xf64>) -> tensor<16x16xf64>
+  return %y : tensor<16x16xf64>
+}
+}

@@ -188,6 +188,70 @@ func.func @xe_host_epilogue(%x: tensor<32x32xbf16>, %w: tensor<32x32xbf16>, %b: 
 
 // -----
 
+// NVIDIA tensor cores (an #xpu.nvgpu config), mma.sync: cp.async copies
+// 16-byte chunks, so A's rows (K = 97 bf16, 194 bytes) and the [n, k] B's
+// are padded with zeros to 104 elements (208 bytes) and read through views
+// of the logical shape; nothing else changes (no transpose: ldmatrix reads
+// [n, k]; the bias stays a vector).
+// CHECK-LABEL: func.func @nvgpu_mma_sync_pitch
+// CHECK-SAME: %[[X:.*]]: tensor<131x97xbf16>, %[[W:.*]]: tensor<67x97xbf16>, %[[B:.*]]: tensor<67xf32>
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[XP:.*]] = tensor.pad %[[X]] low[0, 0] high[0, 7]
+// CHECK: %[[XV:.*]] = tensor.extract_slice %[[XP]][0, 0] [131, 97] [1, 1] : tensor<131x104xbf16> to tensor<131x97xbf16>
+// CHECK: %[[WP:.*]] = tensor.pad %[[W]] low[0, 0] high[0, 7]
+// CHECK: %[[WV:.*]] = tensor.extract_slice %[[WP]][0, 0] [67, 97] [1, 1] : tensor<67x104xbf16> to tensor<67x97xbf16>
+// CHECK-NOT: linalg.broadcast
+// CHECK: xpu.gemm %[[XV]], %[[WV]] rhs_layout(nk) acc(f32) epilogue(%[[B]] per_col : tensor<67xf32>)
+module attributes {xpu.target = #xpu.target<"sm_90">} {
+func.func @nvgpu_mma_sync_pitch(%x: tensor<131x97xbf16>, %w: tensor<67x97xbf16>, %b: tensor<67xf32>) -> tensor<131x67xf32> {
+  // expected-remark @below {{131x67x97: A: rows of 97 x 2 bytes padded with zeros to 104 elements (208 bytes): cp.async copies 16-byte chunks from rows that start on 16 bytes}}
+  // expected-remark @below {{131x67x97: B [n, k]: rows of 97 x 2 bytes padded with zeros to 104 elements (208 bytes)}}
+  %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<67xf32>) {
+  ^bb0(%acc: f32, %bias: f32):
+    %t = arith.addf %acc, %bias : f32
+    xpu.yield %t : f32
+  } {config = #xpu.config<tile = [32, 32, 32], group_m = 8, subgroups = [1, 1], stages = 3, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<131x97xbf16>, tensor<67x97xbf16>) -> tensor<131x67xf32>
+  return %y : tensor<131x67xf32>
+}
+}
+
+// -----
+
+// wgmma on sm_90a: rows TMA reads that need a new pitch get a multiple of
+// 128 bytes (K = 100 bf16, 200 bytes -> 128 elements, 256 bytes); the
+// [k, n] B's rows (N = 72 bf16, 144 bytes) are 16-byte multiples and stay.
+// Batched operands keep their batch dimension.
+// CHECK-LABEL: func.func @nvgpu_wgmma_pitch
+// CHECK-SAME: %[[X:.*]]: tensor<2x64x100xbf16>, %[[W:.*]]: tensor<2x100x72xbf16>
+// CHECK: %[[XP:.*]] = tensor.pad %[[X]] low[0, 0, 0] high[0, 0, 28]
+// CHECK: %[[XV:.*]] = tensor.extract_slice %[[XP]][0, 0, 0] [2, 64, 100] [1, 1, 1] : tensor<2x64x128xbf16> to tensor<2x64x100xbf16>
+// CHECK-NOT: tensor.pad
+// CHECK: xpu.gemm %[[XV]], %[[W]] rhs_layout(kn)
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+func.func @nvgpu_wgmma_pitch(%x: tensor<2x64x100xbf16>, %w: tensor<2x100x72xbf16>) -> tensor<2x64x72xf32> {
+  // expected-remark @below {{2x(64x72x100): A: rows of 100 x 2 bytes padded with zeros to 128 elements (256 bytes): TMA reads rows of 16-byte multiples, and rows that need a new pitch get a multiple of 128 bytes (one swizzled box row)}}
+  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<2x64x100xbf16>, tensor<2x100x72xbf16>) -> tensor<2x64x72xf32>
+  return %y : tensor<2x64x72xf32>
+}
+}
+
+// -----
+
+// tf32 (f32 operands, 4-byte rows): K = 64 is 256 bytes, already a multiple
+// of 16: the tensor-core kernels read the operands as they are.
+// CHECK-LABEL: func.func @nvgpu_as_they_are
+// CHECK-NOT: tensor.pad
+// CHECK: xpu.gemm
+module attributes {xpu.target = #xpu.target<"sm_80">} {
+func.func @nvgpu_as_they_are(%x: tensor<128x64xf32>, %w: tensor<64x96xf32>) -> tensor<128x96xf32> {
+  // expected-remark @below {{128x96x64: the tensor-core kernels read the operands as they are (mma_sync rows of 16-byte multiples, rhs kn, epilogue vectors read per row and column)}}
+  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 16], group_m = 8, subgroups = [2, 2], stages = 3, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync, precision = tf32>>} : (tensor<128x64xf32>, tensor<64x96xf32>) -> tensor<128x96xf32>
+  return %y : tensor<128x96xf32>
+}
+}
+
+// -----
+
 // SIMT configs (no backend sub-attribute): the operands stay as they are.
 // CHECK-LABEL: func.func @simt_is_untouched
 // CHECK-NOT: linalg.transpose

@@ -1,7 +1,7 @@
 // RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy))' --verify-diagnostics
 // Bad options are errors on the function, in the option's words.
 // RUN: not xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy{backend=tpu}))' 2>&1 | FileCheck %s --check-prefix=BACKEND
-// BACKEND: error: xpu-select-strategy: unknown backend 'tpu' (auto, simt, xe)
+// BACKEND: error: xpu-select-strategy: unknown backend 'tpu' (auto, simt, xe, nvgpu)
 // RUN: not xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy{schedule=round_robin}))' 2>&1 | FileCheck %s --check-prefix=SCHEDULE
 // SCHEDULE: error: xpu-select-strategy: unknown schedule 'round_robin' (auto, data_parallel, persistent, stream_k)
 // RUN: not xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy{fixup=eventually}))' 2>&1 | FileCheck %s --check-prefix=FIXUP
@@ -89,5 +89,40 @@ func.func @xe_cannot_compute(%a: tensor<64x64xf64>, %b: tensor<64x64xf64>) -> te
   // expected-error @+1 {{xpu-select-strategy: the xe backend cannot compute this GEMM: f64 operands: DPAS takes f16 or bf16 (f32 is converted to bf16; run xpu-demote-f64 for f64)}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f64) : (tensor<64x64xf64>, tensor<64x64xf64>) -> tensor<64x64xf64>
   return %g : tensor<64x64xf64>
+}
+}
+
+// -----
+
+// An #xpu.nvgpu config written by hand is verified with the nvgpu backend's
+// rules: wgmma needs sm_90a.
+module attributes {xpu.target = #xpu.target<"sm_90">} {
+func.func @hand_wgmma_on_sm90(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xf32> {
+  // expected-error @+1 {{xpu-select-strategy: the config written by hand is invalid on sm_90: wgmma needs sm_90a (the target is 'sm_90')}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 128, 64], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<256x256xf32>
+  return %g : tensor<256x256xf32>
+}
+}
+
+// -----
+
+// The tile_n rule that depends on B's layout: a [k, n] B is read in rows of
+// tile_n elements, a power-of-two number of 16-byte chunks (96 bf16 = 12).
+module attributes {xpu.target = #xpu.target<"sm_90">} {
+func.func @hand_mma_sync_kn_tile_n(%a: tensor<256x256xbf16>, %b: tensor<256x192xbf16>) -> tensor<256x192xf32> {
+  // expected-error @+1 {{xpu-select-strategy: the config written by hand is invalid on sm_90: tile_n 96 must be a power-of-two number (>= 2) of 16-byte chunks for a [k, n] B}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 96, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<256x256xbf16>, tensor<256x192xbf16>) -> tensor<256x192xf32>
+  return %g : tensor<256x192xf32>
+}
+}
+
+// -----
+
+// #xpu.nvgpu knobs on an Intel target.
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @nvgpu_on_pvc(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xf32> {
+  // expected-error @+1 {{xpu-select-strategy: the config written by hand is invalid on pvc: the nvgpu backend cannot compute this GEMM: the target 'pvc' is not an NVIDIA target}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<256x256xf32>
+  return %g : tensor<256x256xf32>
 }
 }

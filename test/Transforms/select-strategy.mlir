@@ -9,6 +9,8 @@
 // Forcing a schedule (the pipelines' schedule= option) for every GEMM; a
 // config written by hand keeps its own.
 // RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy{schedule=stream_k programs=64}))' | FileCheck %s --check-prefix=FORCED
+// tf32: f32 GEMMs on NVIDIA tensor cores (xpu-nvvm-pipeline precision=tf32).
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy{tf32=true}))' | FileCheck %s --check-prefix=TF32
 // backend=simt: the register model of convert-xpu-to-gpu's SIMT kernels
 // (docs/Strategy.md, "Registers and the GRF mode"), tile_k 16 on Xe. On pvc
 // a 4096^3 bf16 GEMM gets 8-row tiles (the 256-register budget; SIMT
@@ -48,7 +50,7 @@ module attributes {xpu.target = #xpu.target<"pvc">} {
 // CHECK-LABEL: func.func @pvc_large_square
 //       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [256, 256, 32], group_m = 8, subgroups = [8, 4], stages = 4, schedule = data_parallel, backend = #xpu.xe<grf_mode = 256>>}
 func.func @pvc_large_square(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xf32> {
-  // expected-remark @+3 {{selected for 4096x4096x4096 (m x n x k) on pvc: tile [256, 256, 32], subgroups [8, 4], group_m 8, stages 4, grf_mode 256: 256 tiles on 128 compute units = 2.00 waves, wave efficiency 1.00, useful work 1.00, model time 348139 ns (memory bound); 144 registers per thread (budget 256); SLM 131072 of 131072 bytes; 0 of 30 candidates rejected (0 registers, 0 SLM)}}
+  // expected-remark @+3 {{selected for 4096x4096x4096 (m x n x k) on pvc: tile [256, 256, 32], subgroups [8, 4], group_m 8, stages 4, grf_mode 256: 256 tiles on 128 compute units = 2.00 waves, wave efficiency 1.00, useful work 1.00, model time 348139 ns (memory bound); 144 registers per thread (budget 256); SLM 131072 of 131072 bytes; 0 of 30 candidates rejected (0 registers, 0 SLM, 0 backend rules)}}
   // expected-remark @+2 {{256-GRF mode: estimated 144 registers per thread > 128 (128 per accumulator fragment x 1 live + 16 reserved)}}
   // expected-remark @+1 {{schedule data_parallel (wave efficiency 1.00 over 2 wave(s): no tail or launch cost worth removing): 256 tiles, 128 workgroups at once; data_parallel: 2.00 waves, efficiency 0.99, 350139 ns}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xf32>
@@ -69,7 +71,7 @@ module attributes {xpu.target = #xpu.target<"bmg">} {
 // CHECK-LABEL: func.func @bmg_quantization
 //       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 128, 16], group_m = 8, subgroups = [4, 4], stages = 4, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>}
 func.func @bmg_quantization(%a: tensor<2048x2048xf32>, %b: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
-  // expected-remark @+2 {{selected for 2048x2048x2048 (m x n x k) on bmg: tile [128, 128, 16], subgroups [4, 4], group_m 8, stages 4, grf_mode 128: 256 tiles on 20 compute units = 12.80 waves, wave efficiency 0.98, useful work 1.00, model time 1276394 ns (compute bound); 80 registers per thread (budget 128); SLM 65536 of 131072 bytes; 0 of 30 candidates rejected (0 registers, 0 SLM)}}
+  // expected-remark @+2 {{selected for 2048x2048x2048 (m x n x k) on bmg: tile [128, 128, 16], subgroups [4, 4], group_m 8, stages 4, grf_mode 128: 256 tiles on 20 compute units = 12.80 waves, wave efficiency 0.98, useful work 1.00, model time 1276394 ns (compute bound); 80 registers per thread (budget 128); SLM 65536 of 131072 bytes; 0 of 30 candidates rejected (0 registers, 0 SLM, 0 backend rules)}}
   // expected-remark @+1 {{schedule data_parallel (wave efficiency 0.98 over 13 waves; persistent programs model 0.01 faster, less than 0.10): 256 tiles, 80 workgroups at once; data_parallel: 12.80 waves, efficiency 0.97, 1289394 ns}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<2048x2048xf32>, tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
   return %g : tensor<2048x2048xf32>
@@ -78,21 +80,26 @@ func.func @bmg_quantization(%a: tensor<2048x2048xf32>, %b: tensor<2048x2048xf32>
 
 // -----
 
-// sm_90, 4096^3 bf16, rhs [n, k]. m tiles are multiples of 16 (mma 16x8x16):
+// sm_90, 4096^3 bf16, rhs [n, k]: the nvgpu backend (tensor cores,
+// mma.sync: wgmma needs sm_90a). m tiles are multiples of 16 (mma 16x8x16):
 // 5 x 5 = 25 candidates. 256x256 on 8 warps [4, 2] gives 64x128 warp
-// blocks: 256 accumulators alone exceed 255, rejected. 128x256 on [2, 4]
+// blocks: 256 accumulators alone exceed 255, rejected; 16x256 and 256x16
+// are refused by the backend's rules (64 + 1024 16-byte chunks of a k tile
+// do not split over 128 threads). 128x256 on [2, 4]
 // (64x64 blocks: 128 + 2 * (16 + 16) + 32 + 2 = 226 <= 255): 32 * 16 = 512
 // tiles / 132
 // SMs = 3.88 waves -> 4, efficiency 512 / 528 = 0.97; memory (384*4096*2 +
 // 32768*4) / 36.3636 = 90112 > compute 2*32768*4096 / 7495.45 = 35812;
 // 4 * 90112 = 360448 ns (256x128 ties and loses on width; 128x128: 8 waves
-// of 59474 = 475791). SLM 4 * 384 * 32 * 2 = 98304. No GRF modes: 0.
+// of 59474 = 475791). SLM 4 * 384 * 32 * 2 = 98304: 233472 / 98304 = 2
+// workgroups per SM (8 warps each: 64 / 8 = 8 would fit), 264 at once.
 module attributes {xpu.target = #xpu.target<"sm_90">} {
 // CHECK-LABEL: func.func @sm90_large_square
-//       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 32], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel>}
+//       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 32], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync>>}
 func.func @sm90_large_square(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xf32> {
-  // expected-remark @+2 {{selected for 4096x4096x4096 (m x n x k) on sm_90: tile [128, 256, 32], subgroups [2, 4], group_m 8, stages 4: 512 tiles on 132 compute units = 3.88 waves, wave efficiency 0.97, useful work 1.00, model time 360448 ns (memory bound); 226 registers per thread (budget 255); SLM 98304 of 233472 bytes; 1 of 25 candidates rejected (1 registers, 0 SLM)}}
-  // expected-remark @+1 {{schedule data_parallel (wave efficiency 0.97 over 4 waves; persistent programs model 0.03 faster, less than 0.10): 512 tiles, 528 workgroups at once; data_parallel: 3.88 waves, efficiency 0.96, 364448 ns}}
+  // expected-remark @+3 {{nvgpu backend on sm_90: bf16 operands run on tensor cores with mma_sync (wgmma needs sm_90a)}}
+  // expected-remark @+2 {{selected for 4096x4096x4096 (m x n x k) on sm_90: tile [128, 256, 32], subgroups [2, 4], group_m 8, stages 4, mma_sync: 512 tiles on 132 compute units = 3.88 waves, wave efficiency 0.97, useful work 1.00, model time 360448 ns (memory bound); 226 registers per thread (budget 255); SLM 98304 of 233472 bytes; 3 of 25 candidates rejected (1 registers, 0 SLM, 2 backend rules)}}
+  // expected-remark @+1 {{schedule data_parallel (wave efficiency 0.97 over 4 waves; persistent programs model 0.01 faster, less than 0.10): 512 tiles, 264 workgroups at once; data_parallel: 3.88 waves, efficiency 0.96, 364448 ns}}
   %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xf32>
   return %g : tensor<4096x4096xf32>
 }
@@ -110,7 +117,7 @@ module attributes {xpu.target = #xpu.target<"pvc">} {
 // CHECK-LABEL: func.func @skinny_m
 //       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [8, 32, 16], group_m = 1, subgroups = [1, 1], stages = 4, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>}
 func.func @skinny_m(%a: tensor<1x4096xf32>, %b: tensor<4096x4096xf32>) -> tensor<1x4096xf32> {
-  // expected-remark @+2 {{selected for 1x4096x4096 (m x n x k) on pvc: tile [8, 32, 16], subgroups [1, 1], group_m 1, stages 4, grf_mode 128: 128 tiles on 128 compute units = 1.00 waves, wave efficiency 1.00, useful work 0.12, model time 25638 ns (memory bound); 32 registers per thread (budget 128); SLM 10240 of 131072 bytes; 0 of 30 candidates rejected (0 registers, 0 SLM)}}
+  // expected-remark @+2 {{selected for 1x4096x4096 (m x n x k) on pvc: tile [8, 32, 16], subgroups [1, 1], group_m 1, stages 4, grf_mode 128: 128 tiles on 128 compute units = 1.00 waves, wave efficiency 1.00, useful work 0.12, model time 25638 ns (memory bound); 32 registers per thread (budget 128); SLM 10240 of 131072 bytes; 0 of 30 candidates rejected (0 registers, 0 SLM, 0 backend rules)}}
   // expected-remark @+1 {{schedule data_parallel (wave efficiency 1.00 over 1 wave(s): no tail or launch cost worth removing): 128 tiles, 8192 workgroups at once; data_parallel: 1.00 waves, efficiency 0.96, 26638 ns}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<1x4096xf32>, tensor<4096x4096xf32>) -> tensor<1x4096xf32>
   return %g : tensor<1x4096xf32>
@@ -133,7 +140,7 @@ func.func @skinny_m(%a: tensor<1x4096xf32>, %b: tensor<4096x4096xf32>) -> tensor
 // SM90-LABEL: func.func @odd_shape
 //       SM90:   xpu.gemm {{.*}} {config = #xpu.config<tile = [16, 16, 16], group_m = 8, subgroups = [1, 1], stages = 3, schedule = data_parallel>}
 func.func @odd_shape(%a: tensor<131x97xf32>, %b: tensor<97x67xf32>) -> tensor<131x67xf32> {
-  // expected-remark @+2 {{selected for 131x67x97 (m x n x k) on pvc: tile [8, 16, 16], subgroups [1, 1], group_m 8, stages 3, grf_mode 128: 85 tiles on 128 compute units = 0.66 waves, wave efficiency 0.66, useful work 0.81, model time 440 ns (memory bound); 24 registers per thread (budget 128); SLM 4608 of 131072 bytes; 0 of 30 candidates rejected (0 registers, 0 SLM)}}
+  // expected-remark @+2 {{selected for 131x67x97 (m x n x k) on pvc: tile [8, 16, 16], subgroups [1, 1], group_m 8, stages 3, grf_mode 128: 85 tiles on 128 compute units = 0.66 waves, wave efficiency 0.66, useful work 0.81, model time 440 ns (memory bound); 24 registers per thread (budget 128); SLM 4608 of 131072 bytes; 0 of 30 candidates rejected (0 registers, 0 SLM, 0 backend rules)}}
   // expected-remark @+1 {{schedule data_parallel (the last wave leaves 0.34 of the machine idle, but Stream-K models slower (7434 ns vs 1440 ns)): 85 tiles, 8192 workgroups at once; data_parallel: 0.66 waves, efficiency 0.20, 1440 ns}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<131x97xf32>, tensor<97x67xf32>) -> tensor<131x67xf32>
   return %g : tensor<131x67xf32>
@@ -150,7 +157,7 @@ module attributes {xpu.target = #xpu.target<"pvc">} {
 // CHECK-LABEL: func.func @batched
 //       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [64, 256, 16], group_m = 8, subgroups = [2, 8], stages = 4, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>}
 func.func @batched(%a: tensor<8x512x512xf32>, %b: tensor<8x512x512xf32>) -> tensor<8x512x512xf32> {
-  // expected-remark @+2 {{selected for 512x512x512 x 8 (m x n x k) on pvc: tile [64, 256, 16], subgroups [2, 8], group_m 8, stages 4, grf_mode 128: 128 tiles on 128 compute units = 1.00 waves, wave efficiency 1.00, useful work 1.00, model time 40983 ns (compute bound); 80 registers per thread (budget 128); SLM 81920 of 131072 bytes; 0 of 30 candidates rejected (0 registers, 0 SLM)}}
+  // expected-remark @+2 {{selected for 512x512x512 x 8 (m x n x k) on pvc: tile [64, 256, 16], subgroups [2, 8], group_m 8, stages 4, grf_mode 128: 128 tiles on 128 compute units = 1.00 waves, wave efficiency 1.00, useful work 1.00, model time 40983 ns (compute bound); 80 registers per thread (budget 128); SLM 81920 of 131072 bytes; 0 of 30 candidates rejected (0 registers, 0 SLM, 0 backend rules)}}
   // expected-remark @+1 {{schedule data_parallel (wave efficiency 1.00 over 1 wave(s): no tail or launch cost worth removing): 128 tiles, 512 workgroups at once; data_parallel: 1.00 waves, efficiency 0.98, 41983 ns}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<8x512x512xf32>, tensor<8x512x512xf32>) -> tensor<8x512x512xf32>
   return %g : tensor<8x512x512xf32>
@@ -172,7 +179,7 @@ module attributes {xpu.target = #xpu.target<"pvc">} {
 //       CHECK:     math.erf
 //       CHECK:   } {config = #xpu.config<tile = [64, 128, 16], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel, backend = #xpu.xe<grf_mode = 256>>}
 func.func @heavy_epilogue_needs_256_grf(%x: tensor<1024x1024xf32>, %w: tensor<1024x1024xf32>, %b: tensor<1024xf32>) -> tensor<1024x1024xf32> {
-  // expected-remark @+3 {{selected for 1024x1024x1024 (m x n x k) on pvc: tile [64, 128, 16], subgroups [2, 4], group_m 8, stages 4, grf_mode 256: 128 tiles on 128 compute units = 1.00 waves, wave efficiency 1.00, useful work 1.00, model time 40983 ns (compute bound); 208 registers per thread (budget 256); SLM 49152 of 131072 bytes; 1 of 30 candidates rejected (1 registers, 0 SLM)}}
+  // expected-remark @+3 {{selected for 1024x1024x1024 (m x n x k) on pvc: tile [64, 128, 16], subgroups [2, 4], group_m 8, stages 4, grf_mode 256: 128 tiles on 128 compute units = 1.00 waves, wave efficiency 1.00, useful work 1.00, model time 40983 ns (compute bound); 208 registers per thread (budget 256); SLM 49152 of 131072 bytes; 1 of 30 candidates rejected (1 registers, 0 SLM, 0 backend rules)}}
   // expected-remark @+2 {{256-GRF mode: estimated 208 registers per thread > 128 (64 per accumulator fragment x 3 live + 16 reserved)}}
   // expected-remark @+1 {{schedule data_parallel (wave efficiency 1.00 over 1 wave(s): no tail or launch cost worth removing): 128 tiles, 512 workgroups at once; data_parallel: 1.00 waves, efficiency 0.98, 41983 ns}}
   %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<1024xf32>) {
@@ -330,5 +337,64 @@ func.func @launch_bound_persistent(%a: tensor<8192x32xbf16>, %b: tensor<32x8192x
   // expected-remark @+1 {{schedule data_parallel (wave efficiency 0.98 over 52 waves; persistent programs model 0.07 faster, less than 0.10): 1024 tiles, 20 workgroups at once; data_parallel: 51.20 waves, efficiency 0.91, 724606 ns}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<8192x32xbf16>, tensor<32x8192xbf16>) -> tensor<8192x8192xf32>
   return %g : tensor<8192x8192xf32>
+}
+}
+
+// -----
+
+// sm_90a, 4096^3 bf16, rhs [n, k]: the nvgpu backend with wgmma (TMA +
+// warpgroup MMA). Only wgmma tiles are candidates: tile_m 64 or 128, tile_n
+// 64, 128 or 256 (6), tile_k 64 (one 128-byte swizzled row); 4096 / 64 = 64
+// k tiles -> 4 stages, 4 * (128 + 256) * 64 * 2 = 196608 bytes of shared
+// memory. 128x256: 512 tiles = 3.88 waves, the same memory-bound 4 * 90112
+// = 360448 ns as mma.sync on sm_90. One workgroup per SM: the setmaxnreg
+// split takes 128 x (40 + 2 x 232) = 64512 of 65536 registers (and 233472 /
+// 196608 = 1), so 132 at once.
+// With schedule=stream_k (the FORCED run) the GEMM runs on mma.sync: the
+// wgmma kernel computes whole tiles over all of K; tile_k 32.
+// FORCED-LABEL: func.func @sm90a_wgmma
+//       FORCED:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 32], group_m = 8, subgroups = [2, 4], stages = 4, schedule = stream_k<programs = 64>, backend = #xpu.nvgpu<mma = mma_sync>>}
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+// CHECK-LABEL: func.func @sm90a_wgmma
+//       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 64], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>}
+func.func @sm90a_wgmma(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xf32> {
+  // expected-remark @+3 {{nvgpu backend on sm_90a: bf16 operands run on tensor cores with wgmma (sm_90a: TMA and warpgroup MMA, tile_k 64)}}
+  // expected-remark @+2 {{selected for 4096x4096x4096 (m x n x k) on sm_90a: tile [128, 256, 64], subgroups [2, 4], group_m 8, stages 4, wgmma: 512 tiles on 132 compute units = 3.88 waves, wave efficiency 0.97, useful work 1.00, model time 360448 ns (memory bound); 226 registers per thread (budget 255); SLM 196608 of 233472 bytes; 0 of 6 candidates rejected (0 registers, 0 SLM, 0 backend rules)}}
+  // expected-remark @+1 {{schedule data_parallel (wave efficiency 0.97 over 4 waves; persistent programs model 0.01 faster, less than 0.10): 512 tiles, 132 workgroups at once; data_parallel: 3.88 waves, efficiency 0.96, 364448 ns}}
+  %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xf32>
+  return %g : tensor<4096x4096xf32>
+}
+}
+
+// -----
+
+// f32 operands on NVIDIA: SIMT kernels (no backend knobs) unless tf32 is
+// asked for (the TF32 run): then the nvgpu backend, mma.sync m16n8k8 with
+// precision = tf32.
+// TF32-LABEL: func.func @sm80_f32
+//       TF32:   backend = #xpu.nvgpu<mma = mma_sync, precision = tf32>>}
+module attributes {xpu.target = #xpu.target<"sm_80">} {
+// CHECK-LABEL: func.func @sm80_f32
+//       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [{{[0-9]+}}, {{[0-9]+}}, 16], group_m = 8, subgroups = [{{[0-9]+}}, {{[0-9]+}}], stages = 4, schedule = data_parallel>}
+func.func @sm80_f32(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  // expected-remark @+3 {{simt backend on sm_80: f32 operands without tf32 do not run on tensor cores}}
+  // expected-remark @+2 {{selected for 1024x1024x1024 (m x n x k) on sm_80}}
+  // expected-remark @+1 {{schedule data_parallel}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  return %g : tensor<1024x1024xf32>
+}
+}
+
+// -----
+
+// A wgmma config written by hand on sm_90a: kept and verified by the nvgpu
+// backend's rules (tile_k 64, 3 stages of (128 + 128) x 64 x 2 bytes).
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+// CHECK-LABEL: func.func @hand_wgmma_kept
+//       CHECK:   backend = #xpu.nvgpu<mma = wgmma>>}
+func.func @hand_wgmma_kept(%a: tensor<1024x1024xbf16>, %b: tensor<1024x1024xbf16>) -> tensor<1024x1024xf32> {
+  // expected-remark @+1 {{kept the config written by hand on sm_90a: tile [128, 128, 64], subgroups [2, 2], group_m 8, stages 3, wgmma: 64 tiles on 132 compute units = 0.48 waves, wave efficiency 0.48, useful work 1.00, model time 16220 ns (memory bound); 226 registers per thread (budget 255); SLM 98304 of 233472 bytes}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 128, 64], group_m = 8, subgroups = [2, 2], stages = 3, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<1024x1024xbf16>, tensor<1024x1024xbf16>) -> tensor<1024x1024xf32>
+  return %g : tensor<1024x1024xf32>
 }
 }

@@ -72,7 +72,9 @@ def XPUScheduleGemmPass : Pass<"xpu-schedule-gemm", "::mlir::func::FuncOp"> {
       whatever the number of workgroups the device runs at once.
 
     A program count of 0 means the workgroups the target (`#xpu.target`)
-    runs at once. Each GEMM gets a remark with the plan's numbers. A GEMM
+    runs at once, counted with the config's backend's needs
+    (`getResidentWorkgroups`: shared memory, hardware threads or warps and,
+    for NVIDIA wgmma, the setmaxnreg register split). Each GEMM gets a remark with the plan's numbers. A GEMM
     without a config is an error.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
@@ -177,7 +179,9 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
     An op qualifies when every operand is a statically shaped memref with
     the identity layout (bare-pointer kernel arguments carry no sizes or
     strides) and its payload calls no function and has no side effects
-    (torch-mlir's `cf.assert` guards). Other linalg ops are left alone for
+    (torch-mlir's `cf.assert` guards). With `strided-copies`, host
+    `memref.copy` ops between statically shaped views with static strides
+    and offsets become `linalg.copy` kernels too. Other linalg ops are left alone for
     `convert-linalg-to-loops` on the host. With `allow-bf16=false`
     (OpenCL SPIR-V has no bf16 type) ops that touch bf16 stay on the host
     too. Every kernel is described in a remark (its kind, workgroups and
@@ -189,10 +193,18 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
            "Map ops that read or write bf16">,
     Option<"subgroupSize", "subgroup-size", "int64_t", /*default=*/"0",
            "Lanes of a subgroup for gpu.subgroup_reduce in row reductions "
-           "(0: shared memory only; else a power of two from 2 to 32)">
+           "(0: shared memory only; else a power of two from 2 to 32)">,
+    Option<"stridedCopies", "strided-copies", "bool", /*default=*/"false",
+           "Also map host memref.copy ops between statically shaped views "
+           "with static strides (the copy into the interior of a padded "
+           "buffer that a bufferized tensor.pad leaves) to kernels, one "
+           "work-item per element, instead of leaving them to the host's "
+           "memrefCopy; their kernels take strided memrefs (NVVM: static "
+           "strides are bare pointers too)">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect"];
@@ -439,62 +451,62 @@ def XPUXeGPULegalizeSlicedVectorsPass
 //===----------------------------------------------------------------------===//
 
 def XPUConvertXPUToNVGPUPass : Pass<"convert-xpu-to-nvgpu", "ModuleOp"> {
-  let summary = "Lower the GEMM programs of 16-bit (or, when asked, tf32) "
-                "operands to NVIDIA tensor-core kernels";
+  let summary = "Lower the GEMM programs of #xpu.nvgpu configs to NVIDIA "
+                "tensor-core kernels";
   let description = [{
     The NVIDIA tensor-core backend of the schedule layer
     (`GemmPrograms.h`, `docs/Design.md`): runs after `xpu-schedule-gemm`,
     on tensors. Every set of GEMM programs (an `scf.forall` mapped to GPU
-    blocks) whose `xpu.gemm_tile` ops read bf16 or f16 operands (or f32
-    with `tf32=true`) becomes a kernel in its own gpu.module, one workgroup
-    per program, whatever the schedule: data-parallel, persistent (a loop
-    over tiles) or Stream-K (whole tiles, then K pieces). Each tile op is
-    lowered where it stands (`docs/NVIDIA.md`):
+    blocks) whose config has the nvgpu backend's knobs
+    (`#xpu.nvgpu<mma = mma_sync | wgmma, precision = native | tf32>`, which
+    `xpu-select-strategy` gives the GEMMs the tensor cores take on NVIDIA
+    targets) becomes a kernel in its own gpu.module, one workgroup per
+    program, whatever the schedule: data-parallel, persistent (a loop over
+    tiles) or Stream-K (whole tiles, then K pieces). The pass decides
+    nothing: it verifies the config with the nvgpu backend's rules
+    (`GemmBackends.h`) and lowers each tile op where it stands
+    (`docs/NVIDIA.md`):
 
-    * the mma.sync tile emitter: `stages` k tiles in flight through 16-byte
-      cp.async copies (`nvgpu.device_async_copy`, zero-filled outside the
-      matrix or the tile's K range) into XOR-swizzled shared memory,
-      `nvgpu.ldmatrix` fragments (`.trans` for a `[k, n]` B of 16-bit
-      elements), `nvgpu.mma.sync` (m16n8k16 bf16/f16, m16n8k8 tf32) on f32
-      accumulators in registers; then, by the tile op's result, the
-      epilogue applied to the accumulator registers before the store
-      (masked at the M and N edges), the f32 accumulators stored to a
+    * `mma = mma_sync`: `stages` k tiles in flight through 16-byte cp.async
+      copies (`nvgpu.device_async_copy`, zero-filled outside the matrix or
+      the tile's K range) into XOR-swizzled shared memory, `nvgpu.ldmatrix`
+      fragments (`.trans` for a `[k, n]` B of 16-bit elements),
+      `nvgpu.mma.sync` (m16n8k16 bf16/f16, m16n8k8 tf32 with `precision =
+      tf32`) on f32 accumulators in registers; then, by the tile op's
+      result, the epilogue applied to the accumulator registers before the
+      store (masked at the M and N edges), the f32 accumulators stored to a
       Stream-K workspace slot, or added there with float atomics masked to
       the logical `m x n`;
-    * on `sm_90a` (architecture-specific Hopper features), the TMA + wgmma
-      tile emitter instead, where the config suits it (16-bit operands,
-      `tile_m` 64 or 128, `tile_n` a multiple of 64 up to 256) and each
-      program computes one whole tile (its mbarrier ring serves one tile);
-      otherwise mma.sync, with a `NoWgmma` remark. A producer warpgroup
-      issues TMA loads (`nvgpu.tma.async.load`, 128-byte swizzle, zero fill
-      outside the matrix) into a ring of up to 4 mbarrier-guarded stages,
-      one or two consumer warpgroups run `wgmma.mma_async` m64nNk16 on f32
-      accumulators, and the epilogue is applied to the accumulator
-      registers before the masked store; the TMA descriptors are made on
-      the host (`nvgpu.tma.create.descriptor`);
+    * `mma = wgmma` (`sm_90a`, 16-bit operands, `tile_m` 64 or 128,
+      `tile_n` a multiple of 64 up to 256, `tile_k` 64, data-parallel): a
+      producer warpgroup issues TMA loads (`nvgpu.tma.async.load`, 128-byte
+      swizzle, zero fill outside the matrix) into a ring of `stages`
+      mbarrier-guarded slots, one or two consumer warpgroups run
+      `wgmma.mma_async` m64nNk16 on f32 accumulators, and the epilogue is
+      applied to the accumulator registers before the masked store; the
+      TMA descriptors are made on the host (`nvgpu.tma.create.descriptor`);
     * `xpu.gemm_fixup` (the Stream-K fix-up kernel) sums a tile's workspace
       slots in slot order in the mma.sync register layout and applies the
-      epilogue once;
-    * operand rows whose byte length is not a multiple of 16 (cp.async and
-      TMA read 16-byte aligned rows) are first copied by a small kernel into
-      a buffer with a padded pitch (a multiple of 128 bytes for TMA); the
-      remark says so.
+      epilogue once.
 
-    The config's subgroups are the warps (`[rows, cols]`, each warp a
-    `tile_m / rows x tile_n / cols` block); shared memory is dynamic (the
-    launch passes its size). Programs of f32 operands without `tf32`, or of
-    f64, are left alone (remark) for the SIMT kernels of
-    `convert-xpu-to-gpu`. A tensor-core `xpu.gemm` that was not scheduled,
-    or a GEMM the emitter cannot generate (warp blocks not multiples of
+    The kernels read A and B rows padded to 16 bytes (128 for the rows TMA
+    reads that need a new pitch anyway): `xpu-materialize-layouts` pads
+    them on tensors, so that the padding of weights runs once in
+    `<fn>.pack`. An operand that was not padded (a pass pipeline without
+    `xpu-materialize-layouts`) is copied by a small kernel into a buffer
+    with that pitch before the GEMM, on every call, with a missed remark.
+
+    For mma.sync the config's subgroups are the warps (`[rows, cols]`, each
+    warp a `tile_m / rows x tile_n / cols` block); shared memory is dynamic
+    (the launch passes its size). Programs of SIMT configs are left alone
+    (remark) for the SIMT kernels of `convert-xpu-to-gpu`. An `xpu.gemm`
+    with an nvgpu config that was not scheduled, or a config the nvgpu
+    backend's rules refuse (a hand-written one: warp blocks not multiples of
     16x16, chunks that do not split over the threads, too many
-    accumulators), is an error at its location. The target is the
-    module's `#xpu.target` (`xpu-attach-target`).
+    accumulators, wgmma off sm_90a or off its tile shapes), is an error at
+    the GEMM's location. The target is the module's `#xpu.target`
+    (`xpu-attach-target`).
   }];
-  let options = [
-    Option<"tf32", "tf32", "bool", "false",
-           "Run f32 GEMMs on tensor cores in tf32 (10-bit mantissa operands, "
-           "f32 accumulation)">
-  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",
                            "::mlir::gpu::GPUDialect",

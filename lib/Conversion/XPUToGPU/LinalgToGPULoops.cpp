@@ -56,7 +56,20 @@ static constexpr int64_t kRowThreshold = 32;
 namespace {
 /// True if a SPIR-V kernel can run `op`: static identity-layout memrefs only
 /// (kernels get bare pointers) and no calls in the payload.
-bool isGPUMappable(linalg::LinalgOp op, bool allowBF16) {
+/// A memref type with a static shape, static strides and a static offset.
+bool isStaticStrided(MemRefType type) {
+  if (!type.hasStaticShape())
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  return !ShapedType::isDynamic(offset) &&
+         llvm::none_of(strides, ShapedType::isDynamic);
+}
+
+bool isGPUMappable(linalg::LinalgOp op, bool allowBF16,
+                   bool allowStrided = false) {
   if (!op.hasPureBufferSemantics())
     return false;
   for (Value operand : op->getOperands()) {
@@ -68,7 +81,8 @@ bool isGPUMappable(linalg::LinalgOp op, bool allowBF16) {
         return false;
       continue;
     }
-    if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+    if (!type.hasStaticShape() || (!type.getLayout().isIdentity() &&
+                                   !(allowStrided && isStaticStrided(type))))
       return false;
   }
   if (llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
@@ -500,9 +514,33 @@ struct XPULinalgToGPULoopsPass
           << static_cast<int64_t>(subgroupSize);
       return signalPassFailure();
     }
+    // Strided host copies (a bufferized tensor.pad's copy into the interior
+    // of its buffer) as linalg.copy ops, mapped below like the others.
+    DenseSet<Operation *> copies;
+    if (stridedCopies) {
+      SmallVector<memref::CopyOp> hostCopies;
+      getOperation()->walk([&](memref::CopyOp copy) {
+        if (copy->getParentOfType<gpu::LaunchOp>() ||
+            copy->getParentOfType<gpu::GPUModuleOp>())
+          return;
+        auto src = dyn_cast<MemRefType>(copy.getSource().getType());
+        auto dst = dyn_cast<MemRefType>(copy.getTarget().getType());
+        if (src && dst && isStaticStrided(src) && isStaticStrided(dst) &&
+            !(src.getLayout().isIdentity() && dst.getLayout().isIdentity()))
+          hostCopies.push_back(copy);
+      });
+      for (memref::CopyOp copy : hostCopies) {
+        OpBuilder b(copy);
+        auto linalgCopy = linalg::CopyOp::create(
+            b, copy.getLoc(), copy.getSource(), copy.getTarget());
+        copies.insert(linalgCopy);
+        copy.erase();
+      }
+    }
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (!op->getParentOfType<gpu::LaunchOp>() && isGPUMappable(op, allowBF16))
+      if (!op->getParentOfType<gpu::LaunchOp>() &&
+          isGPUMappable(op, allowBF16, copies.contains(op)))
         ops.push_back(op);
     });
     for (linalg::LinalgOp op : ops) {

@@ -20,6 +20,7 @@
 #include "xpu/Conversion/XPUToGPU/XPUToGPU.h"
 #include "xpu/Conversion/XPUToNVGPU/XPUToNVGPU.h"
 #include "xpu/Conversion/XPUToXeGPU/XPUToXeGPU.h"
+#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
@@ -70,28 +71,10 @@ static constexpr int64_t kBufferAlignment = 128;
 // Checks
 //===----------------------------------------------------------------------===//
 
-static bool isTensorCoreType(Type t) { return t.isBF16() || t.isF16(); }
-
-/// Types the kernel computes the epilogue in.
-static bool isKernelScalarType(Type t) {
-  return t.isF64() || t.isF32() || t.isF16() || t.isBF16() ||
-         (t.isSignlessInteger() && t.getIntOrFloatBitWidth() <= 64);
-}
-
-static bool isCapturable(Value v) {
-  auto cst = v.getDefiningOp<arith::ConstantOp>();
-  return cst && cst.getType().isIntOrIndexOrFloat();
-}
-
-/// True when operands of `elt` run on the tensor cores: 16-bit ones, or f32
-/// ones in tf32 when asked.
-static bool runsOnTensorCores(Type elt, bool tf32) {
-  return isTensorCoreType(elt) || (tf32 && elt.isF32());
-}
-
-/// The mma.sync plan of a tile op's GEMM (or of a fix-up's, whose operands
-/// are of `operandType`): the problem, the config's tiling and the operand
-/// pitches the kernel reads (`aPitch`, `bPitch` elements).
+/// The kernel plan of a tile op's GEMM (or of a fix-up's, whose operands
+/// are of `operandType`): the problem, the config's tiling and instruction
+/// family, and the operand pitches the kernel reads (`aPitch`, `bPitch`
+/// elements: those of xpu-materialize-layouts, nvidia::getOperandPitch).
 static MmaKernelPlan planKernel(ConfigAttr config, ArrayRef<int64_t> dims,
                                 RhsLayout layout, bool lhsBatched,
                                 bool rhsBatched, Type operandType,
@@ -112,13 +95,13 @@ static MmaKernelPlan planKernel(ConfigAttr config, ArrayRef<int64_t> dims,
   p.tk = tile[2];
   p.warpRows = config.getSubgroups()[0];
   p.warpCols = config.getSubgroups()[1];
-  // A one-stage config (a single k tile) still runs the two-stage pipeline:
-  // the second stage is never filled.
-  p.stages = std::max<int64_t>(config.getStages(), 2);
+  NVGPUConfigAttr knobs = config.getNVGPU();
+  p.wgmma = knobs && knobs.isWgmma();
+  p.stages = p.wgmma ? config.getStages() : nvidia::getMmaSyncStages(config);
   p.groupM = std::max<int64_t>(config.getGroupM(), 1);
-  int64_t ce = p.chunkElems();
-  p.aPitch = llvm::alignTo(p.k, ce);
-  p.bPitch = p.rhsNK ? p.aPitch : llvm::alignTo(p.n, ce);
+  NVGPUMma mma = p.wgmma ? NVGPUMma::wgmma : NVGPUMma::mma_sync;
+  p.aPitch = nvidia::getOperandPitch(p.k, operandType, mma);
+  p.bPitch = nvidia::getOperandPitch(p.rhsNK ? p.k : p.n, operandType, mma);
   return p;
 }
 
@@ -127,38 +110,6 @@ static MmaKernelPlan planKernel(GemmTileOp tile, Type resultType) {
                     tile.getLhsType().getRank() == 3,
                     tile.getRhsType().getRank() == 3,
                     tile.getLhsType().getElementType(), resultType);
-}
-
-/// Whether the target runs wgmma kernels (the architecture-specific sm_90a).
-static bool hasWgmma(TargetAttr target) { return target.getChip() == "sm_90a"; }
-
-/// The wgmma plan for `base` on sm_90a: the config's tile rows and columns,
-/// k tiles of one 128-byte swizzled row, as many stages as fit (at most 4,
-/// which covers the TMA latency at these tile sizes); std::nullopt with the
-/// reason in `why` when the config does not suit wgmma.
-static std::optional<MmaKernelPlan> planWgmmaKernel(MmaKernelPlan p,
-                                                    std::string &why) {
-  if (p.operandBytes() != 2) {
-    why = "tf32 operands run on mma.sync";
-    return std::nullopt;
-  }
-  p.wgmma = true;
-  p.tk = 128 / p.operandBytes();
-  // TMA reads rows best from 128-byte aligned addresses: rows that need a
-  // new pitch anyway get a multiple of 128 bytes.
-  int64_t rowElems = 128 / p.operandBytes();
-  if (p.aPitch != p.k)
-    p.aPitch = llvm::alignTo(p.k, rowElems);
-  int64_t bCols = p.rhsNK ? p.k : p.n;
-  if (p.bPitch != bCols)
-    p.bPitch = llvm::alignTo(bCols, rowElems);
-  p.stages = 4;
-  while (p.stages > 2 && !checkWgmmaKernelPlan(p).empty())
-    --p.stages;
-  why = checkWgmmaKernelPlan(p);
-  if (!why.empty())
-    return std::nullopt;
-  return p;
 }
 
 LogicalResult mlir::xpu::checkNVGPULowerable(GemmTileOp tile,
@@ -178,17 +129,8 @@ LogicalResult mlir::xpu::checkNVGPULowerable(GemmTileOp tile,
   if (tile.getResult() != TileResult::output &&
       !tile.getDestType().getElementType().isF32())
     return fail("the Stream-K workspace must hold f32 partial sums");
-  Type result = tile.getDestType().getElementType();
-  if (!isKernelScalarType(result))
-    return fail(llvm::formatv("result element type {0} is not stored by the "
-                              "kernel",
-                              result));
   for (auto [i, operand] : llvm::enumerate(tile.getEpilogueOperands())) {
     auto type = cast<MemRefType>(operand.getType());
-    if (!isKernelScalarType(type.getElementType()))
-      return fail(llvm::formatv("epilogue operand of type {0} is not read by "
-                                "the kernel",
-                                type));
     BroadcastKind kind = tile.getBroadcastKind(i);
     int64_t rank = kind == BroadcastKind::scalar ? 0 : 1;
     if (kind != BroadcastKind::full && type.getRank() != rank)
@@ -197,32 +139,37 @@ LogicalResult mlir::xpu::checkNVGPULowerable(GemmTileOp tile,
                                 "(not a panel)",
                                 i, type, stringifyBroadcastKind(kind), rank));
   }
-  Block &block = tile.getEpilogueBlock();
-  for (Operation &op : block.without_terminator()) {
-    if (op.getNumRegions() != 0 || op.getNumResults() != 1 || !isPure(&op))
-      return op.emitError() << kPassArg << ": epilogue op '" << op.getName()
-                            << "' is not a pure scalar op";
-    for (Type t : op.getResultTypes())
-      if (!isKernelScalarType(t))
-        return op.emitError()
-               << kPassArg << ": epilogue op '" << op.getName()
-               << "' computes in " << t << ", which the kernel does not";
-    for (Value v : op.getOperands())
-      if (v.getParentRegion() != &tile.getEpilogue() && !isCapturable(v))
-        return op.emitError() << kPassArg
-                              << ": the epilogue uses a value defined outside "
-                                 "the GEMM that is not a scalar constant";
+  std::string why;
+  Operation *where = tile;
+  if (failed(nvidia::checkEpilogue(
+          tile.getEpilogue(), tile.getDestType().getElementType(),
+          TypeRange(tile.getEpilogueOperands()), why, where)))
+    return where->emitError() << kPassArg << ": " << why;
+  // The config: verified with the nvgpu backend's rules, as
+  // xpu-select-strategy chose or verified it.
+  ConfigAttr config = tile.getConfig();
+  if (failed(checkBackendConfig(GemmBackend::nvgpu, target, config,
+                                xe::getElementBytes(lhs), why,
+                                tile.getRhsLayout())))
+    return fail(llvm::formatv("the config {0} is invalid for the nvgpu "
+                              "backend on {1}: {2}",
+                              config, target.getChip(), why));
+  // Operands with a pitch of their own (xpu-materialize-layouts' or a
+  // hand-written one; the others are re-pitched): rows on 16 bytes.
+  int64_t bytes = xe::getElementBytes(lhs);
+  ArrayRef<int64_t> dims = tile.getDims();
+  bool nk = tile.getRhsLayout() == RhsLayout::nk;
+  for (auto [what, type, cols] :
+       {std::tuple<StringRef, MemRefType, int64_t>{"A", tile.getLhsType(),
+                                                   dims[3]},
+        {"B", tile.getRhsType(), nk ? dims[3] : dims[2]}}) {
+    int64_t pitch = type.getShape().back();
+    if (pitch != cols && (pitch * bytes) % nvidia::kChunkBytes != 0)
+      return fail(llvm::formatv("{0} has rows of {1} x {2} bytes, not a "
+                                "multiple of 16 (cp.async and TMA read "
+                                "16-byte aligned rows)",
+                                what, pitch, bytes));
   }
-  Value yielded = block.getTerminator()->getOperand(0);
-  if (yielded.getParentRegion() != &tile.getEpilogue() &&
-      !isCapturable(yielded))
-    return fail("the epilogue yields a value defined outside the GEMM that is "
-                "not a scalar constant");
-  MmaKernelPlan plan = planKernel(tile, result);
-  std::string why = checkMmaKernelPlan(plan);
-  if (!why.empty())
-    return fail(llvm::formatv("cannot generate a kernel for {0}: {1}",
-                              tile.getConfig(), why));
   return success();
 }
 
@@ -282,10 +229,11 @@ public:
     SmallVector<int64_t> shape(srcType.getShape());
     shape.back() = pitch;
     auto dstType = MemRefType::get(shape, elt);
-    remark::passed(loc, remarkOpts(kPassArg, "Repitch")) << remark::reason(
+    remark::missed(loc, remarkOpts(kPassArg, "Repitch")) << remark::reason(
         "{0}: rows of {1} x {2} bytes are not 16-byte multiples (cp.async "
         "and TMA read 16-byte aligned rows): copied by a kernel into rows of "
-        "{3} elements, zero-filled, before the GEMM",
+        "{3} elements, zero-filled, before the GEMM on every call "
+        "(xpu-materialize-layouts pads them once, on tensors)",
         what, cols, elt.getIntOrFloatBitWidth() / 8, pitch);
     std::string name =
         llvm::formatv("{0}_repitch{1}", module.getSymName(), repitches++);
@@ -555,38 +503,33 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
       output ? output.getDestType().getElementType() : rewriter.getF32Type();
   MmaKernelPlan p = planKernel(first, resultType);
   // wgmma computes whole tiles over all of K (its TMA boxes are 64 wide
-  // along K; Stream-K ranges are whole K-steps of the config's tile_k),
-  // one per data-parallel program or several in a row per persistent one
-  // (the mbarrier ring carries across them).
+  // along K; Stream-K ranges are whole K-steps of the config's tile_k):
+  // one per data-parallel program, or several in a row per persistent one
+  // (the mbarrier ring carries across them), as the nvgpu backend's rules
+  // ask of a wgmma config (checkNVGPULowerable).
   bool wholeK = tiles.size() == 1 && output &&
                 matchPattern(first.getKBegin(), m_Zero()) &&
                 getConstantIntValue(first.getKEnd()) == p.k;
   bool onePerProgram = first->getParentOp() == programs.getOperation();
-  if (hasWgmma(target)) {
-    std::string why;
-    if (!wholeK)
-      why = "the schedule splits tiles along K (Stream-K), and the wgmma "
-            "kernel computes whole tiles";
-    else if (std::optional<MmaKernelPlan> w = planWgmmaKernel(p, why))
-      p = *w;
-    if (!p.wgmma)
-      remark::missed(loc, remarkOpts(kPassArg, "NoWgmma")) << remark::reason(
-          "{0}: mma.sync instead of wgmma on {1}: {2}",
-          describeGemmShape(p.batch, p.m, p.n, p.k, p.lhsBatched),
-          target.getChip(), why);
-  }
+  if (p.wgmma && !wholeK)
+    return first.emitError()
+           << kPassArg
+           << ": the wgmma kernel computes whole tiles over all of K, but "
+              "these programs split tiles along K (Stream-K)";
 
   // Operands as the kernel reads them: rows padded to 16 bytes (cp.async,
   // TMA), to 128 where TMA reads rows that need a new pitch anyway.
+  // xpu-materialize-layouts pads them on tensors (once, in <fn>.pack, for
+  // weights); an operand it did not pad (a pass pipeline without it) is
+  // copied here into a buffer of that pitch on every call, with a missed
+  // remark. A buffer with a pitch of its own is read with that pitch.
   rewriter.setInsertionPoint(programs);
   std::string name = getKernelName(module, func, index, "");
   std::optional<KernelModuleBuilder> copies;
   auto repitch = [&](Value buffer, int64_t cols, int64_t pitch,
                      StringRef what) -> Value {
     auto type = cast<MemRefType>(buffer.getType());
-    if (type.getShape().back() != cols)
-      return buffer; // Already laid out with a pitch of its own.
-    if (pitch == cols)
+    if (type.getShape().back() != cols || pitch == cols)
       return buffer;
     if (!copies) {
       OpBuilder::InsertionGuard guard(rewriter);
@@ -769,11 +712,11 @@ struct ConvertXPUToNVGPUPass final
     TargetAttr target = resolveTarget(module);
     bool ok = true;
     module.walk([&](GemmOp gemm) {
-      if (!runsOnTensorCores(gemm.getLhsType().getElementType(), tf32))
+      if (getGemmBackend(gemm.getConfigAttr()) != GemmBackend::nvgpu)
         return;
       gemm.emitError() << kPassArg
                        << ": xpu.gemm is not scheduled; run "
-                          "xpu-select-strategy and xpu-schedule-gemm first";
+                          "xpu-schedule-gemm first";
       ok = false;
     });
     if (!ok)
@@ -799,15 +742,19 @@ struct ConvertXPUToNVGPUPass final
       if (tiles.empty() && !workspaces.contains(fixup.getWorkspace()))
         continue;
       if (!tiles.empty()) {
-        Type elt = tiles.front().getLhsType().getElementType();
-        if (!runsOnTensorCores(elt, tf32)) {
+        GemmBackend backend = getGemmBackend(*config);
+        if (backend != GemmBackend::nvgpu) {
           remark::missed(programs.getLoc(), remarkOpts(kPassArg, "SIMT"))
               << remark::reason(
-                     "{0} operands{1}: left to the f32 SIMT kernels "
-                     "(convert-xpu-to-gpu); precision=tf32 or bf16 runs f32 "
-                     "models on tensor cores",
-                     elt,
-                     elt.isF32() ? " without tf32" : " (no tensor-core type)");
+                     "{0} operands with a {1} config: left to {2}; "
+                     "xpu-select-strategy gives the GEMMs that the tensor "
+                     "cores take (16-bit operands, or f32 with tf32) an "
+                     "#xpu.nvgpu config",
+                     tiles.front().getLhsType().getElementType(),
+                     stringifyGemmBackend(backend),
+                     backend == GemmBackend::xe
+                         ? "convert-xpu-to-xegpu"
+                         : "the SIMT kernels (convert-xpu-to-gpu)");
           continue;
         }
         for (GemmTileOp tile : tiles)

@@ -60,52 +60,6 @@ int64_t MmaKernelPlan::fragmentRegisters() const {
   return 2 * perStep;
 }
 
-std::string mlir::xpu::checkMmaKernelPlan(const MmaKernelPlan &p) {
-  int64_t bytes = p.operandBytes();
-  if (bytes != 2 && bytes != 4)
-    return "the operands must be 16-bit (bf16, f16) or f32 (tf32)";
-  if (p.warpRows <= 0 || p.warpCols <= 0 || p.tm % p.warpRows != 0 ||
-      p.tn % p.warpCols != 0)
-    return llvm::formatv("the warp layout [{0}, {1}] does not divide the "
-                         "{2}x{3} tile",
-                         p.warpRows, p.warpCols, p.tm, p.tn);
-  if (p.warpM() % 16 != 0 || p.warpN() % 16 != 0)
-    return llvm::formatv("each warp's {0}x{1} block must be a multiple of "
-                         "16x16 (mma.sync m16 rows, ldmatrix.x4 pairs of n8 "
-                         "columns)",
-                         p.warpM(), p.warpN());
-  int64_t ce = p.chunkElems();
-  // Rows of at least two 16-byte chunks, a power of two of them, so that
-  // the XOR swizzle permutes chunks within a row.
-  auto rowOk = [&](int64_t elems) {
-    int64_t chunks = elems / ce;
-    return elems % ce == 0 && chunks >= 2 && llvm::isPowerOf2_64(chunks);
-  };
-  if (p.tk % p.mmaK() != 0 || !rowOk(p.tk))
-    return llvm::formatv("tile_k {0} must be a multiple of the mma k ({1}) "
-                         "and a power-of-two number (>= 2) of 16-byte chunks",
-                         p.tk, p.mmaK());
-  if (!p.rhsNK && !rowOk(p.tn))
-    return llvm::formatv("tile_n {0} must be a power-of-two number (>= 2) of "
-                         "16-byte chunks for a [k, n] B",
-                         p.tn);
-  int64_t threads = p.threads();
-  if (threads > 1024)
-    return llvm::formatv("{0} threads per workgroup (at most 1024)", threads);
-  int64_t aChunks = p.tm * p.tk / ce, bChunks = p.tn * p.tk / ce;
-  if (aChunks % threads != 0 || bChunks % threads != 0)
-    return llvm::formatv("the {0} + {1} 16-byte chunks of a k tile do not "
-                         "split evenly over {2} threads",
-                         aChunks, bChunks, threads);
-  if (p.stages < 2)
-    return "the cp.async pipeline needs at least 2 stages";
-  if (p.accumulatorsPerThread() + p.fragmentRegisters() > 232)
-    return llvm::formatv("{0} accumulators and {1} fragment registers per "
-                         "thread leave no room in 255 registers",
-                         p.accumulatorsPerThread(), p.fragmentRegisters());
-  return "";
-}
-
 //===----------------------------------------------------------------------===//
 // MmaSyncTileEmitter
 //===----------------------------------------------------------------------===//

@@ -31,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Conversion/XPUToNVGPU/XPUToNVGPU.h"
+#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -46,33 +47,10 @@
 using namespace mlir;
 using namespace mlir::xpu;
 
-/// Shared memory a block can have on sm_90 (227 KiB), less what the
-/// mbarriers take.
-static constexpr int64_t kMaxSharedBytes = 227 * 1024 - 1024;
-/// Registers per thread after setmaxnreg: producers give theirs to the
-/// consumers (64K registers per SM: 2 x 128 x 232 + 128 x 40).
-static constexpr uint32_t kProducerRegisters = 40;
-static constexpr uint32_t kConsumerRegisters = 232;
-
-std::string mlir::xpu::checkWgmmaKernelPlan(const MmaKernelPlan &p) {
-  if (p.operandBytes() != 2)
-    return "wgmma kernels take 16-bit operands (tf32 runs on mma.sync)";
-  if (p.tm != 64 && p.tm != 128)
-    return llvm::formatv("tile_m {0}: one or two consumer warpgroups of 64 "
-                         "rows (tile_m 64 or 128)",
-                         p.tm);
-  if (p.tn % 64 != 0 || p.tn > 256)
-    return llvm::formatv("tile_n {0}: a multiple of 64 up to 256 (wgmma "
-                         "n <= 256, 64-column TMA boxes)",
-                         p.tn);
-  if (p.tk != 64)
-    return llvm::formatv("tile_k {0}: one 128-byte swizzled row (64)", p.tk);
-  if (p.stages < 2 || WgmmaTileEmitter::sharedBytes(p) > kMaxSharedBytes)
-    return llvm::formatv("{0} stages of {1} bytes do not fit {2} bytes of "
-                         "shared memory",
-                         p.stages, p.wgmmaStageBytes(), kMaxSharedBytes);
-  return "";
-}
+/// Registers per thread after setmaxnreg (the nvgpu backend's rules count
+/// the workgroups an SM holds with them).
+static constexpr uint32_t kProducerRegisters = nvidia::kProducerRegisters;
+static constexpr uint32_t kConsumerRegisters = nvidia::kConsumerRegisters;
 
 int64_t WgmmaTileEmitter::sharedBytes(const MmaKernelPlan &p) {
   return p.stages * p.wgmmaStageBytes();

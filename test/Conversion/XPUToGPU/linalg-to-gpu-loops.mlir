@@ -36,6 +36,16 @@
 //   SUBGROUP-NOT:     gpu.barrier
 //       SUBGROUP:     scf.if
 //       SUBGROUP:       memref.load %[[SLM]][%c0]
+// With strided-copies (the NVVM pipeline), the host copy a bufferized
+// tensor.pad leaves (into the interior of the padded buffer: rows of 104
+// elements) becomes a kernel, one work-item per element; without it the
+// copy stays on the host (the CHECK lines of @pad_copy below).
+// RUN: xpu-opt %s --split-input-file --xpu-linalg-to-gpu-loops=strided-copies=true --canonicalize --cse | FileCheck %s --check-prefix=STRIDED
+// STRIDED-LABEL: func.func @pad_copy
+//   STRIDED-NOT:   memref.copy
+//       STRIDED:   gpu.launch
+//       STRIDED:     %[[V:.*]] = memref.load %{{.*}} : memref<67x97xbf16>
+//       STRIDED:     memref.store %[[V]], %{{.*}} : memref<67x97xbf16, strided<[104, 1]>>
 // A bad subgroup size is an error that names the option.
 // RUN: not xpu-opt %s --split-input-file --xpu-linalg-to-gpu-loops=subgroup-size=48 2>&1 | FileCheck %s --check-prefix=BADSIZE
 // BADSIZE: error: xpu-linalg-to-gpu-loops: subgroup-size must be 0 or a power of two from 2 to 32, got 48
@@ -238,5 +248,16 @@ func.func @assert_stays_on_host(%v: memref<4xf32>, %c: memref<4xf32>) {
     cf.assert %ok, "zero"
     linalg.yield %x : f32
   }
+  return
+}
+
+// -----
+
+// A strided copy is left on the host unless strided-copies is set.
+// CHECK-LABEL: func.func @pad_copy
+//       CHECK:   memref.copy
+func.func @pad_copy(%src: memref<67x97xbf16>, %dst: memref<67x104xbf16>) {
+  %view = memref.subview %dst[0, 0] [67, 97] [1, 1] : memref<67x104xbf16> to memref<67x97xbf16, strided<[104, 1]>>
+  memref.copy %src, %view : memref<67x97xbf16> to memref<67x97xbf16, strided<[104, 1]>>
   return
 }

@@ -5,7 +5,7 @@
 // RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-schedule-gemm),convert-xpu-to-nvgpu)' '--remarks-filter=.*convert-xpu-to-nvgpu.*' --verify-diagnostics --mlir-disable-threading > /dev/null
 // A tensor-core GEMM that was not scheduled is an error at the GEMM.
 // RUN: not xpu-opt %s --split-input-file --convert-xpu-to-nvgpu 2>&1 | FileCheck %s --check-prefix=UNSCHEDULED
-// UNSCHEDULED: convert-xpu-to-nvgpu.mlir:{{[0-9]+}}:{{[0-9]+}}: error: convert-xpu-to-nvgpu: xpu.gemm is not scheduled; run xpu-select-strategy and xpu-schedule-gemm first
+// UNSCHEDULED: convert-xpu-to-nvgpu.mlir:{{[0-9]+}}:{{[0-9]+}}: error: convert-xpu-to-nvgpu: xpu.gemm is not scheduled; run xpu-schedule-gemm first
 
 // sm_90, nn.Linear(128, 512) in bf16 + bias + ReLU on [256, 128], tile
 // 128x128x32 on 2x2 warps of 64x64, 3 stages. 2 x 4 = 8 workgroups of 128
@@ -74,7 +74,7 @@ func.func @linear_bias_relu(%x: tensor<256x128xbf16>, %w: tensor<512x128xbf16>, 
     %r = arith.maximumf %t, %z : f32
     %o = arith.truncf %r : f32 to bf16
     xpu.yield %o : bf16
-  } {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [2, 2], stages = 3, schedule = data_parallel>} : (tensor<256x128xbf16>, tensor<512x128xbf16>) -> tensor<256x512xbf16>
+  } {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [2, 2], stages = 3, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<256x128xbf16>, tensor<512x128xbf16>) -> tensor<256x512xbf16>
   return %g : tensor<256x512xbf16>
 }
 }
@@ -100,17 +100,19 @@ module attributes {xpu.target = #xpu.target<"sm_90">} {
 //       CHECK:     vector.store %{{.+}} {alignment = 8 : i64} : memref<7200xf32>, vector<2xf32>
 func.func @f16_kn_masked(%a: tensor<100x40xf16>, %b: tensor<40x72xf16>) -> tensor<100x72xf32> {
   // expected-remark @+1 {{f16_kn_masked_mma0: 100x72x40 on tensor cores, mma.sync m16n8k16 f16, f32 accumulators: 8 program(s), 1 tile op(s) (data_parallel) of 32 threads (1x1 warps of 32x64), tile 32x64x32, 2-stage cp.async pipeline, 12288 bytes of dynamic shared memory, B read as [k, n] (ldmatrix.trans); 64 accumulators and 48 fragment registers per thread, at most 146 registers (.maxnreg: the register model's estimate, 146, at least 96)}}
-  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [32, 64, 32], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel>} : (tensor<100x40xf16>, tensor<40x72xf16>) -> tensor<100x72xf32>
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [32, 64, 32], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<100x40xf16>, tensor<40x72xf16>) -> tensor<100x72xf32>
   return %g : tensor<100x72xf32>
 }
 }
 
 // -----
 
-// Rows that are not 16-byte multiples: K = 97 bf16 (194 bytes) gets a new
+// Rows that are not 16-byte multiples and were not padded by
+// xpu-materialize-layouts (the fallback): K = 97 bf16 (194 bytes) gets a new
 // pitch of 104 elements for A and for the [n, k] B, each copied by a
-// one-thread-per-element kernel launched before the GEMM. N = 67 is odd:
-// the results are stored one element at a time, each guarded.
+// one-thread-per-element kernel launched before the GEMM, on every call,
+// with a missed remark. N = 67 is odd: the results are stored one element
+// at a time, each guarded.
 module attributes {xpu.target = #xpu.target<"sm_90">} {
 // CHECK-LABEL: func.func @repitch_odd
 //       CHECK:   %[[AP:.+]] = memref.alloc() {alignment = 128 : i64} : memref<131x104xbf16>
@@ -123,25 +125,26 @@ module attributes {xpu.target = #xpu.target<"sm_90">} {
 //   CHECK-NOT:   vector.store
 //       CHECK:   memref.store
 func.func @repitch_odd(%x: tensor<131x97xbf16>, %w: tensor<67x97xbf16>) -> tensor<131x67xf32> {
-  // expected-remark @+3 {{A: rows of 97 x 2 bytes are not 16-byte multiples (cp.async and TMA read 16-byte aligned rows): copied by a kernel into rows of 104 elements, zero-filled, before the GEMM}}
-  // expected-remark @+2 {{B: rows of 97 x 2 bytes are not 16-byte multiples (cp.async and TMA read 16-byte aligned rows): copied by a kernel into rows of 104 elements, zero-filled, before the GEMM}}
+  // expected-remark @+3 {{A: rows of 97 x 2 bytes are not 16-byte multiples (cp.async and TMA read 16-byte aligned rows): copied by a kernel into rows of 104 elements, zero-filled, before the GEMM on every call (xpu-materialize-layouts pads them once, on tensors)}}
+  // expected-remark @+2 {{B: rows of 97 x 2 bytes are not 16-byte multiples (cp.async and TMA read 16-byte aligned rows): copied by a kernel into rows of 104 elements, zero-filled, before the GEMM on every call (xpu-materialize-layouts pads them once, on tensors)}}
   // expected-remark @+1 {{repitch_odd_mma0: 131x67x97 on tensor cores}}
-  %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [32, 32, 32], group_m = 8, subgroups = [1, 1], stages = 3, schedule = data_parallel>} : (tensor<131x97xbf16>, tensor<67x97xbf16>) -> tensor<131x67xf32>
+  %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [32, 32, 32], group_m = 8, subgroups = [1, 1], stages = 3, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<131x97xbf16>, tensor<67x97xbf16>) -> tensor<131x67xf32>
   return %g : tensor<131x67xf32>
 }
 }
 
 // -----
 
-// f32 operands: left to the SIMT kernels unless tf32 is asked for (the
-// tf32 RUN lines of xpu-nvvm-pipeline.mlir cover that case).
+// A SIMT config (no #xpu.nvgpu knobs: f32 operands without tf32) is left to
+// the SIMT kernels (the tf32 RUN lines of xpu-nvvm-pipeline.mlir cover
+// #xpu.nvgpu<mma = mma_sync, precision = tf32>).
 module attributes {xpu.target = #xpu.target<"sm_90">} {
 // CHECK-LABEL: func.func @f32_left_alone
 //       CHECK:   scf.forall
 //       CHECK:     xpu.gemm_tile output
 //   CHECK-NOT: gpu.module
 func.func @f32_left_alone(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
-  // expected-remark @+1 {{f32 operands without tf32: left to the f32 SIMT kernels (convert-xpu-to-gpu); precision=tf32 or bf16 runs f32 models on tensor cores}}
+  // expected-remark @+1 {{f32 operands with a simt config: left to the SIMT kernels (convert-xpu-to-gpu); xpu-select-strategy gives the GEMMs that the tensor cores take (16-bit operands, or f32 with tf32) an #xpu.nvgpu config}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>} : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   return %g : tensor<64x64xf32>
 }
@@ -149,7 +152,8 @@ func.func @f32_left_alone(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tenso
 
 // -----
 
-// sm_90a: TMA and wgmma. A batched bf16 GEMM, [k, n] B, tile 128x256 (two
+// sm_90a: TMA and wgmma (#xpu.nvgpu<mma = wgmma>). A batched bf16 GEMM,
+// [k, n] B, tile 128x256 (two
 // consumer warpgroups of 64 rows and a producer: 384 threads), k tiles of
 // 64 (one 128-byte swizzled row), 4 stages of (128 + 256) * 64 * 2 = 49152
 // bytes = 196608 bytes; 2 x 2 tiles x 3 batches = 12 programs. The
@@ -187,7 +191,7 @@ func.func @bmm_wgmma(%a: tensor<3x256x128xbf16>, %b: tensor<3x128x512xbf16>) -> 
   ^bb0(%acc: f32):
     %t = arith.truncf %acc : f32 to bf16
     xpu.yield %t : bf16
-  } {config = #xpu.config<tile = [128, 256, 32], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel>} : (tensor<3x256x128xbf16>, tensor<3x128x512xbf16>) -> tensor<3x256x512xbf16>
+  } {config = #xpu.config<tile = [128, 256, 64], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<3x256x128xbf16>, tensor<3x128x512xbf16>) -> tensor<3x256x512xbf16>
   return %g : tensor<3x256x512xbf16>
 }
 }
@@ -195,8 +199,8 @@ func.func @bmm_wgmma(%a: tensor<3x256x128xbf16>, %b: tensor<3x128x512xbf16>) -> 
 // -----
 
 // sm_90a with an [n, k] B: K-major descriptors (wgmma layout col for B);
-// a 32-row tile cannot feed a 64-row wgmma, so that GEMM stays on
-// mma.sync with a remark.
+// the second GEMM's config asks for mma.sync (a 32-row tile cannot feed a
+// 64-row wgmma: xpu-select-strategy would not give it wgmma).
 module attributes {xpu.target = #xpu.target<"sm_90a">} {
 // CHECK-LABEL: func.func @linear_wgmma
 //       CHECK:   nvgpu.tma.create.descriptor %{{.+}} box[%c64{{.*}}, %c64{{.*}}] : memref<*xbf16> -> <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>
@@ -208,10 +212,9 @@ module attributes {xpu.target = #xpu.target<"sm_90a">} {
 //       CHECK:   nvgpu.mma.sync
 func.func @linear_wgmma(%x: tensor<512x256xbf16>, %w: tensor<512x256xbf16>) -> (tensor<512x512xf32>, tensor<512x512xf32>) {
   // expected-remark @+1 {{linear_wgmma_mma0: 512x512x256 on tensor cores, wgmma m64n128k16 bf16, f32 accumulators: 32 program(s), 1 tile op(s) (data_parallel) of 256 threads (1 TMA producer warpgroup, 1 consumer warpgroup(s) of 64 rows), tile 64x128x64, 4-stage TMA/mbarrier ring with 128-byte swizzle, 98304 bytes of dynamic shared memory, B read K-major ([n, k]); 64 accumulators per consumer thread}}
-  %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [64, 128, 32], group_m = 8, subgroups = [1, 2], stages = 4, schedule = data_parallel>} : (tensor<512x256xbf16>, tensor<512x256xbf16>) -> tensor<512x512xf32>
-  // expected-remark @+2 {{512x512x256: mma.sync instead of wgmma on sm_90a: tile_m 32: one or two consumer warpgroups of 64 rows (tile_m 64 or 128)}}
+  %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [64, 128, 64], group_m = 8, subgroups = [1, 2], stages = 4, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<512x256xbf16>, tensor<512x256xbf16>) -> tensor<512x512xf32>
   // expected-remark @+1 {{linear_wgmma_mma1: 512x512x256 on tensor cores, mma.sync}}
-  %h = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [32, 128, 32], group_m = 8, subgroups = [1, 2], stages = 4, schedule = data_parallel>} : (tensor<512x256xbf16>, tensor<512x256xbf16>) -> tensor<512x512xf32>
+  %h = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [32, 128, 32], group_m = 8, subgroups = [1, 2], stages = 4, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<512x256xbf16>, tensor<512x256xbf16>) -> tensor<512x512xf32>
   return %g, %h : tensor<512x512xf32>, tensor<512x512xf32>
 }
 }
@@ -223,8 +226,9 @@ func.func @linear_wgmma(%x: tensor<512x256xbf16>, %w: tensor<512x256xbf16>) -> (
 // data-parallel wave): the main kernel only stores f32 partial sums into workspace slots
 // (the GELU-like tanh of the epilogue must not run there), and the fix-up
 // kernel, one workgroup per tile, sums a tile's slots in slot order and
-// applies the epilogue once. On sm_90a the pieces stay on mma.sync: the
-// wgmma kernel computes whole tiles (its TMA boxes are 64 wide along K).
+// applies the epilogue once. On sm_90a the pieces are on mma.sync (the
+// config's): the wgmma kernel computes whole tiles (its TMA boxes are 64
+// wide along K).
 module attributes {xpu.target = #xpu.target<"sm_90a">} {
 // CHECK-LABEL: func.func @stream_k
 //       CHECK:   %[[WS:.+]] = memref.alloc() {alignment = 64 : i64} : memref<{{[0-9]+}}x64x64xf32>
@@ -245,7 +249,6 @@ module attributes {xpu.target = #xpu.target<"sm_90a">} {
 //       CHECK:   math.tanh
 //       CHECK:   vector.store %{{.+}} : memref<16384xbf16>, vector<2xbf16>
 func.func @stream_k(%a: tensor<128x256xbf16>, %b: tensor<128x256xbf16>) -> tensor<128x128xbf16> {
-  // expected-remark @+3 {{128x128x256: mma.sync instead of wgmma on sm_90a: the schedule splits tiles along K (Stream-K), and the wgmma kernel computes whole tiles}}
   // expected-remark @+2 {{stream_k_mma0: 128x128x256 on tensor cores, mma.sync m16n8k16 bf16, f32 accumulators: 6 program(s), 1 tile op(s) (stream_k) of 128 threads}}
   // expected-remark @+1 {{stream_k_mma0_fixup: Stream-K fix-up of 4 tile(s), one workgroup of 128 threads per tile: its workspace slots summed in slot order in the mma.sync register layout, then the epilogue, once}}
   %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) epilogue {
@@ -253,7 +256,7 @@ func.func @stream_k(%a: tensor<128x256xbf16>, %b: tensor<128x256xbf16>) -> tenso
     %t = math.tanh %acc : f32
     %o = arith.truncf %t : f32 to bf16
     xpu.yield %o : bf16
-  } {config = #xpu.config<tile = [64, 64, 32], group_m = 1, subgroups = [2, 2], stages = 3, schedule = stream_k<programs = 6>>} : (tensor<128x256xbf16>, tensor<128x256xbf16>) -> tensor<128x128xbf16>
+  } {config = #xpu.config<tile = [64, 64, 32], group_m = 1, subgroups = [2, 2], stages = 3, schedule = stream_k<programs = 6>, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<128x256xbf16>, tensor<128x256xbf16>) -> tensor<128x128xbf16>
   return %g : tensor<128x128xbf16>
 }
 }
@@ -274,7 +277,7 @@ module attributes {xpu.target = #xpu.target<"sm_90">} {
 func.func @stream_k_atomic(%a: tensor<100x256xf16>, %b: tensor<256x72xf16>) -> tensor<100x72xf32> {
   // expected-remark @+2 {{stream_k_atomic_mma0: 100x72x256 on tensor cores, mma.sync m16n8k16 f16, f32 accumulators: 5 program(s)}}
   // expected-remark @+1 {{stream_k_atomic_mma0_fixup: Stream-K fix-up of}}
-  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [32, 64, 32], group_m = 1, subgroups = [1, 1], stages = 2, schedule = stream_k<programs = 5, fixup = atomic>>} : (tensor<100x256xf16>, tensor<256x72xf16>) -> tensor<100x72xf32>
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [32, 64, 32], group_m = 1, subgroups = [1, 1], stages = 2, schedule = stream_k<programs = 5, fixup = atomic>, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<100x256xf16>, tensor<256x72xf16>) -> tensor<100x72xf32>
   return %g : tensor<100x72xf32>
 }
 }
@@ -295,7 +298,7 @@ module attributes {xpu.target = #xpu.target<"sm_90">} {
 //       CHECK:     vector.store
 func.func @persistent(%a: tensor<256x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<256x128xf32> {
   // expected-remark @+1 {{persistent_mma0: 256x128x64 on tensor cores, mma.sync m16n8k16 bf16, f32 accumulators: 2 program(s), 1 tile op(s) (persistent) of 32 threads}}
-  %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 1, subgroups = [1, 1], stages = 2, schedule = persistent<programs = 2>>} : (tensor<256x64xbf16>, tensor<128x64xbf16>) -> tensor<256x128xf32>
+  %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 1, subgroups = [1, 1], stages = 2, schedule = persistent<programs = 2>, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<256x64xbf16>, tensor<128x64xbf16>) -> tensor<256x128xf32>
   return %g : tensor<256x128xf32>
 }
 }
@@ -333,7 +336,7 @@ func.func @persistent_wgmma(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) 
   ^bb0(%acc: f32):
     %o = arith.truncf %acc : f32 to bf16
     xpu.yield %o : bf16
-  } {config = #xpu.config<tile = [64, 128, 32], group_m = 8, subgroups = [1, 2], stages = 4, schedule = persistent<programs = 2>>} : (tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<256x256xbf16>
+  } {config = #xpu.config<tile = [64, 128, 64], group_m = 8, subgroups = [1, 2], stages = 4, schedule = persistent<programs = 2>, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<256x256xbf16>
   return %g : tensor<256x256xbf16>
 }
 }

@@ -363,6 +363,33 @@ func.func @xe_grf_mode(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 
 // -----
 
+func.func @nvgpu_wgmma_tf32(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+2 {{nvgpu wgmma kernels take 16-bit operands; tf32 runs on mma_sync}}
+  // expected-error @+1 {{failed to parse XPU_ConfigAttr parameter 'backend'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma, precision = tf32>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @nvgpu_unknown_mma(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+3 {{expected ::mlir::xpu::NVGPUMma to be one of: mma_sync, wgmma}}
+  // expected-error @+2 {{failed to parse XPU_NVGPUConfigAttr parameter 'mma'}}
+  // expected-error @+1 {{failed to parse XPU_ConfigAttr parameter 'backend'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = hmma>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @config_backend_kind(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{config backend must be #xpu.xe<...> or #xpu.nvgpu<...>, got "tpu"}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel, backend = "tpu">} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
 // #xpu.target
 
 // expected-error @+1 {{'unknown-chip' is not a preset (pvc, bmg, sm_80, sm_90, sm_90a, cpu): field 'vendor' is required}}

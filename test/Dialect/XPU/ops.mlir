@@ -119,6 +119,21 @@ func.func @gemm_marks(%a: tensor<4x8xf64>, %b: tensor<8x2xf64>, %c: tensor<4x8xf
 
 // -----
 
+// The NVIDIA tensor-core knobs round-trip; precision = native is the default
+// and is not printed.
+// CHECK-LABEL: func.func @nvgpu_knobs
+//       CHECK:   backend = #xpu.nvgpu<mma = wgmma>>}
+//       CHECK:   backend = #xpu.nvgpu<mma = mma_sync, precision = tf32>>}
+//       CHECK:   backend = #xpu.nvgpu<mma = mma_sync>>}
+func.func @nvgpu_knobs(%a: tensor<64x32xbf16>, %b: tensor<32x64xbf16>, %c: tensor<64x32xf32>, %d: tensor<32x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) {
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<64x32xbf16>, tensor<32x64xbf16>) -> tensor<64x64xf32>
+  %1 = xpu.gemm %c, %d rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 16], group_m = 8, subgroups = [2, 2], stages = 3, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync, precision = tf32>>} : (tensor<64x32xf32>, tensor<32x64xf32>) -> tensor<64x64xf32>
+  %2 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 8, subgroups = [2, 2], stages = 3, schedule = stream_k<programs = 8>, backend = #xpu.nvgpu<mma = mma_sync, precision = native>>} : (tensor<64x32xbf16>, tensor<32x64xbf16>) -> tensor<64x64xf32>
+  return %0, %1, %2 : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
+}
+
+// -----
+
 // Schedules with their parameters round-trip; a config without a backend
 // sub-attribute is for the SIMT kernels.
 // CHECK-LABEL: func.func @schedules

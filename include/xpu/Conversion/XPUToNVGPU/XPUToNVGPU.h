@@ -29,7 +29,8 @@ struct MmaKernelPlan {
   /// Logical problem.
   int64_t batch = 1, m = 0, n = 0, k = 0;
   /// Row pitch, in elements, of A (always [m, k]) and of B: k for an [n, k]
-  /// B, n for a [k, n] B. Padded so that every row starts on 16 bytes.
+  /// B, n for a [k, n] B. Padded so that every row starts on 16 bytes
+  /// (nvidia::getOperandPitch).
   int64_t aPitch = 0, bPitch = 0;
   bool rhsNK = true;
   bool lhsBatched = false, rhsBatched = false;
@@ -69,10 +70,6 @@ struct MmaKernelPlan {
   /// Bytes of one stage's A and B boxes.
   int64_t wgmmaStageBytes() const { return (tm + tn) * tk * operandBytes(); }
 };
-
-/// Checks that `plan` is a shape the mma.sync emitter can generate; returns a
-/// sentence saying why not, or an empty string.
-std::string checkMmaKernelPlan(const MmaKernelPlan &plan);
 
 /// The values a tile emitter reads and writes inside a kernel, all 1-D
 /// memrefs with static shapes (the bare-pointer kernel arguments), except the
@@ -163,11 +160,6 @@ private:
   Value tid, lane, warpM0, warpN0;
 };
 
-/// Checks that `plan` is a shape the wgmma emitter can generate (16-bit
-/// operands, tile_m 64 or 128, tile_n a multiple of 64 up to 256, tile_k
-/// one 128-byte swizzle row); returns why not, or an empty string.
-std::string checkWgmmaKernelPlan(const MmaKernelPlan &plan);
-
 /// The operands of a wgmma kernel: TMA descriptors of A and B
 /// (!nvgpu.tensormap.descriptor, 128-byte swizzle, zero fill outside the
 /// matrix), C and the epilogue operands as 1-D memrefs.
@@ -244,8 +236,10 @@ void emitFragmentEpilogue(OpBuilder &b, Location loc, const MmaKernelPlan &plan,
 
 /// Checks that the GEMM of `tile` can become a tensor-core kernel on
 /// `target`: operand, accumulator, result and epilogue types, a pure scalar
-/// epilogue, a config the mma.sync emitter generates. Emits an error at the
-/// tile op (or its epilogue op) and fails otherwise.
+/// epilogue, operand rows on 16 bytes and a config that the nvgpu
+/// backend's rules accept (GemmBackends.h; the emitters generate every
+/// such config). Emits an error at the tile op (or its epilogue op) and
+/// fails otherwise.
 LogicalResult checkNVGPULowerable(GemmTileOp tile, TargetAttr target);
 
 /// Declares the memory effects of nvgpu.tma.create.descriptor (it reads its

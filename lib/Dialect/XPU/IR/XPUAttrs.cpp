@@ -414,6 +414,19 @@ LogicalResult XeConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 //===----------------------------------------------------------------------===//
+// NVGPUConfigAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+NVGPUConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        NVGPUMma mma, NVGPUPrecision precision) {
+  if (mma == NVGPUMma::wgmma && precision == NVGPUPrecision::tf32)
+    return emitError() << "nvgpu wgmma kernels take 16-bit operands; tf32 "
+                          "runs on mma_sync";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ConfigAttr
 //===----------------------------------------------------------------------===//
 
@@ -452,5 +465,9 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << ", got " << stages;
   if (!schedule)
     return emitError() << "config needs a schedule";
+  if (backend && !isa<XeConfigAttr, NVGPUConfigAttr>(backend))
+    return emitError() << "config backend must be #xpu.xe<...> or "
+                          "#xpu.nvgpu<...>, got "
+                       << backend;
   return success();
 }

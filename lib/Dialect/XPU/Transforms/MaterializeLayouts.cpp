@@ -6,7 +6,9 @@
 // xpu-outline-weight-pack moves into <fn>.pack (and constant folding does at
 // compile time for constant weights). The GEMM reads each packed operand
 // through a view of its logical shape, which xpu-schedule-gemm reads
-// through (getPackedOperand).
+// through (getPackedOperand). Backends: xe (precision, [k, n] B, 2D block
+// pitches, epilogue panels), nvgpu (16-byte or TMA row pitches of A and
+// B); SIMT kernels read the operands as they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -116,7 +118,13 @@ struct MaterializeLayoutsPass final
     });
     TargetAttr target = resolveTarget(getOperation());
     for (GemmOp gemm : gemms) {
-      if (getGemmBackend(gemm.getConfigAttr()) != GemmBackend::xe) {
+      GemmBackend backend = getGemmBackend(gemm.getConfigAttr());
+      if (backend == GemmBackend::nvgpu) {
+        if (failed(materializeNVGPU(gemm, target)))
+          return signalPassFailure();
+        continue;
+      }
+      if (backend != GemmBackend::xe) {
         remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "AsTheyAre"))
             << remark::reason(
                    "{0}: the SIMT kernels read the operands as they are "
@@ -132,6 +140,7 @@ struct MaterializeLayoutsPass final
   }
 
   LogicalResult materializeXe(GemmOp gemm, TargetAttr target);
+  LogicalResult materializeNVGPU(GemmOp gemm, TargetAttr target);
   void remark(GemmOp gemm, StringRef name, const Twine &why) {
     remark::passed(gemm.getLoc(), remarkOpts(kPassArg, name))
         << remark::reason("{0}: {1}", describeGemmShape(gemm), why.str());
@@ -289,6 +298,58 @@ LogicalResult MaterializeLayoutsPass::materializeXe(GemmOp gemm,
                          panelType.getDimSize(0), panelType.getDimSize(1)));
     gemm->setOperand(2 + i, lb.view(packed, type, sizes));
   }
+  return success();
+}
+
+LogicalResult MaterializeLayoutsPass::materializeNVGPU(GemmOp gemm,
+                                                       TargetAttr target) {
+  std::string why;
+  Operation *where = gemm;
+  if (failed(checkBackendGemm(GemmBackend::nvgpu, gemm, target, why, where)))
+    return where->emitError() << kPassArg << ": " << why;
+  NVGPUMma mma = gemm.getConfigAttr().getNVGPU().getMma();
+  OpBuilder b(gemm);
+  LayoutBuilder lb(b, gemm);
+  // Rows of A ([m, k]) and B ([n, k] or [k, n]) at the pitch the kernel
+  // reads (nvidia::getOperandPitch): cp.async copies 16-byte chunks and a
+  // TMA descriptor's row stride is a multiple of 16 bytes; rows that need
+  // a new pitch get a multiple of 128 bytes where TMA reads them (wgmma).
+  // Zeros: the padding columns of A meet those of an [n, k] B in the sum.
+  // The kernel reads the rest as it is: B in either layout (ldmatrix, or
+  // .trans for [k, n]), epilogue vectors per row and column.
+  bool changed = false;
+  auto pitched = [&](Value t, int64_t cols, StringRef what) -> Value {
+    auto type = cast<RankedTensorType>(t.getType());
+    Type elt = type.getElementType();
+    int64_t pitch = nvidia::getOperandPitch(cols, elt, mma);
+    if (pitch == cols)
+      return t;
+    int64_t bytes = xe::getElementBytes(elt);
+    remark(gemm, "PadPitch",
+           llvm::formatv("{0}: rows of {1} x {2} bytes padded with zeros to "
+                         "{3} elements ({4} bytes): {5}",
+                         what, cols, bytes, pitch, pitch * bytes,
+                         mma == NVGPUMma::wgmma
+                             ? "TMA reads rows of 16-byte multiples, and "
+                               "rows that need a new pitch get a multiple "
+                               "of 128 bytes (one swizzled box row)"
+                             : "cp.async copies 16-byte chunks from rows "
+                               "that start on 16 bytes"));
+    changed = true;
+    return lb.view(lb.padRows(t, pitch), type, type.getShape());
+  };
+  int64_t k = gemm.getK();
+  gemm.getLhsMutable().set(pitched(gemm.getLhs(), k, "A"));
+  bool nk = gemm.getRhsLayout() == RhsLayout::nk;
+  gemm.getRhsMutable().set(pitched(gemm.getRhs(), nk ? k : gemm.getN(),
+                                   nk ? "B [n, k]" : "B [k, n]"));
+  if (!changed)
+    remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "AsTheyAre"))
+        << remark::reason("{0}: the tensor-core kernels read the operands as "
+                          "they are ({1} rows of 16-byte multiples, rhs {2}, "
+                          "epilogue vectors read per row and column)",
+                          describeGemmShape(gemm), stringifyNVGPUMma(mma),
+                          stringifyRhsLayout(gemm.getRhsLayout()));
   return success();
 }
 

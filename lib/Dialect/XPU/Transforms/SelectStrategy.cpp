@@ -52,6 +52,17 @@ private:
       p.operandType = FloatTF32Type::get(gemm.getContext());
     return p;
   }
+  /// backend=auto: xe on Intel targets; on NVIDIA targets nvgpu for the
+  /// GEMMs the tensor cores take (16-bit operands, or f32 with `tf32`) and
+  /// simt for the others, with a remark; simt elsewhere.
+  GemmBackend getAutoBackend(GemmOp gemm, TargetAttr target);
+  /// The nvgpu backend runs wgmma on whole tiles only (data-parallel or
+  /// persistent programs), not on Stream-K's K pieces: a wgmma candidate
+  /// for the stream_k schedule becomes an mma.sync one (tile_k 32, stages
+  /// fitted again, scored again), with a remark; false (and a missed
+  /// remark) when it does not fit.
+  bool fallBackToMmaSync(GemmOp gemm, TargetAttr target, const GemmProblem &p,
+                         Schedule kind, TileCandidate &c);
   /// The schedule of `c` (forced or chosen), with its remark.
   ScheduleAttr decideSchedule(GemmOp gemm, TargetAttr target,
                               const GemmProblem &p, const TileCandidate &c);
@@ -107,6 +118,65 @@ ScheduleAttr SelectStrategyPass::decideSchedule(GemmOp gemm, TargetAttr target,
                         numbers, describeSchedulePlan(chosen.plan),
                         chosen.efficiency, rounded(chosen.time));
   return choice.schedule;
+}
+
+GemmBackend SelectStrategyPass::getAutoBackend(GemmOp gemm, TargetAttr target) {
+  if (target.isIntel())
+    return GemmBackend::xe;
+  if (!target.isNvidia())
+    return GemmBackend::simt;
+  Type elt = gemm.getLhsType().getElementType();
+  if (nvidia::isTensorCoreType(elt) || (tf32 && elt.isF32())) {
+    int64_t bytes = xe::getElementBytes(elt);
+    NVGPUMma mma = nvidia::getPreferredMma(target, bytes);
+    remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "Backend"))
+        << remark::reason(
+               "nvgpu backend on {0}: {1} operands run on tensor cores{2} "
+               "with {3}{4}",
+               target.getChip(), elt, elt.isF32() ? " as tf32" : "",
+               stringifyNVGPUMma(mma),
+               mma == NVGPUMma::wgmma
+                   ? " (sm_90a: TMA and warpgroup MMA, tile_k 64)"
+                   : (nvidia::hasWgmma(target)
+                          ? " (wgmma takes 16-bit operands only)"
+                          : " (wgmma needs sm_90a)"));
+    return GemmBackend::nvgpu;
+  }
+  remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "Backend"))
+      << remark::reason("simt backend on {0}: {1} operands{2} do not run on "
+                        "tensor cores",
+                        target.getChip(), elt,
+                        elt.isF32() ? " without tf32" : "");
+  return GemmBackend::simt;
+}
+
+bool SelectStrategyPass::fallBackToMmaSync(GemmOp gemm, TargetAttr target,
+                                           const GemmProblem &p, Schedule kind,
+                                           TileCandidate &c) {
+  TileCandidate m = c;
+  m.mma = NVGPUMma::mma_sync;
+  // mma.sync's tile_k for 16-bit operands: two k-steps, one 64-byte row.
+  m.tile[2] = 32;
+  std::string why;
+  if (checkTileCandidate(p, target, m, /*keepStagesAndGrf=*/false, why) !=
+      Rejection::none) {
+    remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "NoMmaSync"))
+        << remark::reason("a {0} schedule needs mma.sync (the wgmma kernel "
+                          "computes whole tiles over all of K), but {1}: "
+                          "data_parallel on wgmma",
+                          stringifySchedule(kind), why);
+    return false;
+  }
+  scoreDataParallel(p, m);
+  remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "MmaSync"))
+      << remark::reason("mma.sync instead of wgmma on {0}: a {1} schedule "
+                        "splits tiles along K, and the wgmma kernel computes "
+                        "whole tiles; tile [{2}, {3}, {4}], {5} stages, model "
+                        "time {6} ns",
+                        target.getChip(), stringifySchedule(kind), m.tile[0],
+                        m.tile[1], m.tile[2], m.stages, rounded(m.time));
+  c = m;
+  return true;
 }
 
 FailureOr<bool> SelectStrategyPass::select(GemmOp gemm, TargetAttr target,
@@ -166,13 +236,13 @@ FailureOr<bool> SelectStrategyPass::select(GemmOp gemm, TargetAttr target,
   remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "Selected"))
       << remark::reason("selected for {0}x{1}x{2}{3} (m x n x k) on {4}: {5}; "
                         "{6} of {7} candidates rejected ({8} registers, {9} "
-                        "SLM)",
+                        "SLM, {10} backend rules)",
                         p.m, p.n, p.k,
                         p.batch > 1 ? llvm::formatv(" x {0}", p.batch).str()
                                     : std::string(),
                         target.getChip(), describeCandidate(*best, p),
                         overRegisters + overSlm + refused, considered,
-                        overRegisters, overSlm);
+                        overRegisters, overSlm, refused);
   // Xe kernels carry their GRF mode in the config; SIMT kernels on an Xe
   // target get 256-GRF mode as generic kernels (getGenericKernelGrfMode).
   if (target.isIntel() && best->registers > 128)
@@ -180,9 +250,38 @@ FailureOr<bool> SelectStrategyPass::select(GemmOp gemm, TargetAttr target,
         << remark::reason(
                "256-GRF mode: estimated {0} registers per thread > 128 ({1})",
                best->registers, best->registerTerms);
-  best->schedule = decideSchedule(gemm, target, p, *best);
-  if (!best->schedule)
-    return failure();
+  // wgmma computes whole tiles (data-parallel or persistent programs): a
+  // forced Stream-K schedule runs on mma.sync (or stays data-parallel when
+  // that does not fit).
+  auto isWgmma = [&] {
+    return best->backend == GemmBackend::nvgpu && best->mma == NVGPUMma::wgmma;
+  };
+  bool wgmmaOnly = false;
+  if (isWgmma() && forced && *forced == Schedule::stream_k)
+    wgmmaOnly = !fallBackToMmaSync(gemm, target, p, *forced, *best);
+  if (wgmmaOnly) {
+    best->schedule = ScheduleAttr::getDataParallel(ctx);
+  } else {
+    best->schedule = decideSchedule(gemm, target, p, *best);
+    if (!best->schedule)
+      return failure();
+  }
+  // Stream-K chosen by the model on the wgmma candidate: scored again on
+  // mma.sync; if the model then prefers data-parallel, wgmma stays.
+  if (isWgmma() && best->schedule.getKind() == Schedule::stream_k) {
+    TileCandidate wgmma = *best;
+    if (!fallBackToMmaSync(gemm, target, p, best->schedule.getKind(), *best)) {
+      best->schedule = ScheduleAttr::getDataParallel(ctx);
+    } else {
+      best->schedule = decideSchedule(gemm, target, p, *best);
+      if (!best->schedule)
+        return failure();
+      if (best->schedule.getKind() == Schedule::data_parallel) {
+        *best = wgmma;
+        best->schedule = ScheduleAttr::getDataParallel(ctx);
+      }
+    }
+  }
   gemm.setConfigAttr(best->toAttr(ctx));
   return true;
 }
@@ -201,8 +300,16 @@ bool SelectStrategyPass::verifyHandConfig(GemmOp gemm, TargetAttr target) {
     return fail(llvm::formatv("the {0} backend cannot compute this GEMM: {1}",
                               stringifyGemmBackend(c.backend), why));
   GemmProblem p = getProblem(gemm, target, c.backend);
+  // The hand config says how the tensor cores read f32 operands.
+  if (c.backend == GemmBackend::nvgpu && p.operandType.isF32() &&
+      c.precision == NVGPUPrecision::tf32)
+    p.operandType = FloatTF32Type::get(gemm.getContext());
   if (checkTileCandidate(p, target, c, /*keepStagesAndGrf=*/true, why) !=
       Rejection::none)
+    return fail(why);
+  // The rule on tile_n that depends on the layout of B.
+  if (failed(checkBackendConfig(c.backend, target, config, p.operandBytes, why,
+                                gemm.getRhsLayout())))
     return fail(why);
   scoreDataParallel(p, c);
   c.groupM = config.getGroupM();
@@ -235,12 +342,11 @@ void SelectStrategyPass::runOnOperation() {
     signalPassFailure();
   };
   std::optional<GemmBackend> chosenBackend;
-  if (backend == "auto")
-    chosenBackend = target.isIntel() ? GemmBackend::xe : GemmBackend::simt;
-  else
+  if (backend != "auto") {
     chosenBackend = symbolizeGemmBackend(backend);
-  if (!chosenBackend)
-    return fail("unknown backend '" + backend + "' (auto, simt, xe)");
+    if (!chosenBackend)
+      return fail("unknown backend '" + backend + "' (auto, simt, xe, nvgpu)");
+  }
   if (schedule != "auto") {
     forced = symbolizeSchedule(schedule);
     if (!forced)
@@ -283,7 +389,9 @@ void SelectStrategyPass::runOnOperation() {
         hadError = true;
       return;
     }
-    FailureOr<bool> selected = select(gemm, target, *chosenBackend);
+    FailureOr<bool> selected =
+        select(gemm, target,
+               chosenBackend ? *chosenBackend : getAutoBackend(gemm, target));
     if (mlir::failed(selected))
       hadError = true;
     else if (*selected)

@@ -1,6 +1,7 @@
 //===- GemmBackends.cpp - what each GPU GEMM backend can run --------------===//
 
 #include "xpu/Dialect/XPU/Utils/GemmBackends.h"
+#include "xpu/Dialect/XPU/Utils/SizeArithmetic.h"
 
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -13,7 +14,11 @@ using namespace mlir;
 using namespace mlir::xpu;
 
 GemmBackend mlir::xpu::getGemmBackend(ConfigAttr config) {
-  return config && config.getXe() ? GemmBackend::xe : GemmBackend::simt;
+  if (config && config.getXe())
+    return GemmBackend::xe;
+  if (config && config.getNVGPU())
+    return GemmBackend::nvgpu;
+  return GemmBackend::simt;
 }
 
 StringRef mlir::xpu::stringifyGemmBackend(GemmBackend backend) {
@@ -22,6 +27,8 @@ StringRef mlir::xpu::stringifyGemmBackend(GemmBackend backend) {
     return "simt";
   case GemmBackend::xe:
     return "xe";
+  case GemmBackend::nvgpu:
+    return "nvgpu";
   }
   llvm_unreachable("unknown GEMM backend");
 }
@@ -30,6 +37,7 @@ std::optional<GemmBackend> mlir::xpu::symbolizeGemmBackend(StringRef name) {
   return llvm::StringSwitch<std::optional<GemmBackend>>(name)
       .Case("simt", GemmBackend::simt)
       .Case("xe", GemmBackend::xe)
+      .Case("nvgpu", GemmBackend::nvgpu)
       .Default(std::nullopt);
 }
 
@@ -195,6 +203,217 @@ static LogicalResult checkXeGemm(GemmOp gemm, TargetAttr target,
 }
 
 //===----------------------------------------------------------------------===//
+// NVIDIA tensor cores
+//===----------------------------------------------------------------------===//
+
+bool nvidia::isTensorCoreType(Type t) { return t.isBF16() || t.isF16(); }
+
+bool nvidia::isKernelScalarType(Type t) {
+  return t.isF64() || t.isF32() || t.isF16() || t.isBF16() ||
+         (t.isSignlessInteger() && t.getIntOrFloatBitWidth() <= 64);
+}
+
+bool nvidia::hasWgmma(TargetAttr target) {
+  return target.getChip() == "sm_90a";
+}
+
+NVGPUMma nvidia::getPreferredMma(TargetAttr target, int64_t operandBytes) {
+  return hasWgmma(target) && operandBytes == 2 ? NVGPUMma::wgmma
+                                               : NVGPUMma::mma_sync;
+}
+
+int64_t nvidia::getOperandPitch(int64_t cols, Type elt, NVGPUMma mma) {
+  int64_t bytes = xe::getElementBytes(elt);
+  int64_t chunk = std::max<int64_t>(1, kChunkBytes / bytes);
+  if (cols % chunk == 0)
+    return cols;
+  int64_t align = mma == NVGPUMma::wgmma ? kTmaRowBytes / bytes : chunk;
+  return llvm::alignTo(cols, align);
+}
+
+int64_t nvidia::getMmaSyncStages(ConfigAttr config) {
+  return std::max<int64_t>(config.getStages(), 2);
+}
+
+int64_t nvidia::getThreads(ConfigAttr config) {
+  NVGPUConfigAttr knobs = config.getNVGPU();
+  if (knobs && knobs.isWgmma())
+    return 128 * (config.getTile()[0] / 64 + 1);
+  return config.getSubgroups()[0] * config.getSubgroups()[1] * 32;
+}
+
+LogicalResult nvidia::checkEpilogue(Region &epilogue, Type result,
+                                    TypeRange operandTypes, std::string &why,
+                                    Operation *&where) {
+  where = epilogue.getParentOp();
+  auto fail = [&](const Twine &reason) {
+    why = reason.str();
+    return failure();
+  };
+  if (!isKernelScalarType(result))
+    return fail(llvm::formatv("result element type {0} is not stored by the "
+                              "kernel",
+                              result));
+  for (Type t : operandTypes)
+    if (!isKernelScalarType(getElementTypeOrSelf(t)))
+      return fail(llvm::formatv("epilogue operand of type {0} is not read by "
+                                "the kernel",
+                                t));
+  Block &block = epilogue.front();
+  for (Operation &op : block.without_terminator()) {
+    where = &op;
+    if (op.getNumRegions() != 0 || op.getNumResults() != 1 || !isPure(&op))
+      return fail(llvm::formatv("epilogue op '{0}' is not a pure scalar op",
+                                op.getName()));
+    for (Type t : op.getResultTypes())
+      if (!isKernelScalarType(t))
+        return fail(llvm::formatv("epilogue op '{0}' computes in {1}, which "
+                                  "the kernel does not",
+                                  op.getName(), t));
+    for (Value v : op.getOperands())
+      if (v.getParentRegion() != &epilogue && !isCapturable(v))
+        return fail("the epilogue uses a value defined outside the GEMM that "
+                    "is not a scalar constant");
+  }
+  where = epilogue.getParentOp();
+  Value yielded = block.getTerminator()->getOperand(0);
+  if (yielded.getParentRegion() != &epilogue && !isCapturable(yielded))
+    return fail("the epilogue yields a value defined outside the GEMM that is "
+                "not a scalar constant");
+  return success();
+}
+
+static LogicalResult checkNVGPUGemm(GemmOp gemm, TargetAttr target,
+                                    std::string &why, Operation *&where) {
+  where = gemm;
+  auto fail = [&](const Twine &reason) {
+    why = reason.str();
+    return failure();
+  };
+  if (!target.isNvidia())
+    return fail(llvm::formatv("the target '{0}' is not an NVIDIA target",
+                              target.getChip()));
+  Type lhs = gemm.getLhsType().getElementType();
+  if (!nvidia::isTensorCoreType(lhs) && !lhs.isF32())
+    return fail(llvm::formatv("{0} operands: the tensor cores take bf16, f16 "
+                              "or f32 read as tf32",
+                              lhs));
+  if (lhs != gemm.getRhsType().getElementType())
+    return fail("lhs and rhs element types differ");
+  if (!gemm.getAccType().isF32())
+    return fail(llvm::formatv("accumulator {0}: tensor cores accumulate in f32",
+                              gemm.getAccType()));
+  return nvidia::checkEpilogue(
+      gemm.getEpilogue(), gemm.getResultType().getElementType(),
+      TypeRange(gemm.getEpilogueOperands()), why, where);
+}
+
+/// The mma.sync kernel's rules (MmaSyncTileEmitter.cpp).
+static LogicalResult checkMmaSyncConfig(TargetAttr target, ConfigAttr config,
+                                        int64_t bytes, RhsLayout rhsLayout,
+                                        std::string &why) {
+  auto fail = [&](const Twine &reason) {
+    why = reason.str();
+    return failure();
+  };
+  ArrayRef<int64_t> tile = config.getTile();
+  ArrayRef<int64_t> sg = config.getSubgroups();
+  int64_t tm = tile[0], tn = tile[1], tk = tile[2];
+  int64_t warpM = tm / sg[0], warpN = tn / sg[1];
+  if (tm % sg[0] != 0 || tn % sg[1] != 0)
+    return fail(llvm::formatv("the warp layout [{0}, {1}] does not divide the "
+                              "{2}x{3} tile",
+                              sg[0], sg[1], tm, tn));
+  if (warpM % 16 != 0 || warpN % 16 != 0)
+    return fail(llvm::formatv("each warp's {0}x{1} block must be a multiple "
+                              "of 16x16 (mma.sync m16 rows, ldmatrix.x4 pairs "
+                              "of n8 columns)",
+                              warpM, warpN));
+  int64_t ce = nvidia::kChunkBytes / bytes;
+  int64_t mmaK = bytes == 2 ? 16 : 8;
+  // Rows of at least two 16-byte chunks, a power of two of them, so that
+  // the XOR swizzle permutes chunks within a row.
+  auto rowOk = [&](int64_t elems) {
+    int64_t chunks = elems / ce;
+    return elems % ce == 0 && chunks >= 2 && llvm::isPowerOf2_64(chunks);
+  };
+  if (tk % mmaK != 0 || !rowOk(tk))
+    return fail(llvm::formatv("tile_k {0} must be a multiple of the mma k "
+                              "({1}) and a power-of-two number (>= 2) of "
+                              "16-byte chunks",
+                              tk, mmaK));
+  if (rhsLayout == RhsLayout::kn && !rowOk(tn))
+    return fail(llvm::formatv("tile_n {0} must be a power-of-two number (>= "
+                              "2) of 16-byte chunks for a [k, n] B",
+                              tn));
+  int64_t threads = nvidia::getThreads(config);
+  if (threads > kMaxWorkgroupSize)
+    return fail(llvm::formatv("{0} threads per workgroup (at most {1})",
+                              threads, kMaxWorkgroupSize));
+  int64_t aChunks = tm * tk / ce, bChunks = tn * tk / ce;
+  if (aChunks % threads != 0 || bChunks % threads != 0)
+    return fail(llvm::formatv("the {0} + {1} 16-byte chunks of a k tile do "
+                              "not split evenly over {2} threads",
+                              aChunks, bChunks, threads));
+  // One k-step: ldmatrix.x4 gives 4 registers per 16-row A tile and 2 per
+  // 8-column B tile; the next k-step's fragments load while this one's
+  // products run.
+  int64_t accumulators = tm * tn / threads;
+  int64_t fragments = 2 * (4 * (warpM / 16) + 2 * (warpN / 8));
+  if (accumulators + fragments > nvidia::kMmaSyncRegisterRoom)
+    return fail(llvm::formatv("{0} accumulators and {1} fragment registers "
+                              "per thread leave no room in 255 registers",
+                              accumulators, fragments));
+  int64_t shared = getWorkgroupSlmBytes(GemmBackend::nvgpu, config, bytes);
+  if (shared > target.getSlmBytes())
+    return fail(llvm::formatv("{0} stages x ({1} + {2}) x {3} x {4} bytes = "
+                              "{5} bytes of shared memory > {6}",
+                              nvidia::getMmaSyncStages(config), tm, tn, tk,
+                              bytes, shared, target.getSlmBytes()));
+  return success();
+}
+
+/// The TMA + wgmma kernel's rules (WgmmaTileEmitter.cpp).
+static LogicalResult checkWgmmaConfig(TargetAttr target, ConfigAttr config,
+                                      int64_t bytes, std::string &why) {
+  auto fail = [&](const Twine &reason) {
+    why = reason.str();
+    return failure();
+  };
+  ArrayRef<int64_t> tile = config.getTile();
+  int64_t tm = tile[0], tn = tile[1], tk = tile[2];
+  if (!nvidia::hasWgmma(target))
+    return fail(llvm::formatv("wgmma needs sm_90a (the target is '{0}')",
+                              target.getChip()));
+  if (bytes != 2)
+    return fail("wgmma kernels take 16-bit operands (tf32 runs on mma_sync)");
+  if (tm != 64 && tm != 128)
+    return fail(llvm::formatv("tile_m {0}: one or two consumer warpgroups of "
+                              "64 rows (tile_m 64 or 128)",
+                              tm));
+  if (tn % 64 != 0 || tn > 256)
+    return fail(llvm::formatv("tile_n {0}: a multiple of 64 up to 256 (wgmma "
+                              "n <= 256, 64-column TMA boxes)",
+                              tn));
+  if (tk != nvidia::kWgmmaTileK)
+    return fail(llvm::formatv("tile_k {0}: one 128-byte swizzled row ({1})", tk,
+                              nvidia::kWgmmaTileK));
+  int64_t shared = getWorkgroupSlmBytes(GemmBackend::nvgpu, config, bytes);
+  if (config.getStages() < 2 || shared > nvidia::kMaxWgmmaSharedBytes)
+    return fail(llvm::formatv("{0} stages of ({1} + {2}) x {3} x {4} bytes: "
+                              "the TMA ring needs 2 or more that fit {5} "
+                              "bytes of shared memory",
+                              config.getStages(), tm, tn, tk, bytes,
+                              nvidia::kMaxWgmmaSharedBytes));
+  ScheduleAttr schedule = config.getSchedule();
+  if (schedule.getKind() == Schedule::stream_k)
+    return fail("the wgmma kernel computes whole tiles over all of K (its "
+                "mbarrier ring carries across a program's tiles): the "
+                "schedule must be data_parallel or persistent, not stream_k");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Rules of every backend
 //===----------------------------------------------------------------------===//
 
@@ -208,15 +427,16 @@ LogicalResult mlir::xpu::checkBackendGemm(GemmBackend backend, GemmOp gemm,
     return success();
   case GemmBackend::xe:
     return checkXeGemm(gemm, target, why, where);
+  case GemmBackend::nvgpu:
+    return checkNVGPUGemm(gemm, target, why, where);
   }
   llvm_unreachable("unknown GEMM backend");
 }
 
-LogicalResult mlir::xpu::checkBackendConfig(GemmBackend backend,
-                                            TargetAttr target,
-                                            ConfigAttr config,
-                                            int64_t operandBytes,
-                                            std::string &why) {
+LogicalResult
+mlir::xpu::checkBackendConfig(GemmBackend backend, TargetAttr target,
+                              ConfigAttr config, int64_t operandBytes,
+                              std::string &why, RhsLayout rhsLayout) {
   ArrayRef<int64_t> tile = config.getTile();
   ArrayRef<int64_t> sg = config.getSubgroups();
   auto fail = [&](const Twine &reason) {
@@ -261,6 +481,25 @@ LogicalResult mlir::xpu::checkBackendConfig(GemmBackend backend,
                                 subgroups, threads, grfMode));
     return success();
   }
+  case GemmBackend::nvgpu: {
+    NVGPUConfigAttr knobs = config.getNVGPU();
+    if (!knobs)
+      return fail("the nvgpu backend needs its #xpu.nvgpu knobs");
+    if (!target.isNvidia())
+      return fail(llvm::formatv("#xpu.nvgpu knobs on the non-NVIDIA target "
+                                "'{0}'",
+                                target.getChip()));
+    if (knobs.isTF32() != (operandBytes == 4) ||
+        (operandBytes != 2 && operandBytes != 4))
+      return fail(llvm::formatv("precision {0} for {1}-byte operands: the "
+                                "tensor cores read 16-bit operands natively "
+                                "and f32 ones as tf32",
+                                stringifyNVGPUPrecision(knobs.getPrecision()),
+                                operandBytes));
+    if (knobs.isWgmma())
+      return checkWgmmaConfig(target, config, operandBytes, why);
+    return checkMmaSyncConfig(target, config, operandBytes, rhsLayout, why);
+  }
   }
   llvm_unreachable("unknown GEMM backend");
 }
@@ -282,10 +521,18 @@ int64_t mlir::xpu::getBackendBatchRows(GemmBackend backend, int64_t rows,
 int64_t mlir::xpu::getWorkgroupSlmBytes(GemmBackend backend, ConfigAttr config,
                                         int64_t operandBytes) {
   // The Xe kernels read A and B with 2D block loads straight into
-  // registers; the SIMT kernels stage one or two slices.
+  // registers; the SIMT kernels stage one or two slices, the tensor-core
+  // kernels `stages` (mma.sync at least 2).
   if (backend == GemmBackend::xe)
     return 0;
   ArrayRef<int64_t> tile = config.getTile();
+  if (backend == GemmBackend::nvgpu) {
+    NVGPUConfigAttr knobs = config.getNVGPU();
+    int64_t stages = knobs && knobs.isWgmma()
+                         ? config.getStages()
+                         : nvidia::getMmaSyncStages(config);
+    return satMul(stages, satAdd(tile[0], tile[1]), tile[2], operandBytes);
+  }
   int64_t buffers = config.getStages() >= 2 ? 2 : 1;
   return buffers * (tile[0] + tile[1]) * tile[2] * operandBytes;
 }
@@ -298,11 +545,25 @@ int64_t mlir::xpu::getResidentWorkgroups(GemmBackend backend, TargetAttr target,
   // Hardware threads (Xe: one per subgroup) or warps (NVIDIA: 64 per SM) of
   // one compute unit.
   int64_t perUnit = 1;
-  if (target.isIntel())
+  if (target.isIntel()) {
     perUnit = (config.getGrfMode() == 256 ? xe::kThreads256 : xe::kThreads128) /
               subgroups;
-  else if (target.isNvidia())
-    perUnit = 64 / subgroups;
+  } else if (backend == GemmBackend::nvgpu) {
+    // Warps of the kernel (wgmma: its warpgroups, whatever the subgroups
+    // say) and, for wgmma, the registers setmaxnreg gives each warpgroup.
+    int64_t threads = nvidia::getThreads(config);
+    perUnit =
+        std::min(nvidia::kBlocksPerSM, nvidia::kWarpsPerSM / (threads / 32));
+    NVGPUConfigAttr knobs = config.getNVGPU();
+    if (knobs && knobs.isWgmma()) {
+      int64_t registers =
+          128 * (nvidia::kProducerRegisters +
+                 config.getTile()[0] / 64 * nvidia::kConsumerRegisters);
+      perUnit = std::min(perUnit, nvidia::kRegistersPerSM / registers);
+    }
+  } else if (target.isNvidia()) {
+    perUnit = nvidia::kWarpsPerSM / subgroups;
+  }
   int64_t slm = getWorkgroupSlmBytes(backend, config, operandBytes);
   if (slm > 0)
     perUnit = std::min(perUnit, target.getSlmBytes() / slm);

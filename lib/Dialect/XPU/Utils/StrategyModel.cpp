@@ -60,6 +60,9 @@ KernelKind getKernelKind(GemmBackend backend) {
 /// kernels on Xe take 16: the register model counts their K-loop operands
 /// per step of a slice (docs/Strategy.md, "Calibration").
 int64_t getTileK(const GemmProblem &p, TargetAttr target, GemmBackend backend) {
+  if (backend == GemmBackend::nvgpu &&
+      nvidia::getPreferredMma(target, p.operandBytes) == NVGPUMma::wgmma)
+    return nvidia::kWgmmaTileK;
   if (backend == GemmBackend::simt && target.isIntel())
     return 16;
   return p.operandBytes <= 2 ? 32 : 16;
@@ -143,6 +146,8 @@ ConfigAttr TileCandidate::toAttr(MLIRContext *ctx) const {
   Attribute knobs;
   if (backend == GemmBackend::xe)
     knobs = XeConfigAttr::get(ctx, grfMode);
+  else if (backend == GemmBackend::nvgpu)
+    knobs = NVGPUConfigAttr::get(ctx, mma, precision);
   ScheduleAttr s = schedule ? schedule : ScheduleAttr::getDataParallel(ctx);
   return ConfigAttr::get(ctx, tile, groupM, subgroups, stages, s, knobs);
 }
@@ -156,6 +161,10 @@ TileCandidate TileCandidate::fromAttr(ConfigAttr config) {
   c.groupM = config.getGroupM();
   c.grfMode = config.getGrfMode();
   c.backend = getGemmBackend(config);
+  if (NVGPUConfigAttr knobs = config.getNVGPU()) {
+    c.mma = knobs.getMma();
+    c.precision = knobs.getPrecision();
+  }
   c.schedule = config.getSchedule();
   return c;
 }
@@ -169,7 +178,8 @@ mlir::xpu::enumerateTileCandidates(const GemmProblem &p, TargetAttr target,
   int64_t stages = getStages(llvm::divideCeil(p.k, tk));
   // sm_90a runs 16-bit GEMMs with wgmma: one or two warpgroups of 64 rows
   // and 64-column TMA boxes (convert-xpu-to-nvgpu), so only such tiles.
-  bool wgmma = target.getChip() == "sm_90a" && p.operandBytes == 2;
+  NVGPUMma family = nvidia::getPreferredMma(target, p.operandBytes);
+  bool wgmma = backend == GemmBackend::nvgpu && family == NVGPUMma::wgmma;
   SmallVector<TileCandidate> result;
   for (int64_t tm : kTileM) {
     for (int64_t tn : kTileN) {
@@ -191,9 +201,15 @@ mlir::xpu::enumerateTileCandidates(const GemmProblem &p, TargetAttr target,
         continue;
       TileCandidate c;
       c.backend = backend;
+      if (backend == GemmBackend::nvgpu) {
+        c.mma = family;
+        c.precision = p.operandType.isTF32() ? NVGPUPrecision::tf32
+                                             : NVGPUPrecision::native;
+      }
       c.tile = {tm, tn, tk};
       c.subgroups = {rows, cols};
-      c.stages = stages;
+      // The wgmma kernel's TMA ring has at least 2 slots.
+      c.stages = wgmma ? std::max<int64_t>(stages, 2) : stages;
       result.push_back(c);
     }
   }
@@ -451,9 +467,13 @@ ScheduleChoice mlir::xpu::chooseSchedule(const GemmProblem &p,
 
 std::string mlir::xpu::describeCandidate(const TileCandidate &c,
                                          const GemmProblem &p) {
-  std::string grf = c.backend == GemmBackend::xe
-                        ? llvm::formatv(", grf_mode {0}", c.grfMode).str()
-                        : std::string();
+  std::string grf;
+  if (c.backend == GemmBackend::xe)
+    grf = llvm::formatv(", grf_mode {0}", c.grfMode).str();
+  else if (c.backend == GemmBackend::nvgpu)
+    grf = llvm::formatv(", {0}{1}", stringifyNVGPUMma(c.mma),
+                        c.precision == NVGPUPrecision::tf32 ? " tf32" : "")
+              .str();
   return llvm::formatv(
       "tile {0}, subgroups {1}, group_m {2}, stages {3}{4}: {5} tiles on {6} "
       "compute units = {7:f2} waves, wave efficiency {8:f2}, useful work "

@@ -63,6 +63,24 @@ def XPU_Fixup : I32EnumAttr<"Fixup",
   let cppNamespace = "::mlir::xpu";
 }
 
+def XPU_NVGPUMma : I32EnumAttr<"NVGPUMma",
+    "the NVIDIA tensor-core instruction family of a GEMM kernel", [
+      I32EnumAttrCase<"mma_sync", 0>,
+      I32EnumAttrCase<"wgmma", 1>
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::xpu";
+}
+
+def XPU_NVGPUPrecision : I32EnumAttr<"NVGPUPrecision",
+    "how the NVIDIA tensor cores read the GEMM operands", [
+      I32EnumAttrCase<"native", 0>,
+      I32EnumAttrCase<"tf32", 1>
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::xpu";
+}
+
 def XPU_TileResult : I32EnumAttr<"TileResult",
     "what xpu.gemm_tile does with the accumulators of its K range", [
       I32EnumAttrCase<"output", 0>,
@@ -233,6 +251,50 @@ def XPU_XeConfigAttr : XPU_Attr<"XeConfig", "xe"> {
   let genVerifyDecl = 1;
 }
 
+def XPU_NVGPUConfigAttr : XPU_Attr<"NVGPUConfig", "nvgpu"> {
+  let summary = "NVIDIA tensor-core backend knobs of one GEMM's config";
+  let description = [{
+    Decisions that only the NVIDIA tensor-core backend
+    (`convert-xpu-to-nvgpu`) reads, kept out of the common `#xpu.config`,
+    whose subgroups are the warps of the kernel:
+
+    * `mma`: the instruction family. `mma_sync` (sm_80 and later): a
+      `stages`-deep cp.async pipeline, ldmatrix and `mma.sync`. `wgmma`
+      (sm_90a only): a TMA producer warpgroup, a `stages`-deep mbarrier
+      ring and `tile_m / 64` consumer warpgroups running `wgmma.mma_async`;
+      it needs 16-bit operands, `tile_m` 64 or 128, `tile_n` a multiple of
+      64 up to 256, `tile_k` 64 (one 128-byte swizzled row) and one whole
+      tile per program (the `data_parallel` schedule).
+    * `precision` (optional): `native` (the default: the operands' own
+      16-bit type, bf16 or f16) or `tf32` (f32 operands rounded to tf32 by
+      `mma.sync` m16n8k8; 10-bit mantissas, f32 accumulation).
+
+    The rules that depend on the target and the tile are the nvgpu
+    backend's (`GemmBackends.h`), checked by `xpu-select-strategy` and
+    `convert-xpu-to-nvgpu`.
+
+    ```mlir
+    #xpu.config<tile = [128, 256, 64], group_m = 8, subgroups = [2, 4],
+                stages = 4, schedule = data_parallel,
+                backend = #xpu.nvgpu<mma = wgmma>>
+    #xpu.config<tile = [128, 128, 16], group_m = 8, subgroups = [2, 2],
+                stages = 3, schedule = data_parallel,
+                backend = #xpu.nvgpu<mma = mma_sync, precision = tf32>>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<XPU_NVGPUMma>:$mma,
+    DefaultValuedParameter<"NVGPUPrecision", "NVGPUPrecision::native">:$precision
+  );
+  let assemblyFormat =
+      "`<` `mma` `=` $mma (`,` `precision` `=` $precision^)? `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    bool isWgmma() const { return getMma() == NVGPUMma::wgmma; }
+    bool isTF32() const { return getPrecision() == NVGPUPrecision::tf32; }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // #xpu.config
 //===----------------------------------------------------------------------===//
@@ -259,9 +321,10 @@ def XPU_ConfigAttr : XPU_Attr<"Config", "config"> {
     * `stages`: K-steps prefetched ahead (1 means no prefetch), at most 64;
     * `schedule`: `data_parallel`, `persistent<programs = P>` or
       `stream_k<programs = P, fixup = ...>` (`#xpu.schedule`);
-    * `backend` (optional): the knobs of one backend, e.g.
-      `#xpu.xe<grf_mode = 256>` for the Intel Xe DPAS kernels. A config
-      without it is for the portable SIMT kernels.
+    * `backend` (optional): the knobs of one backend,
+      `#xpu.xe<grf_mode = 256>` for the Intel Xe DPAS kernels or
+      `#xpu.nvgpu<mma = wgmma>` for the NVIDIA tensor-core kernels. A
+      config without it is for the portable SIMT kernels.
   }];
   let parameters = (ins
     ArrayRefParameter<"int64_t", "workgroup tile [m, n, k]">:$tile,
@@ -282,6 +345,10 @@ def XPU_ConfigAttr : XPU_Attr<"Config", "config"> {
     /// The Xe backend knobs, or null.
     XeConfigAttr getXe() const {
       return ::llvm::dyn_cast_if_present<XeConfigAttr>(getBackend());
+    }
+    /// The NVIDIA tensor-core knobs, or null.
+    NVGPUConfigAttr getNVGPU() const {
+      return ::llvm::dyn_cast_if_present<NVGPUConfigAttr>(getBackend());
     }
     /// The Xe GRF mode (128 or 256), or 0 when the config has no Xe knobs.
     int64_t getGrfMode() const {

@@ -144,7 +144,13 @@ def XPUMaterializeLayoutsPass
       epilogue operands broadcast to
       tile-high / tile-wide / tile-sized panels that the kernel reads with
       the accumulator's layout, and an epilogue that computes in a type the
-      kernel does not (f64) split off to the host.
+      kernel does not (f64) split off to the host;
+    * `nvgpu` (`convert-xpu-to-nvgpu`): rows of A and B that are not a
+      multiple of 16 bytes padded with zeros to 16 bytes (cp.async copies
+      16-byte chunks) or, for `#xpu.nvgpu<mma = wgmma>`, to a multiple of
+      128 bytes (TMA reads rows of 16-byte multiples; one swizzled box row
+      is 128 bytes). The kernels read `[n, k]` and `[k, n]` B and the
+      epilogue operands as they are.
 
     The GEMM keeps its semantics: it reads a packed operand through a view,
     a `tensor.extract_slice` of the logical shape (panels: row 0, marked
@@ -624,14 +630,18 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
     the grid `{256, 128, 64, 32, 16, 8} x {256, 128, 64, 32, 16}` whose m and
     n are multiples of the target's `mma` shape is scored on the module's
     `#xpu.target` (`xpu-attach-target`; else the `pvc` preset), for the
-    backend of the `backend` option (`auto`: `xe` on Intel targets, `simt`
-    elsewhere; `GemmBackends.h` has each backend's rules):
+    backend of the `backend` option (`auto`: `xe` on Intel targets; on
+    NVIDIA targets `nvgpu` for the GEMMs the tensor cores take, 16-bit
+    operands or f32 with `tf32`, with `mma = wgmma` for 16-bit operands on
+    `sm_90a` and `mma_sync` otherwise or under a persistent or Stream-K
+    schedule, and `simt` for the others; `simt` elsewhere. `GemmBackends.h`
+    has each backend's rules; `docs/Strategy.md`, "Backends"):
 
     * subgroups: `[clamp(tile_m / 32, 1, 8), clamp(tile_n / 32, 1, 8)]`
       halved (columns first) to at most 32 subgroups on Xe; 64x64 blocks and
       at most 8 warps on NVIDIA; each block a multiple of the `mma` shape;
     * tile_k: 32 for 16-bit operands, 16 otherwise (16 for SIMT kernels
-      on Xe);
+      on Xe, 64 for wgmma);
     * stages: 1 when `ceil(K / tile_k)` is 1, 2 below 4, 3 below 16, else 4,
       lowered until `stages * (tile_m + tile_n) * tile_k * operand bytes`
       fits `slm_bytes` (else the candidate is rejected);
@@ -659,7 +669,10 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
 
     A config written by hand is kept (a remark says so, with the same
     numbers) when it is valid for the target: Xe knobs (`#xpu.xe<grf_mode =
-    128 | 256>`) only on Intel targets; a schedule that can be planned; subgroup blocks multiples of the `mma` shape; at most
+    128 | 256>`) only on Intel targets; tensor-core knobs (`#xpu.nvgpu<mma
+    = mma_sync | wgmma, precision = native | tf32>`) only on NVIDIA targets
+    and within the nvgpu backend's rules (wgmma: sm_90a, its tile shapes,
+    tile_k 64, data-parallel); a schedule that can be planned; subgroup blocks multiples of the `mma` shape; at most
     1024 work-items per workgroup and, on Xe, at most 64 subgroups (32 in
     256-GRF mode, the hardware threads of one Xe-core); its SLM within
     `slm_bytes`. Otherwise it is an error on the GEMM. A hand config over the
@@ -691,8 +704,9 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
   let options = [
     Option<"backend", "backend", "std::string", /*default=*/"\"auto\"",
            "GEMM backend the configs are for: simt (convert-xpu-to-gpu), xe "
-           "(convert-xpu-to-xegpu) or auto (xe on Intel targets, simt "
-           "elsewhere)">,
+           "(convert-xpu-to-xegpu), nvgpu (convert-xpu-to-nvgpu) or auto (xe "
+           "on Intel targets; nvgpu on NVIDIA targets for the GEMMs the "
+           "tensor cores take, simt for the others; simt elsewhere)">,
     Option<"schedule", "schedule", "std::string", /*default=*/"\"auto\"",
            "Work schedule of every GEMM: auto (the cost model chooses), "
            "data_parallel, persistent or stream_k (a config written by hand "
@@ -712,8 +726,8 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
            "faster">,
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "NVIDIA: f32 GEMMs run on tensor cores in tf32 (xpu-nvvm-pipeline "
-           "precision=tf32), so the register model is mma.sync's, not the "
-           "SIMT kernels'">
+           "precision=tf32): backend=auto gives them nvgpu configs with "
+           "precision = tf32, and the register model is mma.sync's">
   ];
   let statistics = [
     Statistic<"numSelected", "num-selected", "GEMMs given a config">,

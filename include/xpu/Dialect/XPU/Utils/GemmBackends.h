@@ -8,8 +8,8 @@
 // schedule passes and the backends themselves report their messages; so a
 // config the strategy accepts is one the backend lowers.
 //
-// A third backend (NVIDIA tensor cores) adds its enumerator value, its
-// sub-attribute of #xpu.config and its cases here.
+// Three backends: SIMT (no sub-attribute), Intel Xe DPAS (#xpu.xe) and
+// NVIDIA tensor cores (#xpu.nvgpu).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,10 +29,13 @@ enum class GemmBackend {
   simt,
   /// convert-xpu-to-xegpu: Intel Xe DPAS kernels with 2D block I/O.
   xe,
+  /// convert-xpu-to-nvgpu: NVIDIA tensor-core kernels (mma.sync, or TMA +
+  /// wgmma on sm_90a).
+  nvgpu,
 };
 
-/// The backend a config is for: `backend = #xpu.xe<...>` is xe, no backend
-/// sub-attribute is simt.
+/// The backend a config is for: `backend = #xpu.xe<...>` is xe,
+/// `#xpu.nvgpu<...>` nvgpu, no backend sub-attribute is simt.
 GemmBackend getGemmBackend(ConfigAttr config);
 llvm::StringRef stringifyGemmBackend(GemmBackend backend);
 std::optional<GemmBackend> symbolizeGemmBackend(llvm::StringRef name);
@@ -124,6 +127,70 @@ Type getDpasOperandType(GemmOp gemm);
 } // namespace xe
 
 //===----------------------------------------------------------------------===//
+// NVIDIA tensor cores (mma.sync, wgmma)
+//===----------------------------------------------------------------------===//
+
+namespace nvidia {
+/// cp.async copies 16-byte chunks, and a TMA descriptor's row stride is a
+/// multiple of 16 bytes: every operand row starts on 16 bytes.
+inline constexpr int64_t kChunkBytes = 16;
+/// Rows that need a new pitch anyway get a multiple of 128 bytes where TMA
+/// reads them (one 128-byte swizzled row per box row).
+inline constexpr int64_t kTmaRowBytes = 128;
+/// Dynamic shared memory one block may have on sm_90 (227 KiB), less what
+/// the wgmma kernel's mbarriers take.
+inline constexpr int64_t kMaxWgmmaSharedBytes = 227 * 1024 - 1024;
+/// Registers per thread after setmaxnreg in the wgmma kernel: the producer
+/// warpgroup gives its registers to the consumers (64K registers per SM:
+/// 2 x 128 x 232 + 128 x 40).
+inline constexpr int64_t kProducerRegisters = 40;
+inline constexpr int64_t kConsumerRegisters = 232;
+/// 32-bit registers of one SM (sm_80, sm_90).
+inline constexpr int64_t kRegistersPerSM = 65536;
+/// Warps and thread blocks one SM holds at once (sm_80, sm_90: CUDA C++
+/// Programming Guide, "Technical Specifications per Compute Capability").
+inline constexpr int64_t kWarpsPerSM = 64;
+inline constexpr int64_t kBlocksPerSM = 32;
+/// Registers of one mma.sync thread that accumulators and fragments may
+/// take: the rest of 255 hold addresses, indices and loop state.
+inline constexpr int64_t kMmaSyncRegisterRoom = 232;
+
+/// bf16 and f16: the 16-bit operand types of mma.sync and wgmma.
+bool isTensorCoreType(Type t);
+/// Types the kernels compute the epilogue in and store.
+bool isKernelScalarType(Type t);
+/// True when `target` runs wgmma kernels (the architecture-specific
+/// sm_90a).
+bool hasWgmma(TargetAttr target);
+/// The instruction family the backend prefers on `target` for operands of
+/// `operandBytes` bytes: wgmma for 16-bit operands on sm_90a, else
+/// mma_sync.
+NVGPUMma getPreferredMma(TargetAttr target, int64_t operandBytes);
+/// tile_k of a kernel: one 128-byte swizzled row (64 16-bit elements) for
+/// wgmma.
+inline constexpr int64_t kWgmmaTileK = 64;
+/// The row pitch (elements) the kernel reads for an operand whose rows have
+/// `cols` elements of `elt`: `cols` when a row is a multiple of 16 bytes,
+/// else padded to 16 bytes (mma_sync: cp.async) or to 128 bytes (wgmma:
+/// TMA).
+int64_t getOperandPitch(int64_t cols, Type elt, NVGPUMma mma);
+/// Stages the mma.sync kernel runs: the config's, at least 2 (a one-stage
+/// config never fills its second stage).
+int64_t getMmaSyncStages(ConfigAttr config);
+/// Threads of one workgroup of `config`: 32 per warp of the subgroup
+/// layout (mma_sync), 128 per warpgroup with one producer warpgroup and
+/// tile_m / 64 consumers (wgmma).
+int64_t getThreads(ConfigAttr config);
+/// Whether the epilogue `epilogue` (first argument the accumulator, then
+/// one per epilogue operand of types `operandTypes`) producing `result`
+/// can run in a tensor-core kernel: pure scalar single-result ops of kernel
+/// types, capturing only scalar constants. `where` is the op to blame.
+LogicalResult checkEpilogue(Region &epilogue, Type result,
+                            TypeRange operandTypes, std::string &why,
+                            Operation *&where);
+} // namespace nvidia
+
+//===----------------------------------------------------------------------===//
 // Rules of every backend
 //===----------------------------------------------------------------------===//
 
@@ -136,10 +203,13 @@ LogicalResult checkBackendGemm(GemmBackend backend, GemmOp gemm,
 
 /// Whether `backend` can run `config` on `target` for operands of
 /// `operandBytes` bytes: tile and subgroup shapes, work-items, hardware
-/// threads, shared memory. `why` says why not.
+/// threads, shared memory; for nvgpu also the instruction family's rules
+/// (whose tile_n rule depends on the layout of B, `rhsLayout`). `why` says
+/// why not.
 LogicalResult checkBackendConfig(GemmBackend backend, TargetAttr target,
                                  ConfigAttr config, int64_t operandBytes,
-                                 std::string &why);
+                                 std::string &why,
+                                 RhsLayout rhsLayout = RhsLayout::nk);
 
 /// The row pitch (elements) the backend needs for a 2D buffer of `cols`
 /// elements of `elt`: `cols` for SIMT, the 2D block rule for xe.
@@ -156,7 +226,8 @@ int64_t getWorkgroupSlmBytes(GemmBackend backend, ConfigAttr config,
 
 /// Workgroups of `config` that `target` runs at once: compute units times
 /// the workgroups one compute unit holds (limited by shared memory and, on
-/// Xe, hardware threads). The default program count of persistent and
+/// Xe, hardware threads; on NVIDIA by 64 warps per SM and, for wgmma, the
+/// setmaxnreg register split). The default program count of persistent and
 /// Stream-K schedules.
 int64_t getResidentWorkgroups(GemmBackend backend, TargetAttr target,
                               ConfigAttr config, int64_t operandBytes);

@@ -71,6 +71,9 @@ struct TileCandidate {
   int64_t groupM = 1;
   /// Xe only: 128 or 256 (0 for other backends).
   int64_t grfMode = 0;
+  /// nvgpu only: the instruction family and how the operands are read.
+  NVGPUMma mma = NVGPUMma::mma_sync;
+  NVGPUPrecision precision = NVGPUPrecision::native;
   GemmBackend backend = GemmBackend::simt;
   ScheduleAttr schedule;
   // Registers.
@@ -88,8 +91,8 @@ struct TileCandidate {
 
   /// The config this candidate stands for.
   ConfigAttr toAttr(MLIRContext *ctx) const;
-  /// The candidate of a config (tile, subgroups, stages, GRF mode,
-  /// schedule, backend).
+  /// The candidate of a config (tile, subgroups, stages, GRF mode or
+  /// tensor-core knobs, schedule, backend).
   static TileCandidate fromAttr(ConfigAttr config);
 };
 
