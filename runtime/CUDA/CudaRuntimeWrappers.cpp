@@ -210,13 +210,21 @@ mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
   (void)paramsCount;
   Runtime &r = enter();
   auto f = static_cast<CUfunction>(function);
-  // Beyond 48 KiB a kernel must opt in to its dynamic shared memory.
-  if (sharedMemBytes > 48 * 1024) {
+  // Beyond 48 KiB of shared memory in all, static (a wgmma kernel's
+  // mbarriers) and dynamic together, a kernel must opt in to its dynamic
+  // shared memory: 48 KiB of dynamic memory next to 48 bytes of mbarriers
+  // failed to launch.
+  if (sharedMemBytes > 0) {
     std::lock_guard<std::mutex> lock(r.mutex);
     int &limit = r.sharedLimit[f];
     if (limit < sharedMemBytes) {
-      CHECK(cuFuncSetAttribute(
-          f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, sharedMemBytes));
+      int staticBytes = 0;
+      CHECK(cuFuncGetAttribute(&staticBytes,
+                               CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
+      if (staticBytes + sharedMemBytes > 48 * 1024)
+        CHECK(cuFuncSetAttribute(
+            f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            sharedMemBytes));
       limit = sharedMemBytes;
     }
   }
