@@ -211,7 +211,7 @@ def measure_nvidia(args, model, inputs, family, chip, precision):
                     else:
                         gemm = "ld.shared" in body and "fma.rn.f32" in body
                     if gemm:
-                        kernels.append((entry, text))
+                        kernels.append((entry, text, "_mma" in stem))
             if not kernels and family == "SIMT":
                 continue
             if len(kernels) != len(found):
@@ -219,7 +219,7 @@ def measure_nvidia(args, model, inputs, family, chip, precision):
                              "%d decisions, %d GEMM kernels" %
                              (len(found), len(kernels))))
                 continue
-            for decision, (entry, text) in zip(found, kernels):
+            for decision, (entry, text, mma) in zip(found, kernels):
                 tm, tn, tk, sr, sc, _, registers, budget = (
                     int(v) if v else 0 for v in decision)
                 report = {k["fn"]: k for k in ptxascheck.compile_report(
@@ -227,7 +227,11 @@ def measure_nvidia(args, model, inputs, family, chip, precision):
                 free = {k["fn"]: k for k in ptxascheck.compile_report(
                     args.ptxas, chip, None,
                     re.sub(r"\.maxnreg\s+\d+", "", text))}
-                rows.append(("%s @%s" % (name, fn), label, chip,
+                # A SIMT config (written by hand) runs SIMT kernels in
+                # any variant.
+                kind = label if mma or family == "SIMT" else \
+                    "SIMT (%s run)" % label
+                rows.append(("%s @%s" % (name, fn), kind, chip,
                              (tm, tn, tk), (sr, sc),
                              registers, budget, report[entry], free[entry]))
         if not rows and family != "SIMT":

@@ -17,13 +17,15 @@
 // configs carry no Xe knobs): 8x256 on [1, 8] subgroups is an 8x32 block,
 // 16 lanes along n, 8x2 accumulators per lane:
 // 64 + 16 + ceil(3 * 16 / 4) * (8 + 2) = 200 <= 256; a 16-row tile would need
-// 64 + 32 + 12 * 18 = 312. Elsewhere (sm_90) the model and tile_k are those
-// of matrix kernels.
+// 64 + 32 + 12 * 18 = 312. On sm_90 the SIMT kernels have the NVIDIA SIMT
+// model (40 + 5 per accumulator, plus the accumulators per live epilogue
+// value): a 32x32 tile on one warp, 32 accumulators per thread, needs
+// 40 + 160 + 32 = 232 <= 255, a 64x32 one 40 + 320 + 64 = 424.
 // RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy{backend=simt}))' | FileCheck %s --check-prefix=SIMT
 // SIMT-LABEL: func.func @pvc_large_square
 //       SIMT:   xpu.gemm {{.*}} {config = #xpu.config<tile = [8, 256, 16], group_m = 8, subgroups = [1, 8], stages = 4, schedule = data_parallel>}
 // SIMT-LABEL: func.func @sm90_large_square
-//       SIMT:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 32], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel>}
+//       SIMT:   xpu.gemm {{.*}} {config = #xpu.config<tile = [32, 32, 32], group_m = 8, subgroups = [1, 1], stages = 4, schedule = data_parallel>}
 
 // Numbers used below (docs/Design.md's target table, docs/Strategy.md's
 // model). Per compute unit: pvc f32 52400 / 128 = 409.375 GFLOP/s, bf16
@@ -239,17 +241,18 @@ func.func @hand_config_spills_kept(%a: tensor<1024x1024xf32>, %b: tensor<1024x10
 // (64x64 warp blocks: 128 + 2 * (16 + 16) + 32 + 2 = 226), 1024 tiles = 7.76 waves -> 8, efficiency 1024 /
 // 1056 = 0.97; memory (256*4096*2 + 16384*4) / 36.3636 = 59474 ns x 8 =
 // 475791; SLM 3 * 256 * 32 * 2 = 49152. No program count: the workgroups
-// sm_90 runs at once, 132 SMs x min(64 warps / 4, 233472 / (2 x 256 x 32 x
-// 2)) = 132 x 7 = 924; 1024 mod 924 = 100 tiles split into 100 x 128 =
-// 12800 K-steps, 13 or 14 per program.
+// sm_90 runs at once with the nvgpu backend's residency (its 3 stages of
+// shared memory), 132 SMs x min(64 warps / 4, 233472 / 49152) = 132 x 4 =
+// 528; 1024 mod 528 = 496 tiles split into 496 x 128 = 63488 K-steps, 120
+// or 121 per program.
 module attributes {xpu.target = #xpu.target<"sm_90">} {
 // FORCED-LABEL: func.func @hand_stream_k_kept
-//       FORCED:   schedule = stream_k>
+//       FORCED:   schedule = stream_k, backend = #xpu.nvgpu<mma = mma_sync>>
 // CHECK-LABEL: func.func @hand_stream_k_kept
-//       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [2, 2], stages = 3, schedule = stream_k>}
+//       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [2, 2], stages = 3, schedule = stream_k, backend = #xpu.nvgpu<mma = mma_sync>>}
 func.func @hand_stream_k_kept(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xf32> {
-  // expected-remark @+1 {{kept the config written by hand on sm_90: tile [128, 128, 32], subgroups [2, 2], group_m 8, stages 3: 1024 tiles on 132 compute units = 7.76 waves, wave efficiency 0.97, useful work 1.00, model time 475791 ns (memory bound); 226 registers per thread (budget 255); SLM 49152 of 233472 bytes; stream_k: 1024 tiles on 924 programs: 924 data-parallel, 100 split into 12800 K-steps of 128 (13 or 14 K-steps per program), at most 11 pieces per tile, each in its own workspace slot, summed in program order; 100 fix-up programs: efficiency 0.88, 521710 ns}}
-  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [2, 2], stages = 3, schedule = stream_k>} : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xf32>
+  // expected-remark @+1 {{kept the config written by hand on sm_90: tile [128, 128, 32], subgroups [2, 2], group_m 8, stages 3, mma_sync: 1024 tiles on 132 compute units = 7.76 waves, wave efficiency 0.97, useful work 1.00, model time 475791 ns (memory bound); 226 registers per thread (budget 255); SLM 49152 of 233472 bytes; stream_k: 1024 tiles on 528 programs: 528 data-parallel, 496 split into 63488 K-steps of 128 (120 or 121 K-steps per program), at most 3 pieces per tile, each in its own workspace slot, summed in program order; 496 fix-up programs: efficiency 0.89, 519035 ns}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [2, 2], stages = 3, schedule = stream_k, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xf32>
   return %g : tensor<4096x4096xf32>
 }
 }

@@ -2,6 +2,7 @@
 
 #include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
 #include "xpu/Dialect/XPU/Utils/EpilogueUtils.h"
+#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
 #include "xpu/Dialect/XPU/Utils/SizeArithmetic.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -26,6 +27,10 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config,
   SmallVector<int64_t> tile, subgroups;
   bool tensorCore = operandType && (operandType.getIntOrFloatBitWidth() == 16 ||
                                     operandType.isTF32());
+  // A config says which kernel computes the GEMM: a 16-bit GEMM with a
+  // SIMT config (written by hand) runs SIMT kernels.
+  if (config && target.isNvidia())
+    tensorCore = getGemmBackend(config) == GemmBackend::nvgpu;
   if (config) {
     tile.assign(config.getTile().begin(), config.getTile().end());
     subgroups.assign(config.getSubgroups().begin(),
