@@ -493,6 +493,16 @@ func.func @weight_not_tensor(%w: f32 {xpu.weight}) {
 
 // -----
 
+// Found by the libFuzzer harness: a function whose signature has an
+// argument that its body does not (the attribute verifier read the missing
+// block argument and crashed); the type comes from the signature.
+// expected-error @+1 {{'xpu.weight' marks a tensor (or memref) argument, argument #0 is neither}}
+func.func @weight_signature_only( f32 {xpu.weight}) {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{unknown xpu argument attribute 'xpu.bias'}}
 func.func @unknown_arg_attr(%w: tensor<4xf32> {xpu.bias}) {
   return

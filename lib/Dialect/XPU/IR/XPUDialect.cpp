@@ -5,6 +5,7 @@
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -74,9 +75,21 @@ LogicalResult XPUDialect::verifyRegionArgAttribute(Operation *op,
   if (!isa<UnitAttr>(attr.getValue()))
     return op->emitError() << "'" << getWeightAttrName()
                            << "' is a unit attribute, got " << attr.getValue();
-  // A weight stays a weight when bufferization makes a memref of it.
-  if (!isa<TensorType, BaseMemRefType>(
-          op->getRegion(regionIndex).getArgument(argIndex).getType()))
+  // A weight stays a weight when bufferization makes a memref of it. The
+  // argument's type comes from the function type where the op has one: a
+  // malformed function may have fewer block arguments than its signature
+  // (its own verifier reports that after this one).
+  Type type;
+  if (auto function = dyn_cast<FunctionOpInterface>(op);
+      function && argIndex < function.getNumArguments())
+    type = function.getArgumentTypes()[argIndex];
+  else if (Region &region = op->getRegion(regionIndex);
+           !region.empty() && argIndex < region.getNumArguments())
+    type = region.getArgument(argIndex).getType();
+  else
+    return op->emitError() << "'" << getWeightAttrName() << "' marks argument #"
+                           << argIndex << ", which the op does not have";
+  if (!isa<TensorType, BaseMemRefType>(type))
     return op->emitError() << "'" << getWeightAttrName()
                            << "' marks a tensor (or memref) argument, "
                               "argument #"
