@@ -88,6 +88,10 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
 
   detail::addBufferization(pm);
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Clones of buffers a function returns but does not own: an allocation
+  // and a copy, which xpu-linalg-to-gpu-loops makes a gpu.memcpy (left
+  // alone, bufferization.clone reached the LLVM dialect unlowered).
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   // The other statically shaped linalg ops: kernels with full workgroups
   // (elementwise and pack work one thread per element, row reductions one
@@ -137,7 +141,7 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
   pm.addPass(createXPUCudaBuffersPass(buffers));
   // TMA descriptors are made on the host (mgpuTensorMapEncodeTiledMemref).
   pm.addNestedPass<func::FuncOp>(createConvertNVGPUToNVVMPass());
-  detail::addGPUHostToLLVM(pm);
+  detail::addGPUHostToLLVM(pm, options.verifyHostAccess);
 }
 
 void mlir::xpu::registerXPUNVVMPipeline() {

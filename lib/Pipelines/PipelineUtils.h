@@ -84,10 +84,13 @@ void addLowerXPUToLinalg(OpPassManager &pm);
 void addBufferization(OpPassManager &pm);
 
 /// The host side of a GPU pipeline, after gpu-module-to-binary: every buffer
-/// becomes shared virtual memory and the host is lowered to the LLVM dialect
-/// with bare-pointer kernel arguments (or whole memref descriptors, for
-/// kernels lowered through XeVM).
-void addGPUHostToLLVM(OpPassManager &pm, bool kernelBarePtrCallConv = true);
+/// the host allocates becomes shared virtual memory (the NVVM pipeline has
+/// placed its buffers already), the host is checked for accesses of device
+/// memory (`verifyHostAccess`: xpu-verify-no-host-device-access) and lowered
+/// to the LLVM dialect with bare-pointer kernel arguments (or whole memref
+/// descriptors, for kernels lowered through XeVM).
+void addGPUHostToLLVM(OpPassManager &pm, bool verifyHostAccess,
+                      bool kernelBarePtrCallConv = true);
 
 } // namespace mlir::xpu::detail
 

@@ -255,8 +255,14 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
 }
 
 void mlir::xpu::detail::addGPUHostToLLVM(OpPassManager &pm,
+                                         bool verifyHostAccess,
                                          bool kernelBarePtrCallConv) {
   pm.addPass(createXPUHostBuffersToGPUPass());
+  // Every buffer has its place now and every host access is still an op on
+  // a memref: the last point where "the host touches no device memory" is
+  // decidable. What follows lowers these ops without adding accesses.
+  if (verifyHostAccess)
+    pm.addPass(createXPUVerifyNoHostDeviceAccessPass());
   pm.addPass(createConvertLinalgToLoopsPass());
   addLoopsAndMemRefsToLLVM(pm);
   pm.addPass(createArithToLLVMConversionPass());
@@ -301,6 +307,8 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
   // workgroup per row.
   XPULinalgToGPULoopsPassOptions loops;
   loops.allowBF16 = false;
+  loops.stridedCopies = true;
+  loops.stridedOperands = true;
   pm.addPass(createXPULinalgToGPULoopsPass(loops));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createGpuKernelOutliningPass());
@@ -349,7 +357,7 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
     pm.addPass(createXPUDumpGPUBinariesPass(dump));
   }
 
-  detail::addGPUHostToLLVM(pm);
+  detail::addGPUHostToLLVM(pm, options.verifyHostAccess);
 }
 
 void mlir::xpu::registerXPUPipelines() {

@@ -15,11 +15,13 @@
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/XeGPU/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -28,9 +30,12 @@
 using namespace mlir;
 using namespace mlir::xpu;
 
-/// Workgroup-level XeGPU to an LLVM-dialect kernel: subgroup distribution by
-/// sg_layout, blocking by inst_data, lane distribution, then XeVM and LLVM.
-static void addXeKernelLowering(OpPassManager &pm) {
+/// Workgroup-level XeGPU kernels to subgroup- and lane-level XeGPU:
+/// subgroup distribution by sg_layout, blocking by inst_data, lane
+/// distribution. Only the GEMM kernels exist at this point: the SIMT kernels
+/// (xpu-linalg-to-gpu-loops) are outlined after it, which lane distribution
+/// would reject.
+static void addXeGPUDistribution(OpPassManager &pm) {
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(xegpu::createXeGPUWgToSgDistribute());
   kernels.addPass(createCSEPass());
@@ -52,6 +57,19 @@ static void addXeKernelLowering(OpPassManager &pm) {
   kernels.addPass(createLoopInvariantCodeMotionPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(xegpu::createXeGPUVectorLinearize());
+}
+
+/// Every kernel (lane-level XeGPU or SIMT) through XeVM to the LLVM dialect.
+static void addXeKernelLowering(OpPassManager &pm) {
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  // bf16 math and arithmetic (none in the GEMM kernels) in f32; the loads,
+  // stores and conversions that remain get their integer form below.
+  kernels.addPass(math::createMathExtendToSupportedTypes());
+  kernels.addPass(createXPUXeApproximateMathPass());
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = {"bf16"};
+  emulate.targetTypeStr = "f32";
+  kernels.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
   kernels.addPass(createConvertMathToXeVM());
   kernels.addPass(createConvertXeGPUToXeVMPass());
   ConvertGpuOpsToLLVMSPVOpsOptions toLLVMSPV;
@@ -66,6 +84,8 @@ static void addXeKernelLowering(OpPassManager &pm) {
   kernels.addPass(createConvertVectorToLLVMPass());
   kernels.addPass(createConvertToLLVMPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
+  // SPIR-V for Intel GPUs has no bfloat type.
+  kernels.addPass(createXPUXeVMLegalizeBF16Pass());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
 }
@@ -83,7 +103,8 @@ void mlir::xpu::buildXPUXePipeline(OpPassManager &pm,
                          options.getScheduleOptions());
   pm.addNestedPass<func::FuncOp>(createXPUScheduleGemmPass());
   pm.addPass(createXPUConvertToXeGPUPass());
-  // Host work that is not a GEMM stays as loops on the host.
+  // The rest of the work (weight layouts and conversions in <fn>.pack,
+  // unfused epilogues, reductions) becomes SIMT kernels below.
   pm.addPass(createXPULowerToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
@@ -93,6 +114,32 @@ void mlir::xpu::buildXPUXePipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm);
   // Clones of buffers a function returns but does not own.
   pm.addPass(createConvertBufferizationToMemRefPass());
+  addXeGPUDistribution(pm);
+
+  // Every other statically shaped linalg op becomes a kernel with full
+  // workgroups, so that the host never reads the caller's buffers (device
+  // memory on Level Zero): their shared local memory as __local arrays
+  // (xpu-workgroup-allocs-to-globals), and ops on strided views and strided
+  // copies as kernels too (XeVM kernels take whole memref descriptors).
+  XPULinalgToGPULoopsPassOptions loops;
+  loops.stridedCopies = true;
+  loops.stridedOperands = true;
+  pm.addPass(createXPULinalgToGPULoopsPass(loops));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createXPUWorkgroupAllocsToGlobalsPass());
+  pm.addNestedPass<func::FuncOp>(createXPUAsyncLaunchesPass());
+  // The outlined modules (gpu-kernel-outlining names them <fn>_kernel[_N])
+  // compile for the chip like the GEMM kernels, which have their target.
+  GpuXeVMAttachTargetOptions attach;
+  attach.moduleMatcher = "_kernel(_[0-9]+)?$";
+  attach.chip = options.chip;
+  pm.addPass(createGpuXeVMAttachTarget(attach));
+  // ... and are serialized as one module (the SPIR-V backend of LLVM
+  // 22.1.8 corrupts ids when it translates many modules in a process).
+  XPUMergeKernelModulesPassOptions merge;
+  merge.moduleMatcher = attach.moduleMatcher;
+  pm.addPass(createXPUMergeKernelModulesPass(merge));
 
   addXeKernelLowering(pm);
   GpuModuleToBinaryPassOptions toBinary;
@@ -106,7 +153,8 @@ void mlir::xpu::buildXPUXePipeline(OpPassManager &pm,
   }
 
   // XeVM kernels take whole memref descriptors.
-  detail::addGPUHostToLLVM(pm, /*kernelBarePtrCallConv=*/false);
+  detail::addGPUHostToLLVM(pm, options.verifyHostAccess,
+                           /*kernelBarePtrCallConv=*/false);
 }
 
 void mlir::xpu::registerXPUXePipeline() {

@@ -2,18 +2,27 @@
 // tests (Linear + bias, BatchNorm folded, GELU / sigmoid / tanh / clamp /
 // leaky ReLU / min chains, residual add, batched and transposed batched,
 // odd 131x67x97, skinny M = 1, f64 demoted, 0-d scale, non-zero init), for
-// pvc and bmg: each kernel binary passes spirv-val (SPIR-V 1.4) and calls
-// the 2D block read, the packed (transform) block read for B, DPAS and the
-// 2D block write builtins (test/lib/xecheck.py). Nothing runs here: no Intel
-// GPU.
+// pvc and bmg: each GEMM kernel binary passes spirv-val (SPIR-V 1.4) and
+// calls the 2D block read, the packed (transform) block read for B, DPAS and
+// the 2D block write builtins (test/lib/xecheck.py). Nothing runs here: no
+// Intel GPU.
 // REQUIRES: spirv-tools
 // RUN: %python %xpu_src_root/test/lib/xecheck.py --opt xpu-opt \
 // RUN:   --inputs %S/../Integration/CPU/Inputs/gen.mlir \
-// RUN:   %S/../Integration/CPU/*.mlir | FileCheck %s --check-prefix=MODELS
+// RUN:   %S/../Integration/CPU/*.mlir > %t.models
+// RUN: grep _xe_gemm %t.models | FileCheck %s --check-prefix=MODELS
+// RUN: grep -v _xe_gemm %t.models | FileCheck %s --check-prefix=SIMT
 // The batched models have nothing to pack (weights=auto takes the operands
 // of a batched GEMM for activations), so their kernel is @forward's own.
 // MODELS-COUNT-38: {{^[a-z0-9-]+ (pvc|bmg) forward(.packed)?_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write}}
 // MODELS-NOT: {{.}}
+// The rest of each model (the operands converted to bf16 and laid out for
+// the GEMM, in <fn>.pack for weights; unfused epilogues) runs in SIMT
+// kernels, never on the host (the host must not read the caller's device
+// memory: xpu-verify-no-host-device-access), all in one module per binary
+// (xpu-merge-kernel-modules): valid SPIR-V without the GEMM builtins.
+// SIMT-COUNT-38: {{^[a-z0-9-]+ (pvc|bmg) forward.pack_kernel.0.spv: spirv-val ok simt$}}
+// SIMT-NOT: {{.}}
 
 // The three schedules forced on every GEMM (schedule=, programs= of the
 // pipeline) compile to the same kind of binaries. Under stream_k each GEMM
@@ -23,14 +32,19 @@
 // and no split tile.
 // RUN: %python %xpu_src_root/test/lib/xecheck.py --opt xpu-opt \
 // RUN:   --options "schedule=data_parallel" --inputs %S/../Integration/CPU/Inputs/gen.mlir \
-// RUN:   %S/../Integration/CPU/*.mlir | FileCheck %s --check-prefix=MODELS
+// RUN:   %S/../Integration/CPU/*.mlir > %t.dp
+// RUN: grep _xe_gemm %t.dp | FileCheck %s --check-prefix=MODELS
+// RUN: grep -v _xe_gemm %t.dp | FileCheck %s --check-prefix=SIMT
 // RUN: %python %xpu_src_root/test/lib/xecheck.py --opt xpu-opt \
 // RUN:   --options "schedule=persistent programs=5" --inputs %S/../Integration/CPU/Inputs/gen.mlir \
-// RUN:   %S/../Integration/CPU/*.mlir | FileCheck %s --check-prefix=MODELS
+// RUN:   %S/../Integration/CPU/*.mlir > %t.pers
+// RUN: grep _xe_gemm %t.pers | FileCheck %s --check-prefix=MODELS
+// RUN: grep -v _xe_gemm %t.pers | FileCheck %s --check-prefix=SIMT
 // RUN: %python %xpu_src_root/test/lib/xecheck.py --opt xpu-opt \
 // RUN:   --options "schedule=stream_k programs=5" --inputs %S/../Integration/CPU/Inputs/gen.mlir \
 // RUN:   %S/../Integration/CPU/*.mlir > %t.sk
-// RUN: grep -v _fixup %t.sk | FileCheck %s --check-prefix=MODELS
+// RUN: grep _xe_gemm %t.sk | grep -v _fixup | FileCheck %s --check-prefix=MODELS
+// RUN: grep -v _xe_gemm %t.sk | FileCheck %s --check-prefix=SIMT
 // RUN: grep _fixup %t.sk | FileCheck %s --check-prefix=FIXUP
 // FIXUP-COUNT-34: {{^[a-z0-9-]+ (pvc|bmg) forward(.packed)?_xe_gemm0_fixup.0.spv: spirv-val ok block-read block-write$}}
 // FIXUP-NOT: {{.}}
@@ -50,10 +64,14 @@
 // FULL: xe-matmul-8205x5921x2949 bmg forward_packed_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write prefetch large-grf
 
 // A bf16 result (issue 10: it stopped XeVM's SPIR-V serializer) compiles to
-// a valid kernel that stores the f32 accumulator; the host rounds to bf16.
+// a valid kernel that stores the f32 accumulator; a SIMT kernel rounds it to
+// bf16 with integer operations (SPIR-V for Intel GPUs has no bfloat type:
+// xpu-xevm-legalize-bf16).
 // RUN: %python %xpu_src_root/test/lib/xecheck.py --opt xpu-opt \
 // RUN:   %S/Inputs/xe-bf16-result.mlir | FileCheck %s --check-prefix=BF16OUT
+// BF16OUT: xe-bf16-result pvc {{.*}}_kernel.0.spv: spirv-val ok simt
 // BF16OUT: xe-bf16-result pvc forward{{(_packed)?}}_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write
+// BF16OUT: xe-bf16-result bmg {{.*}}_kernel.0.spv: spirv-val ok simt
 // BF16OUT: xe-bf16-result bmg forward{{(_packed)?}}_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write
 
 // The lowered module: the host calls the kernel through gpu.launch_func and the kernel
@@ -63,7 +81,7 @@
 // RUN:   | xpu-opt --xpu-xe-pipeline="chip=pvc" --xpu-remarks --mlir-disable-threading 2>%t.remarks | FileCheck %s --check-prefix=IR
 // RUN: FileCheck %s --check-prefix=REMARKS < %t.remarks
 // IR: llvm.func @forward.packed(
-// IR: gpu.launch_func @forward_packed_xe_gemm0::@forward_packed_xe_gemm0
+// IR: gpu.launch_func {{.*}}@forward_packed_xe_gemm0::@forward_packed_xe_gemm0
 // IR: gpu.binary @forward_packed_xe_gemm0 [#gpu.object<#xevm.target<chip = "pvc">, bin = "\03\02#\07
 // REMARKS-DAG: Category:xpu-prepack-bf16 | Reason="GEMM 32x48x16 (m x n x k) takes bf16 operands (converted once before it), accumulates in f32
 // REMARKS-DAG: Category:xpu-select-strategy | Reason="selected for 32x48x16 (m x n x k) on pvc

@@ -13,7 +13,11 @@ Intel builtins the kernel must call:
   prefetch       intel_sub_group_2d_block_prefetch_*    (only with --prefetch)
 
 A Stream-K fix-up kernel (named *_fixup) sums workspace slots and stores
-the tile: it must call the block read and block write builtins only. Every
+the tile: it must call the block read and block write builtins only. The
+other kernels of the model (weight layouts and conversions in <fn>.pack,
+unfused epilogues, reductions: xpu-linalg-to-gpu-loops, merged into one
+module per binary) are SIMT code: their binary ("simt") must pass spirv-val
+and call none of those builtins. Every
 kernel must declare a workgroup above 1x1x1 (spirv_val_dir.local_sizes;
 "FAIL workgroup: ..." otherwise).
 
@@ -97,7 +101,13 @@ def main():
                         status.append("FAIL workgroup: " + error)
                         failed = True
                     checks = dict(BUILTINS)
-                    if "_fixup." in spv:
+                    if "_xe_gemm" not in spv:
+                        checks = {}
+                        status.append("simt")
+                        if any(p.search(dis) for p in BUILTINS.values()):
+                            status.append("FAIL builtins in SIMT code")
+                            failed = True
+                    elif "_fixup." in spv:
                         checks = {key: BUILTINS[key]
                                   for key in ("block-read", "block-write")}
                     elif args.prefetch:

@@ -179,12 +179,22 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
     An op qualifies when every operand is a statically shaped memref with
     the identity layout (bare-pointer kernel arguments carry no sizes or
     strides) and its payload calls no function and has no side effects
-    (torch-mlir's `cf.assert` guards). With `strided-copies`, host
-    `memref.copy` ops between statically shaped views with static strides
-    and offsets become `linalg.copy` kernels too. Other linalg ops are left alone for
-    `convert-linalg-to-loops` on the host. With `allow-bf16=false`
-    (OpenCL SPIR-V has no bf16 type) ops that touch bf16 stay on the host
-    too. Every kernel is described in a remark (its kind, workgroups and
+    other than `cf.assert` guards directly in the body (torch-mlir's
+    "tensor with zero element" check of BatchNorm's `1/sqrt(var + eps)`):
+    each becomes a device flag (`memref<Nxi32>`, one per guard, zeroed by
+    `gpu.memset`) that the kernel sets to 1 where the condition fails;
+    after the kernel the host copies the flags to a host buffer
+    (`gpu.memcpy`) and asserts on each with the guard's message and
+    location, so the host reads no operand of the op. 0-d ops are kernels
+    of one work-item. Host `memref.copy` ops between contiguous buffers
+    become `gpu.memcpy` (between `gpu.wait async` and `gpu.wait`); with
+    `strided-copies`, those between statically shaped views with static
+    strides and offsets become `linalg.copy` kernels too. Other linalg ops
+    (dynamic shapes, calls in the body) are left alone for
+    `convert-linalg-to-loops` on the host, where
+    `xpu-verify-no-host-device-access` rejects them if they touch device
+    memory. With `allow-bf16=false` (OpenCL SPIR-V has no bf16 type) ops
+    that touch bf16 stay on the host too. Every kernel is described in a remark (its kind, workgroups and
     work-items, and for a reduction its combiner and length, or why it
     is reduced in a loop).
   }];
@@ -200,7 +210,11 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
            "buffer that a bufferized tensor.pad leaves) to kernels, one "
            "work-item per element, instead of leaving them to the host's "
            "memrefCopy; their kernels take strided memrefs (NVVM: static "
-           "strides are bare pointers too)">
+           "strides are bare pointers too)">,
+    Option<"stridedOperands", "strided-operands", "bool", /*default=*/"false",
+           "Also map linalg ops whose operands are statically shaped views "
+           "with static strides and offsets (a GEMM result with a row "
+           "pitch, sliced to its logical shape) to kernels">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
@@ -211,7 +225,33 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
   let statistics = [
     Statistic<"numMapped", "num-mapped", "linalg ops lowered to kernels">,
     Statistic<"numRowReductions", "num-row-reductions",
-              "reductions given one workgroup per output element">
+              "reductions given one workgroup per output element">,
+    Statistic<"numGuardedKernels", "num-guarded-kernels",
+              "kernels whose cf.assert guards the host checks on flags">,
+    Statistic<"numMemcpys", "num-memcpys",
+              "host copies between contiguous buffers made gpu.memcpy">
+  ];
+}
+
+def XPUWorkgroupAllocsToGlobalsPass
+    : Pass<"xpu-workgroup-allocs-to-globals", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Turn workgroup memref.alloc in kernels into workgroup "
+                "globals of the gpu.module";
+  let description = [{
+    The XeVM kernel lowering (LLVM's SPIR-V backend) has no lowering of
+    `memref.alloc` in the workgroup address space (it becomes a `malloc`
+    call), and `convert-gpu-ops-to-llvm-spv` passes workgroup
+    attributions as kernel arguments that the runtimes do not set. For every
+    statically shaped, identity-layout `memref.alloc` in address space 3 at
+    the top level of a kernel's body (the shared local memory of
+    `xpu-linalg-to-gpu-loops`' row reductions), this pass adds a private,
+    uninitialized `memref.global` of that type to the gpu.module, replaces
+    the allocation by its `memref.get_global` and drops its deallocations:
+    an OpenCL `__local` array, one per workgroup.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numGlobals", "num-globals", "workgroup allocations made globals">
   ];
 }
 
@@ -258,6 +298,57 @@ def XPUHostBuffersToGPUPass : Pass<"xpu-host-buffers-to-gpu"> {
     Statistic<"numAllocs", "num-allocs", "memref.alloc ops made host_shared">,
     Statistic<"numConstants", "num-constants",
               "constant globals registered with gpu.host_register">
+  ];
+}
+
+def XPUVerifyNoHostDeviceAccessPass
+    : Pass<"xpu-verify-no-host-device-access", "ModuleOp"> {
+  let summary = "Reject host code that reads or writes device memory";
+  let description = [{
+    On a GPU target the caller's buffers (PyTorch CUDA tensors, Level Zero
+    device allocations, OpenCL buffers) and device allocations are not
+    host memory: a host load from them crashes on plain device memory,
+    while managed memory and OpenCL SVM hide the bug. Every GPU pipeline
+    runs this pass after buffer placement (`xpu-host-buffers-to-gpu`,
+    `xpu-cuda-buffers`) and before the host is lowered to the LLVM dialect,
+    the last point where every host access is an op on a memref whose
+    origin is known; the lowering after it adds no access of its own.
+
+    A memref is host-visible when every definition it may come from
+    (through views, casts, `scf.if` / `scf.for` results, `arith.select`,
+    calls of functions of the module and the arguments of private
+    functions, from all their call sites) is a `memref.alloc` or
+    `memref.alloca` in host code, a `memref.get_global` (host constants,
+    registered for the kernels) or a `gpu.alloc host_shared` (shared or
+    managed memory a pipeline chose because host code touches the buffer).
+    Anything else is device memory: the arguments of public functions, a
+    `gpu.alloc` without `host_shared`, the results of external functions,
+    and values of unknown origin.
+
+    A host access is an op outside GPU code with a read or write effect on
+    a memref (`memref.load`/`store`, `memref.copy`, linalg ops, vector
+    transfers), a call of an external function with a memref operand, or an
+    op with memref operands and unknown effects. Runtime ops (`gpu.*`:
+    launches, `gpu.memcpy`, `gpu.memset`, `gpu.dealloc`), `memref.dealloc`,
+    and ops that read only a buffer's address and shape
+    (`memref.extract_aligned_pointer_as_index`,
+    `memref.extract_strided_metadata`, `nvgpu.tma.create.descriptor`) are
+    not. Each host access of device memory is an error at the op's
+    location, with a note at the origin of the memory.
+
+    ```mlir
+    func.func @f(%w: memref<48xf32>) -> f32 {
+      %c0 = arith.constant 0 : index
+      // error: host code reads device memory: 'memref.load' on argument #0
+      // of @f (a caller's buffer: device memory on a GPU target)
+      %v = memref.load %w[%c0] : memref<48xf32>
+      return %v : f32
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let statistics = [
+    Statistic<"numAccesses", "num-accesses", "host accesses of memrefs checked">
   ];
 }
 
@@ -400,6 +491,84 @@ def XPUEmbedXeBuildOptionsPass : Pass<"xpu-embed-xe-build-options", "ModuleOp"> 
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::xpu::XPUDialect"];
+}
+
+def XPUXeApproximateMathPass
+    : Pass<"xpu-xe-approximate-math", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Replace math ops without an XeVM lowering by polynomial "
+                "approximations in kernels";
+  let description = [{
+    `math.erf` and `math.erfc` have neither an LLVM intrinsic nor an XeVM
+    lowering, so a kernel that computes them (GELU in an unfused epilogue,
+    a SIMT kernel of `xpu-linalg-to-gpu-loops`) could not be serialized.
+    This pass rewrites them in every function of the gpu.module into the
+    polynomial approximations that `convert-xpu-to-xegpu` applies to the
+    GEMM epilogues (`populateXPUXeEpilogueMathPatterns`). `xpu-xe-pipeline`
+    runs it on every kernel before the XeVM lowering.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def XPUMergeKernelModulesPass
+    : Pass<"xpu-merge-kernel-modules", "ModuleOp"> {
+  let summary = "Move the kernels of gpu.modules with the same targets into "
+                "one gpu.module";
+  let description = [{
+    LLVM 22.1.8's SPIR-V backend, which serializes XeVM kernels, keeps its
+    module analysis in static state shared by every module it translates in
+    a process (llvm-project issue 160613, fixed after 22.1.8): with one
+    `gpu.module` per outlined kernel (`gpu-kernel-outlining`), some modules
+    came out of `xpu-xe-pipeline` with an id defined twice (spirv-val:
+    "Id N is defined more than once"), a different one from run to run.
+    This pass moves every symbol of the gpu.modules whose names match
+    `module-matcher` into the first of them with the same `targets`, names
+    each kernel after the module it came from (outlined modules are unique,
+    their kernels are all `<fn>_kernel`), renames other symbols whose name
+    is taken, and points the `gpu.launch_func` ops at the merged kernels.
+  }];
+  let options = [
+    Option<"moduleMatcher", "module-matcher", "std::string",
+           /*default=*/"\".*\"",
+           "Regular expression the names of the modules to merge match">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let statistics = [
+    Statistic<"numMerged", "num-merged", "gpu.modules merged into another">
+  ];
+}
+
+def XPUXeVMLegalizeBF16Pass
+    : Pass<"xpu-xevm-legalize-bf16", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Give bf16 loads, stores and conversions of XeVM kernels a "
+                "16-bit integer form";
+  let description = [{
+    LLVM's SPIR-V backend, which serializes XeVM kernels, has no bfloat
+    type without the `SPV_KHR_bfloat16` extension and stops with a fatal,
+    unlocated error on the first one. In `xpu-xe-pipeline` the SIMT kernels
+    of `xpu-linalg-to-gpu-loops` move bf16 data (weights converted at pack
+    time, bf16 results). After the kernels are in the LLVM dialect, this
+    pass rewrites, in every function of the gpu.module:
+
+    * `llvm.load` / `llvm.store` of bf16 (or vectors of it) into loads and
+      stores of i16 (constants stored as their bits);
+    * `llvm.fpext` bf16 -> f32 into a zero extension and a shift by 16;
+    * `llvm.fptrunc` f32 -> bf16 into integer rounding to nearest even
+      (add `0x7fff` plus the lowest kept bit, keep the high half), NaNs
+      becoming the quiet NaN `0x7fc0`;
+
+    and folds the bitcast pairs this leaves. bf16 arithmetic must be
+    emulated in f32 before (`arith-emulate-unsupported-floats`). Any other
+    op on bf16 left in a kernel is an error at its location.
+
+    Before: `%v = llvm.load %p : !llvm.ptr<1> -> bf16`,
+            `%f = llvm.fpext %v : bf16 to f32`
+    After:  `%v = llvm.load %p : !llvm.ptr<1> -> i16`,
+            `%w = llvm.zext %v : i16 to i32`, `%s = llvm.shl %w, 16`,
+            `%f = llvm.bitcast %s : i32 to f32`
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def XPUXeGPULegalizeSlicedVectorsPass

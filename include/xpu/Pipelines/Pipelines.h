@@ -138,10 +138,16 @@ struct GPUScheduleOptions {
   std::string fixup = "deterministic";
 };
 
-/// The schedule options of every GPU pipeline, declared once: `Derived` is
-/// the pipeline's options struct.
+/// The options every GPU pipeline takes (the GEMM schedule, the host access
+/// check), declared once: `Derived` is the pipeline's options struct.
 template <typename Derived>
 struct GPUSchedulePipelineOptions : XPUPipelineOptionsBase<Derived> {
+  ::mlir::detail::PassOptions::Option<bool> verifyHostAccess{
+      *this, "verify-host-access",
+      llvm::cl::desc("Reject host code that reads or writes device memory "
+                     "(xpu-verify-no-host-device-access, at the end of the "
+                     "host's buffer placement; default on)"),
+      llvm::cl::init(true)};
   ::mlir::detail::PassOptions::Option<std::string> schedule{
       *this, "schedule",
       llvm::cl::desc("Schedule of every GEMM: auto (the cost model "

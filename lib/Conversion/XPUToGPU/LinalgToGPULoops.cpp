@@ -19,6 +19,12 @@
 //   * other reductions (contractions, short or unrecognized ones): one
 //     work-item per output element with the reduction loop inside.
 //
+// A body's cf.assert guards (torch-mlir's) become a device flag per assert
+// that the kernel sets where the condition fails; the host copies the flags
+// back (gpu.memcpy) and asserts on them, so the check still fails where it
+// did on the host, and the host never reads the op's operands. Host copies
+// between contiguous buffers become gpu.memcpy.
+//
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Conversion/Passes.h"
@@ -26,6 +32,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -35,6 +42,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -87,17 +95,50 @@ bool isGPUMappable(linalg::LinalgOp op, bool allowBF16,
   }
   if (llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
     return false;
-  // No calls, and nothing with side effects (torch-mlir's cf.assert guards
-  // stay on the host, where they can fail).
-  WalkResult result = op.getBlock()->walk([](Operation *inner) {
+  // No calls, and nothing with side effects but torch-mlir's cf.assert
+  // guards in the body itself (device flags the host checks after the
+  // kernel).
+  Block *body = op.getBlock();
+  WalkResult result = body->walk([&](Operation *inner) {
+    bool guard = isa<cf::AssertOp>(inner) && inner->getBlock() == body;
     return isa<CallOpInterface>(inner) ||
                    (!isMemoryEffectFree(inner) &&
-                    !inner->hasTrait<OpTrait::IsTerminator>())
+                    !inner->hasTrait<OpTrait::IsTerminator>() && !guard)
                ? WalkResult::interrupt()
                : WalkResult::advance();
   });
   return !result.wasInterrupted();
 }
+
+/// The cf.assert ops of `op`'s body, in order.
+SmallVector<cf::AssertOp> getAsserts(linalg::LinalgOp op) {
+  SmallVector<cf::AssertOp> asserts;
+  op.getBlock()->walk([&](cf::AssertOp a) { asserts.push_back(a); });
+  return asserts;
+}
+
+/// `gpu.wait async`, `build(token)`, `gpu.wait` on its token: a runtime
+/// operation on its own stream, finished before the host goes on (the form
+/// gpu-to-llvm lowers).
+void emitSynchronous(OpBuilder &b, Location loc,
+                     function_ref<Value(Value)> build) {
+  auto tokenType = gpu::AsyncTokenType::get(b.getContext());
+  Value start =
+      gpu::WaitOp::create(b, loc, tokenType, ValueRange()).getAsyncToken();
+  gpu::WaitOp::create(b, loc, Type(), ValueRange{build(start)});
+}
+
+/// A host copy between contiguous buffers as gpu.memcpy: the runtime copies
+/// whether either side is device memory or not.
+void emitMemcpy(OpBuilder &b, Location loc, Value dst, Value src) {
+  auto tokenType = gpu::AsyncTokenType::get(b.getContext());
+  emitSynchronous(b, loc, [&](Value token) {
+    return gpu::MemcpyOp::create(b, loc, tokenType, ValueRange{token}, dst, src)
+        .getAsyncToken();
+  });
+}
+
+bool isContiguous(MemRefType type) { return type.getLayout().isIdentity(); }
 
 /// The combiner of a reduction body whose single output is reduced by an
 /// associative op: the body yields `combine(x, out)` (or `combine(out,
@@ -152,8 +193,11 @@ std::optional<Combiner> matchCombiner(linalg::LinalgOp op) {
 /// Builds one kernel.
 class KernelBuilder {
 public:
-  KernelBuilder(OpBuilder &b, linalg::LinalgOp op)
-      : b(b), op(op), loc(op.getLoc()) {}
+  /// `flags`: with the body's cf.assert ops `asserts`, a device buffer of
+  /// one i32 per assert that the kernel sets to 1 where it fails.
+  KernelBuilder(OpBuilder &b, linalg::LinalgOp op,
+                ArrayRef<cf::AssertOp> asserts = {}, Value flags = {})
+      : b(b), op(op), loc(op.getLoc()), asserts(asserts), flags(flags) {}
 
   /// One work-item per iteration (all loops parallel) or per output point
   /// (sequential reduction loops inside). Returns the workgroup count and
@@ -183,10 +227,31 @@ private:
                                Operation *skip, IRMapping &map);
   gpu::LaunchOp createLaunch(int64_t blocks, int64_t threads);
 
+  /// Sets the flag of `assertOp` where its condition (mapped by `map`) is
+  /// false.
+  void emitAssertFlag(cf::AssertOp assertOp, IRMapping &map);
+
   OpBuilder &b;
   linalg::LinalgOp op;
   Location loc;
+  ArrayRef<cf::AssertOp> asserts;
+  Value flags;
 };
+
+void KernelBuilder::emitAssertFlag(cf::AssertOp assertOp, IRMapping &map) {
+  Location l = assertOp.getLoc();
+  unsigned index = llvm::find(asserts, assertOp) - asserts.begin();
+  Value failed = arith::XOrIOp::create(
+      b, l, map.lookupOrDefault(assertOp.getArg()),
+      arith::ConstantIntOp::create(b, l, b.getI1Type(), 1));
+  auto ifOp = scf::IfOp::create(b, l, failed, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  // Every failing work-item stores the same value: no atomics needed.
+  memref::StoreOp::create(b, l,
+                          arith::ConstantIntOp::create(b, l, b.getI32Type(), 1),
+                          flags, ValueRange{c(index)});
+}
 
 void KernelBuilder::delinearize(Value linear, ArrayRef<unsigned> dims,
                                 SmallVectorImpl<Value> &ivs) {
@@ -252,10 +317,34 @@ SmallVector<Value> KernelBuilder::cloneBody(ArrayRef<Value> args,
       map.map(index.getResult(), ivs[index.getDim()]);
       continue;
     }
+    if (auto assertOp = dyn_cast<cf::AssertOp>(inner)) {
+      emitAssertFlag(assertOp, map);
+      continue;
+    }
     b.clone(inner, map);
   }
   return llvm::map_to_vector(body->getTerminator()->getOperands(),
                              [&](Value v) { return map.lookupOrDefault(v); });
+}
+
+/// Constants the body uses (a scalar the linalg body captures: torch-mlir
+/// hoists them out of the body) are cloned into the kernel instead of
+/// becoming kernel arguments, which some element types (bf16 on XeVM)
+/// cannot be.
+static void sinkConstants(gpu::LaunchOp launch) {
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(launch.getBody(), captured);
+  OpBuilder b(launch.getContext());
+  b.setInsertionPointToStart(&launch.getBody().front());
+  for (Value v : captured) {
+    Operation *def = v.getDefiningOp();
+    if (!def || !def->hasTrait<OpTrait::ConstantLike>())
+      continue;
+    Value copy = b.clone(*def)->getResult(0);
+    v.replaceUsesWithIf(copy, [&](OpOperand &use) {
+      return launch->isProperAncestor(use.getOwner());
+    });
+  }
 }
 
 gpu::LaunchOp KernelBuilder::createLaunch(int64_t blocks, int64_t threads) {
@@ -315,6 +404,7 @@ std::pair<int64_t, int64_t> KernelBuilder::buildPerPoint() {
   emit(0);
   b.setInsertionPointToEnd(&launch.getBody().front());
   gpu::TerminatorOp::create(b, loc);
+  sinkConstants(launch);
   return {blocks, threads};
 }
 
@@ -498,6 +588,7 @@ std::pair<int64_t, int64_t> KernelBuilder::buildPerRow(const Combiner &combiner,
   }
   b.setInsertionPointToEnd(&launch.getBody().front());
   gpu::TerminatorOp::create(b, loc);
+  sinkConstants(launch);
   return {points, threads};
 }
 
@@ -514,38 +605,46 @@ struct XPULinalgToGPULoopsPass
           << static_cast<int64_t>(subgroupSize);
       return signalPassFailure();
     }
-    // Strided host copies (a bufferized tensor.pad's copy into the interior
-    // of its buffer) as linalg.copy ops, mapped below like the others.
+    // Host copies: between contiguous buffers a gpu.memcpy; strided ones (a
+    // bufferized tensor.pad's copy into the interior of its buffer), with
+    // strided-copies, linalg.copy ops mapped below like the others.
     DenseSet<Operation *> copies;
-    if (stridedCopies) {
-      SmallVector<memref::CopyOp> hostCopies;
-      getOperation()->walk([&](memref::CopyOp copy) {
-        if (copy->getParentOfType<gpu::LaunchOp>() ||
-            copy->getParentOfType<gpu::GPUModuleOp>())
-          return;
-        auto src = dyn_cast<MemRefType>(copy.getSource().getType());
-        auto dst = dyn_cast<MemRefType>(copy.getTarget().getType());
-        if (src && dst && isStaticStrided(src) && isStaticStrided(dst) &&
-            !(src.getLayout().isIdentity() && dst.getLayout().isIdentity()))
-          hostCopies.push_back(copy);
-      });
-      for (memref::CopyOp copy : hostCopies) {
-        OpBuilder b(copy);
-        auto linalgCopy = linalg::CopyOp::create(
-            b, copy.getLoc(), copy.getSource(), copy.getTarget());
-        copies.insert(linalgCopy);
+    SmallVector<memref::CopyOp> hostCopies;
+    getOperation()->walk([&](memref::CopyOp copy) {
+      if (!copy->getParentOfType<gpu::LaunchOp>() &&
+          !copy->getParentOfType<gpu::GPUModuleOp>())
+        hostCopies.push_back(copy);
+    });
+    for (memref::CopyOp copy : hostCopies) {
+      auto src = dyn_cast<MemRefType>(copy.getSource().getType());
+      auto dst = dyn_cast<MemRefType>(copy.getTarget().getType());
+      if (!src || !dst)
+        continue;
+      OpBuilder b(copy);
+      if (isContiguous(src) && isContiguous(dst)) {
+        emitMemcpy(b, copy.getLoc(), copy.getTarget(), copy.getSource());
         copy.erase();
+        ++numMemcpys;
+        continue;
       }
+      if (!stridedCopies || !isStaticStrided(src) || !isStaticStrided(dst))
+        continue;
+      auto linalgCopy = linalg::CopyOp::create(
+          b, copy.getLoc(), copy.getSource(), copy.getTarget());
+      copies.insert(linalgCopy);
+      copy.erase();
     }
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (!op->getParentOfType<gpu::LaunchOp>() &&
-          isGPUMappable(op, allowBF16, copies.contains(op)))
+          isGPUMappable(op, allowBF16, stridedOperands || copies.contains(op)))
         ops.push_back(op);
     });
     for (linalg::LinalgOp op : ops) {
       OpBuilder b(op);
-      KernelBuilder builder(b, op);
+      SmallVector<cf::AssertOp> asserts = getAsserts(op);
+      Value flags = createAssertFlags(b, op.getLoc(), asserts.size());
+      KernelBuilder builder(b, op, asserts, flags);
       int64_t reduced = 1, reductions = 0;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
@@ -600,9 +699,53 @@ struct XPULinalgToGPULoopsPass
               what, groups, threads, reduced, why);
         }
       }
+      if (flags) {
+        b.setInsertionPointAfter(op);
+        checkAssertFlags(b, flags, asserts);
+        ++numGuardedKernels;
+      }
       op->erase();
       ++numMapped;
     }
+  }
+
+  /// A device buffer of `count` i32 flags, zeroed (null when `count` is 0).
+  Value createAssertFlags(OpBuilder &b, Location loc, size_t count) {
+    if (count == 0)
+      return Value();
+    auto type = MemRefType::get({static_cast<int64_t>(count)}, b.getI32Type());
+    Value flags = memref::AllocOp::create(b, loc, type);
+    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    auto tokenType = gpu::AsyncTokenType::get(b.getContext());
+    emitSynchronous(b, loc, [&](Value token) {
+      return gpu::MemsetOp::create(b, loc, tokenType, ValueRange{token}, flags,
+                                   zero)
+          .getAsyncToken();
+    });
+    return flags;
+  }
+
+  /// After the kernel: the flags copied to a host buffer, each assert
+  /// checked on the host with its message at its location, and both
+  /// buffers freed.
+  void checkAssertFlags(OpBuilder &b, Value flags,
+                        ArrayRef<cf::AssertOp> asserts) {
+    Location loc = flags.getLoc();
+    Value host =
+        memref::AllocOp::create(b, loc, cast<MemRefType>(flags.getType()));
+    emitMemcpy(b, loc, host, flags);
+    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    for (size_t i = 0; i < asserts.size(); ++i) {
+      cf::AssertOp a = asserts[i];
+      Value flag = memref::LoadOp::create(
+          b, a.getLoc(), host,
+          ValueRange{arith::ConstantIndexOp::create(b, a.getLoc(), i)});
+      Value ok = arith::CmpIOp::create(b, a.getLoc(), arith::CmpIPredicate::eq,
+                                       flag, zero);
+      cf::AssertOp::create(b, a.getLoc(), ok, a.getMsg());
+    }
+    memref::DeallocOp::create(b, loc, host);
+    memref::DeallocOp::create(b, loc, flags);
   }
 };
 } // namespace

@@ -309,7 +309,8 @@ struct CudaBuffersPass final
       // A TMA descriptor is made on the host from the buffer's address,
       // sizes and strides; only the copy engine reads the memory.
       if (isa<gpu::LaunchFuncOp, memref::DeallocOp, gpu::DeallocOp,
-              gpu::MemcpyOp, memref::ExtractAlignedPointerAsIndexOp,
+              gpu::MemcpyOp, gpu::MemsetOp,
+              memref::ExtractAlignedPointerAsIndexOp,
               nvgpu::TmaCreateDescriptorOp>(user))
         continue;
       // Contiguous copies become gpu.memcpy below; strided ones stay on the

@@ -46,6 +46,8 @@
 //       STRIDED:   gpu.launch
 //       STRIDED:     %[[V:.*]] = memref.load %{{.*}} : memref<67x97xbf16>
 //       STRIDED:     memref.store %[[V]], %{{.*}} : memref<67x97xbf16, strided<[104, 1]>>
+// Constants a body captures are cloned into its kernel.
+// RUN: xpu-opt %s --split-input-file --xpu-linalg-to-gpu-loops | FileCheck %s --check-prefix=SINK
 // A bad subgroup size is an error that names the option.
 // RUN: not xpu-opt %s --split-input-file --xpu-linalg-to-gpu-loops=subgroup-size=48 2>&1 | FileCheck %s --check-prefix=BADSIZE
 // BADSIZE: error: xpu-linalg-to-gpu-loops: subgroup-size must be 0 or a power of two from 2 to 32, got 48
@@ -235,12 +237,34 @@ func.func @call_in_body_stays_on_host(%c: memref<4xf32>) {
 
 // -----
 
-// torch-mlir's cf.assert guard has side effects: the op stays on the host,
-// where the assertion can fail.
-// CHECK-LABEL: func.func @assert_stays_on_host
-//       CHECK:   linalg.generic
-//   CHECK-NOT:   gpu.launch
-func.func @assert_stays_on_host(%v: memref<4xf32>, %c: memref<4xf32>) {
+// torch-mlir's cf.assert guard (BatchNorm's "tensor with zero element"
+// check) runs in the kernel: a zeroed device flag per guard, set where the
+// condition fails; after the kernel the host copies the flags back and
+// asserts on them with the guard's message. The host reads no operand.
+// CHECK-LABEL: func.func @assert_becomes_device_flag
+//  CHECK-SAME:   (%[[V:.*]]: memref<4xf32>, %[[C:.*]]: memref<4xf32>)
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   %[[FLAGS:.*]] = memref.alloc() : memref<1xi32>
+//       CHECK:   %[[T0:.*]] = gpu.wait async
+//       CHECK:   %[[T1:.*]] = gpu.memset async [%[[T0]]] %[[FLAGS]], %c0_i32 : memref<1xi32>, i32
+//       CHECK:   gpu.wait [%[[T1]]]
+//       CHECK:   gpu.launch
+//       CHECK:     %[[X:.*]] = memref.load %[[V]]
+//       CHECK:     %[[OK:.*]] = arith.cmpf one, %[[X]]
+//       CHECK:     %[[BAD:.*]] = arith.xori %[[OK]], %true
+//       CHECK:     scf.if %[[BAD]] {
+//       CHECK:       memref.store %c1_i32, %[[FLAGS]][%c0] : memref<1xi32>
+//       CHECK:     memref.store %[[X]], %[[C]]
+//       CHECK:   %[[HOST:.*]] = memref.alloc() : memref<1xi32>
+//       CHECK:   %[[T2:.*]] = gpu.wait async
+//       CHECK:   %[[T3:.*]] = gpu.memcpy async [%[[T2]]] %[[HOST]], %[[FLAGS]]
+//       CHECK:   gpu.wait [%[[T3]]]
+//       CHECK:   %[[F:.*]] = memref.load %[[HOST]][%c0]
+//       CHECK:   %[[PASS:.*]] = arith.cmpi eq, %[[F]], %c0_i32
+//       CHECK:   cf.assert %[[PASS]], "zero"
+//       CHECK:   memref.dealloc %[[HOST]]
+//       CHECK:   memref.dealloc %[[FLAGS]]
+func.func @assert_becomes_device_flag(%v: memref<4xf32>, %c: memref<4xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%v : memref<4xf32>) outs(%c : memref<4xf32>) {
   ^bb0(%x: f32, %out: f32):
     %z = arith.constant 0.0 : f32
@@ -248,6 +272,67 @@ func.func @assert_stays_on_host(%v: memref<4xf32>, %c: memref<4xf32>) {
     cf.assert %ok, "zero"
     linalg.yield %x : f32
   }
+  return
+}
+
+// -----
+
+// A guard nested in a region of the body has no flag form: the op stays on
+// the host.
+// CHECK-LABEL: func.func @nested_assert_stays_on_host
+//       CHECK:   linalg.generic
+//   CHECK-NOT:   gpu.launch
+func.func @nested_assert_stays_on_host(%v: memref<4xf32>, %c: memref<4xf32>, %p: i1) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%v : memref<4xf32>) outs(%c : memref<4xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    scf.if %p {
+      cf.assert %p, "nested"
+    }
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// 0-d ops (a scalar weight, torch-mlir's 0-d tensors) are kernels of one
+// workgroup too, and constants the body captures are cloned into the
+// kernel instead of becoming kernel arguments.
+// CHECK-LABEL: func.func @zero_d_is_a_kernel
+//  CHECK-SAME:   (%[[S:.*]]: memref<f32>, %[[R:.*]]: memref<f32>)
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads({{.*}}) in (%{{.*}} = %c32,
+//       CHECK:     %[[X:.*]] = memref.load %[[S]][] : memref<f32>
+//       CHECK:     %[[Y:.*]] = arith.mulf %[[X]], %{{.*}}
+//       CHECK:     memref.store %[[Y]], %[[R]][] : memref<f32>
+// Without canonicalization (which hoists constants out of the launch
+// again; the pipelines outline the kernels first):
+// SINK-LABEL: func.func @zero_d_is_a_kernel
+//       SINK:   gpu.launch
+//       SINK:     %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
+//       SINK:     arith.mulf %{{.*}}, %[[TWO]]
+func.func @zero_d_is_a_kernel(%s: memref<f32>, %r: memref<f32>) {
+  %two = arith.constant 2.0 : f32
+  linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%s : memref<f32>) outs(%r : memref<f32>) {
+  ^bb0(%x: f32, %out: f32):
+    %y = arith.mulf %x, %two : f32
+    linalg.yield %y : f32
+  }
+  return
+}
+
+// -----
+
+// A host copy between contiguous buffers is a gpu.memcpy: the runtime
+// copies, whichever side is device memory.
+// CHECK-LABEL: func.func @contiguous_copy_is_memcpy
+//  CHECK-SAME:   (%[[SRC:.*]]: memref<4x8xf32>, %[[DST:.*]]: memref<4x8xf32>)
+//   CHECK-NOT:   memref.copy
+//       CHECK:   %[[T0:.*]] = gpu.wait async
+//       CHECK:   %[[T1:.*]] = gpu.memcpy async [%[[T0]]] %[[DST]], %[[SRC]] : memref<4x8xf32>, memref<4x8xf32>
+//       CHECK:   gpu.wait [%[[T1]]]
+func.func @contiguous_copy_is_memcpy(%src: memref<4x8xf32>, %dst: memref<4x8xf32>) {
+  memref.copy %src, %dst : memref<4x8xf32> to memref<4x8xf32>
   return
 }
 

@@ -40,7 +40,7 @@ func.func @forward(%x: tensor<16x64xf64>, %w: tensor<32x64xf64>, %b: tensor<32xf
 
 func.func private @printMemrefF32(tensor<*xf32>) attributes {llvm.emit_c_interface}
 
-func.func @ext2(%t: tensor<?x?xf32>) -> tensor<?x?xf64> {
+func.func private @ext2(%t: tensor<?x?xf32>) -> tensor<?x?xf64> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %d0 = tensor.dim %t, %c0 : tensor<?x?xf32>

@@ -55,7 +55,7 @@ func.func @forward(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %b: tensor<32xf
 func.func private @printMemrefF32(tensor<*xf32>) attributes {llvm.emit_c_interface}
 
 // x / 3 elementwise: thirds of multiples of 1/8 are not exact in bf16.
-func.func @third(%t: tensor<?x?xf32>) -> tensor<?x?xf32> {
+func.func private @third(%t: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %d0 = tensor.dim %t, %c0 : tensor<?x?xf32>

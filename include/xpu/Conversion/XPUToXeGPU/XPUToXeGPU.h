@@ -13,6 +13,11 @@ namespace mlir::xpu {
 /// applies them to each epilogue before it is vectorized.
 void populateXPUXeEpilogueMathPatterns(RewritePatternSet &patterns);
 
+/// Adds the patterns of xpu-xevm-legalize-bf16: bf16 loads, stores and
+/// conversions from and to f32 in LLVM-dialect kernels as 16-bit integer
+/// operations.
+void populateXPUXeVMLegalizeBF16Patterns(RewritePatternSet &patterns);
+
 /// Declares the memory effects of gpu.launch_func (an external model of
 /// MemoryEffectOpInterface): it reads and writes every memref it passes, and
 /// writes the default resource so that it is never dead. Buffer deallocation
