@@ -327,6 +327,9 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
   // The kernels' subgroup size from the target that xpu-attach-target put
   // on the module.
   pm.addNestedPass<gpu::GPUModuleOp>(createXPUSetSPIRVEntryPointABIPass());
+  // Buffers of 2^31 elements or more: no array length in the kernels'
+  // types (convert-gpu-to-spirv holds it in 32 bits).
+  pm.addPass(createXPUSPIRVLegalizeHugeMemRefsPass());
   // Upstream's scf.for lowering loses the init values of a loop that runs
   // zero times: guard such loops.
   pm.addNestedPass<gpu::GPUModuleOp>(createXPUGuardZeroTripLoopsPass());

@@ -71,6 +71,16 @@ static void addXeKernelLowering(OpPassManager &pm) {
   emulate.targetTypeStr = "f32";
   kernels.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
   kernels.addPass(createConvertMathToXeVM());
+  // Index arithmetic (64-bit) in 32 bits wherever integer range analysis
+  // proves it fits: tile coordinates come from 32-bit hardware ids and go to
+  // the 32-bit 2D block coordinates, and LLVM 22.1.8's SPIR-V backend
+  // miscompiles what its loop strength reduction makes of 64-bit
+  // arithmetic truncated to 32 bits (zext(trunc i64 to i3) as a 32-bit AND
+  // of a 64-bit value: an invalid Stream-K fix-up kernel at 8205x5921x2949).
+  // Offsets that can pass 2^31 stay 64-bit.
+  arith::ArithIntRangeNarrowingOptions narrow;
+  narrow.bitwidthsSupported = {32};
+  kernels.addPass(arith::createArithIntRangeNarrowing(narrow));
   kernels.addPass(createConvertXeGPUToXeVMPass());
   ConvertGpuOpsToLLVMSPVOpsOptions toLLVMSPV;
   toLLVMSPV.use64bitIndex = true;
@@ -86,6 +96,7 @@ static void addXeKernelLowering(OpPassManager &pm) {
   kernels.addPass(createReconcileUnrealizedCastsPass());
   // SPIR-V for Intel GPUs has no bfloat type.
   kernels.addPass(createXPUXeVMLegalizeBF16Pass());
+  kernels.addPass(createXPUXeVMKernelSubgroupSizePass());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
 }

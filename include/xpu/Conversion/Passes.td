@@ -378,6 +378,30 @@ def XPUSetSPIRVEntryPointABIPass : Pass<"xpu-set-spirv-entry-point-abi",
                            "::mlir::xpu::XPUDialect"];
 }
 
+def XPUSPIRVLegalizeHugeMemRefsPass
+    : Pass<"xpu-spirv-legalize-huge-memrefs", "ModuleOp"> {
+  let summary = "Give kernel memref arguments of more than 2^31 - 1 "
+                "elements a dynamic leading dimension for SPIR-V";
+  let description = [{
+    `convert-gpu-to-spirv` (MLIR 22.1.8) types a statically shaped memref
+    of an OpenCL kernel as a pointer to an array whose length it holds in
+    32 bits: a 65536 x 65536 result (2^32 elements) became an array of
+    length 0, invalid SPIR-V. A dynamically shaped memref is a pointer to
+    its element, without a length. For every kernel argument (`gpu.func`
+    with `kernel`) with more than 2^31 - 1 elements, this pass makes the
+    leading dimension dynamic, keeping the strides and offset static (an
+    identity layout becomes the equivalent explicit strided layout), and
+    casts the operand of every `gpu.launch_func` of the kernel
+    (`memref.cast`). A kernel whose ops need the static shape fails to
+    verify, at its location. `xpu-spirv-pipeline` runs it before
+    `convert-gpu-to-spirv`.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numRelaxed", "num-relaxed", "kernel arguments made dynamic">
+  ];
+}
+
 def XPUGuardZeroTripLoopsPass : Pass<"xpu-guard-zero-trip-loops"> {
   let summary = "Give loops with results a guard, so that a loop that runs "
                 "zero times returns its init values after SPIR-V conversion";
@@ -536,6 +560,25 @@ def XPUMergeKernelModulesPass
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
   let statistics = [
     Statistic<"numMerged", "num-merged", "gpu.modules merged into another">
+  ];
+}
+
+def XPUXeVMKernelSubgroupSizePass
+    : Pass<"xpu-xevm-kernel-subgroup-size", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Give every XeVM kernel without one the target's subgroup "
+                "size";
+  let description = [{
+    In `xpu-xe-pipeline`, after the kernels are in the LLVM dialect: every
+    `spir_kernelcc` function of the gpu.module without an
+    `intel_reqd_sub_group_size` gets the first subgroup size of the
+    module's `#xpu.target` (16 on pvc and bmg), which becomes
+    `OpExecutionMode SubgroupSize`. Without it Intel's compiler picks the
+    SIMD width itself (SIMD32 for the SIMT kernels of
+    `xpu-linalg-to-gpu-loops`). Nothing changes without a target.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let statistics = [
+    Statistic<"numKernels", "num-kernels", "kernels given a subgroup size">
   ];
 }
 

@@ -6,6 +6,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::xpu;
 
@@ -148,6 +150,12 @@ FailureOr<gpu::GPUFuncOp> mlir::xpu::lowerProgramsToKernel(
                     rewriter.getUnitAttr());
     kernel.setKnownBlockSizeAttr(
         rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+    // The grid is the program count: with it, integer range analysis bounds
+    // the program id, so the kernels' tile arithmetic can be narrowed to
+    // 32 bits where it fits (xpu-xe-pipeline).
+    if (count <= std::numeric_limits<int32_t>::max())
+      kernel.setKnownGridSizeAttr(
+          rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(count), 1, 1}));
     Block &entry = kernel.getBody().front();
     rewriter.setInsertionPointToStart(&entry);
     IRMapping map;

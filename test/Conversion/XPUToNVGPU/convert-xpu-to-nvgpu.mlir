@@ -32,7 +32,7 @@ module attributes {xpu.target = #xpu.target<"sm_90">} {
 //       CHECK:   %[[R:.+]] = bufferization.to_tensor %[[C]] restrict writable
 //       CHECK:   return %[[R]]
 //       CHECK: gpu.module @linear_bias_relu_mma0
-//       CHECK:   gpu.func @linear_bias_relu_mma0({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.maxnreg = 226 : i32}
+//       CHECK:   gpu.func @linear_bias_relu_mma0({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>, known_grid_size = array<i32: 8, 1, 1>, nvvm.maxnreg = 226 : i32}
 // The program id walks the 2 x 4 tiles column by column (one GROUP_SIZE_M
 // group).
 //       CHECK:     %[[PID:.+]] = gpu.block_id  x
@@ -166,7 +166,7 @@ module attributes {xpu.target = #xpu.target<"sm_90a">} {
 //       CHECK:   nvgpu.tma.create.descriptor %{{.+}} box[%c1{{.*}}, %c128{{.*}}, %c64{{.*}}] : memref<*xbf16> -> <tensor = memref<1x128x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 //       CHECK:   nvgpu.tma.create.descriptor %{{.+}} box[%c1{{.*}}, %c64{{.*}}, %c64{{.*}}] : memref<*xbf16> -> <tensor = memref<1x64x64xbf16, #gpu.address_space<workgroup>>
 //       CHECK:   gpu.launch_func @bmm_wgmma_mma0::@bmm_wgmma_mma0 blocks in (%c12, %{{.+}}, %{{.+}}) threads in (%c384, {{.+}}) dynamic_shared_memory_size %c196608_i32 args(%{{.+}} : !llvm.ptr, %{{.+}} : !llvm.ptr, %{{.+}} : memref<3x256x128xbf16>, %{{.+}} : memref<3x128x512xbf16>, %{{.+}} : memref<3x256x512xbf16>)
-//       CHECK: gpu.func @bmm_wgmma_mma0({{.*}}) kernel attributes {known_block_size = array<i32: 384, 1, 1>}
+//       CHECK: gpu.func @bmm_wgmma_mma0({{.*}}) kernel attributes {known_block_size = array<i32: 384, 1, 1>, known_grid_size = array<i32: 12, 1, 1>}
 //       CHECK:   nvgpu.mbarrier.create
 //       CHECK:   nvgpu.mbarrier.create
 // CHECK-COUNT-4:   nvgpu.mbarrier.init %{{.+}}[%{{.+}}], %c1

@@ -25,7 +25,7 @@ module attributes {xpu.target = #xpu.target<"pvc">} {
 //       CHECK:   %[[R:.+]] = bufferization.to_tensor %[[C]] restrict writable
 //       CHECK:   return %[[R]]
 //       CHECK: gpu.module @bf16_256x256_tile_xe_gemm0 [#xevm.target<chip = "pvc", flags = {"cmd-options" = ["-ze-opt-large-register-file"]}>]
-//       CHECK:   gpu.func @bf16_256x256_tile_xe_gemm0({{.*}}) kernel attributes {known_block_size = array<i32: 512, 1, 1>}
+//       CHECK:   gpu.func @bf16_256x256_tile_xe_gemm0({{.*}}) kernel attributes {known_block_size = array<i32: 512, 1, 1>, known_grid_size = array<i32: 256, 1, 1>}
 //       CHECK:     %[[PID:.+]] = gpu.block_id x
 //       CHECK:     %[[GROUP:.+]] = arith.divui %[[PID]], %c128
 //       CHECK:     %[[ROW0:.+]] = arith.muli %[[GROUP]], %c8
