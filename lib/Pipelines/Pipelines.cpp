@@ -79,8 +79,13 @@ void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm, bool optimize,
                                        StringRef backend,
                                        const GPUScheduleOptions &schedule,
                                        bool tf32) {
-  // Vectors too large for the host lowering to unroll are rejected before
-  // any work; then the target: the fusion guard reads it too.
+  // Element types without a lowering and vectors too large for the host
+  // lowering to unroll are rejected before any work; then the target: the
+  // fusion guard reads it too. GEMMs of two float types run as generic
+  // kernels.
+  XPUCheckElementTypesPassOptions types;
+  types.mixedFloatOperands = true;
+  pm.addPass(createXPUCheckElementTypesPass(types));
   pm.addPass(createXPUCheckVectorSizesPass());
   XPUAttachTargetPassOptions attach;
   attach.chip = chip.str();
@@ -152,6 +157,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   // packing a weight happens once, in <fn>.pack.
   // Contractions with dynamic shapes stay linalg ops (a remark says so) and
   // take the generic, unfused path.
+  pm.addPass(createXPUCheckElementTypesPass());
   pm.addPass(createXPUCheckVectorSizesPass());
   XPUAttachTargetPassOptions attach;
   attach.chip = "cpu";
@@ -320,9 +326,10 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
   // their tiles were laid out for, not one the device compiler picks.
   GpuSPIRVAttachTargetOptions attach;
   attach.spirvVersion = "v1.1";
-  attach.spirvCapabilities = {
-      "Addresses", "Float16", "Float16Buffer",    "Float64",      "Int16",
-      "Int64",     "Kernel",  "SubgroupDispatch", "DeviceEnqueue"};
+  attach.spirvCapabilities = {"Addresses",    "Float16", "Float16Buffer",
+                              "Float64",      "Int8",    "Int16",
+                              "Int64",        "Kernel",  "SubgroupDispatch",
+                              "DeviceEnqueue"};
   pm.addPass(createGpuSPIRVAttachTarget(attach));
   // The kernels' subgroup size from the target that xpu-attach-target put
   // on the module.

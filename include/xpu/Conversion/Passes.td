@@ -35,6 +35,44 @@ def XPULowerToLinalgPass : Pass<"xpu-lower-to-linalg"> {
   ];
 }
 
+def XPUCheckElementTypesPass : Pass<"xpu-check-element-types", "ModuleOp"> {
+  let summary = "Reject, at the op, element types that no pipeline lowers";
+  let description = [{
+    Every pipeline (`xpu-cpu-pipeline`, `xpu-spirv-pipeline`,
+    `xpu-xe-pipeline`, `xpu-nvvm-pipeline`) runs this check first, so that
+    bad input is one error at the op that causes it, not a failure deep in a
+    conversion with an LLVM verifier error without a location (an i8 x i8
+    `linalg.matmul` into an f8 result gave "'llvm.sitofp' op result #0 must
+    be floating point" from `xpu-xe-pipeline`). On `xpu.gemm` and every
+    linalg op:
+
+    * no 8-bit or narrower float type (f8E4M3FN, f8E5M2, ...: no target of
+      the pipelines computes in them) and no signed or unsigned integer
+      type (si8, ui8: arith takes signless integers, so mixed signedness
+      has no lowering either);
+    * a contraction (`xpu.gemm`, linalg ops with the contraction interface:
+      `linalg.matmul`, `linalg.batch_matmul`, ...) multiplies two float
+      operands (of one type, unless `mixed-float-operands`: the GPU
+      pipelines run such GEMMs as generic kernels, the CPU vectorization
+      cannot) or two integer operands, and an integer contraction has an
+      integer result, a float one a float result;
+    * no unsigned integer operands in a named contraction
+      (`cast = #linalg.type_fn<cast_unsigned>`): the CPU vectorization
+      extends them as signed, so it is refused everywhere; a
+      `linalg.generic` with `arith.extui` (mixed signedness included) is
+      lowered faithfully by every pipeline.
+
+    Anything else is left alone; the first violation is an error at the
+    op's location that names the types and says what to change.
+  }];
+  let options = [
+    Option<"mixedFloatOperands", "mixed-float-operands", "bool",
+           /*default=*/"false",
+           "Accept contractions of two different float operand types">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def XPUScheduleGemmPass : Pass<"xpu-schedule-gemm", "::mlir::func::FuncOp"> {
   let summary = "Turn each configured xpu.gemm into programs, tiles and K "
                 "ranges (the schedule layer shared by every GPU backend)";
