@@ -261,13 +261,24 @@ struct XeVMLegalizeBF16Pass final
     // What is left would stop LLVM's SPIR-V backend without a location.
     WalkResult left = getOperation()->walk([&](Operation *op) {
       auto hasBF16 = [](Type t) { return isBF16OrVector(t); };
+      if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op)) {
+        if (llvm::none_of(func.getArgumentTypes(), hasBF16) &&
+            llvm::none_of(func.getResultTypes(), hasBF16))
+          return WalkResult::advance();
+        func.emitError() << "xpu-xevm-legalize-bf16: @" << func.getName()
+                         << " takes or returns bf16 values: SPIR-V for "
+                            "Intel GPUs has no bfloat type";
+        return WalkResult::interrupt();
+      }
       auto gep = dyn_cast<LLVM::GEPOp>(op);
       if (llvm::none_of(op->getResultTypes(), hasBF16) &&
           llvm::none_of(op->getOperandTypes(), hasBF16) &&
           !(gep && hasBF16(gep.getElemType())))
         return WalkResult::advance();
-      // Dead bf16 constants are erased with their users gone.
-      if (isa<LLVM::ConstantOp>(op) && op->use_empty())
+      // Casts between bits and bf16 are only bridges: what remains is the
+      // op that uses their bf16 value (dead constants go with their users).
+      if (isa<LLVM::BitcastOp>(op) ||
+          (isa<LLVM::ConstantOp>(op) && op->use_empty()))
         return WalkResult::advance();
       op->emitError() << "xpu-xevm-legalize-bf16: '" << op->getName()
                       << "' on bf16 in an XeVM kernel: only bf16 loads, "
