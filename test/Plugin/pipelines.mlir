@@ -51,7 +51,7 @@
 // RUN: mlir-opt %{plugin} %{model} --pass-pipeline='builtin.module(xpu-spirv-pipeline)' -o %t.spirv.mlir-opt
 // RUN: diff %t.spirv.xpu-opt %t.spirv.mlir-opt
 // RUN: FileCheck %s --check-prefix=SPIRV < %t.spirv.mlir-opt
-// SPIRV: gpu.binary @forward.packed_kernel {{.*}}#spirv.target_env<#spirv.vce<v1.1, [Addresses, Float16, Float16Buffer, Float64, Int16, Int64, Kernel, SubgroupDispatch, DeviceEnqueue]
+// SPIRV: gpu.binary @forward.packed_kernel {{.*}}#spirv.target_env<#spirv.vce<v1.1, [Addresses, Float16, Float16Buffer, Float64, Int8, Int16, Int64, Kernel, SubgroupDispatch, DeviceEnqueue]
 
 // xpu-xe-pipeline: XeGPU kernels through XeVM to SPIR-V in a gpu.binary.
 // The models it needs (gpu.launch_func effects for buffer deallocation, the
@@ -64,7 +64,7 @@
 // RUN: xpu-opt %{model} --xpu-xe-pipeline=chip=bmg -o %t.xe-bmg.xpu-opt
 // RUN: diff %t.xe-bmg.xpu-opt %t.xe-bmg.pass-only
 // RUN: FileCheck %s --check-prefix=XE < %t.xe.mlir-opt
-// XE: gpu.launch_func @forward_packed_xe_gemm0::@forward_packed_xe_gemm0
+// XE: gpu.launch_func {{.*}}@forward_packed_xe_gemm0::@forward_packed_xe_gemm0
 // XE: gpu.binary @forward_packed_xe_gemm0 [#gpu.object<#xevm.target<chip = "pvc">, bin =
 
 // Remarks come through upstream's remark filter (xpu-opt's --xpu-remarks is

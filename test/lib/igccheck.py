@@ -423,6 +423,10 @@ def main():
     ap.add_argument("--inputs", help="file appended to each model")
     ap.add_argument("--expect", type=int,
                     help="exact number of SPIR-V files per model and device")
+    ap.add_argument("--only", default="",
+                    help="check only the SPIR-V files whose name matches "
+                    "this regular expression (e.g. _xe_gemm: the DPAS "
+                    "kernels, not the SIMT kernels beside them)")
     ap.add_argument("--json", help="write every record to this file")
     ap.add_argument("--no-compile", action="store_true",
                     help="only read the SPIR-V (the 2D-block rules and the "
@@ -475,7 +479,12 @@ def main():
                         continue
                     spvs = sorted(os.path.join(tmp, f)
                                   for f in os.listdir(tmp)
-                                  if f.endswith(".spv"))
+                                  if f.endswith(".spv") and
+                                  re.search(args.only, f))
+                    if not spvs:
+                        print("%s %s: no SPIR-V file matches '%s'" %
+                              (name, device, args.only))
+                        failed = True
                     report(name, [device], spvs)
         elif os.path.isdir(path):
             spvs = sorted(os.path.join(path, f) for f in os.listdir(path)

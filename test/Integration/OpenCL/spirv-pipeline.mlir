@@ -16,7 +16,7 @@
 // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @forward_kernel::@forward_kernel blocks in (%[[T:.*]], %[[ONE:.*]], %[[ONE]]) threads in (%[[L:.*]], %[[ONE]], %[[ONE]]) : i64 args({{.*}}!llvm.ptr
 // CHECK-NOT: gpu.launch_func
 // CHECK: llvm.call @mgpuStreamSynchronize(%[[S]])
-// CHECK: gpu.binary @forward_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.1, [Addresses, Float16, Float16Buffer, Float64, Int16, Int64, Kernel, SubgroupDispatch, DeviceEnqueue], []>
+// CHECK: gpu.binary @forward_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.1, [Addresses, Float16, Float16Buffer, Float64, Int8, Int16, Int64, Kernel, SubgroupDispatch, DeviceEnqueue], []>
 // CHECK-NOT: gpu.binary
 // The generator has a dynamic shape: a host loop on shared memory.
 // CHECK-LABEL: llvm.func @gen(
@@ -37,7 +37,7 @@
 // NOOPT-NEXT: llvm.call @mgpuStreamSynchronize(%[[S]])
 // NOOPT: llvm.call @mgpuMemFree
 // NOOPT-NOT: gpu.launch_func
-// NOOPT-COUNT-2: gpu.binary @forward_kernel{{[_0-9]*}} [#gpu.object<#spirv.target_env<#spirv.vce<v1.1, [Addresses, Float16, Float16Buffer, Float64, Int16, Int64, Kernel, SubgroupDispatch, DeviceEnqueue], []>
+// NOOPT-COUNT-2: gpu.binary @forward_kernel{{[_0-9]*}} [#gpu.object<#spirv.target_env<#spirv.vce<v1.1, [Addresses, Float16, Float16Buffer, Float64, Int8, Int16, Int64, Kernel, SubgroupDispatch, DeviceEnqueue], []>
 // NOOPT-NOT: gpu.binary
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
