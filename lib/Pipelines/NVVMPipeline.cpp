@@ -140,7 +140,11 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
   buffers.deviceResults = options.deviceResults;
   pm.addPass(createXPUCudaBuffersPass(buffers));
   // TMA descriptors are made on the host (mgpuTensorMapEncodeTiledMemref).
-  pm.addNestedPass<func::FuncOp>(createConvertNVGPUToNVVMPass());
+  // On the module, not per function: the conversion declares that runtime
+  // function in the module, which functions converted on parallel threads
+  // raced for ("redefinition of symbol named
+  // 'mgpuTensorMapEncodeTiledMemref'" with two functions using TMA).
+  pm.addPass(createConvertNVGPUToNVVMPass());
   detail::addGPUHostToLLVM(pm, options.verifyHostAccess);
 }
 
