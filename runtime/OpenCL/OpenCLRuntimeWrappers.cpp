@@ -36,16 +36,18 @@
 // With 1. or 2., a pointer argument must point into a registered allocation;
 // anything else is reported instead of being handed to the device.
 //
-// Errors cannot be returned through this ABI: every OpenCL call is checked
-// and a failure prints the call and the error name to stderr and exits with
-// status 1.
+// Errors: every OpenCL call is checked, and a failure records the call and
+// the error name in the runtime's error channel (../common/ErrorState.h:
+// printed once, read with xpuRuntimeGetLastError, later calls do nothing
+// until xpuRuntimeClearError). Nothing here exits the process.
 //
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Runtime/XPURuntime.h"
 
-#include "../common/SPIRVBuildOptions.h"
+#include "../common/ErrorState.h"
 #include "../common/HostMirrors.h"
+#include "../common/SPIRVBuildOptions.h"
 
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -154,12 +156,16 @@ static const char *getCLErrorName(cl_int error) {
   }
 }
 
-/// Prints `message` and exits: runtime errors cannot be returned through the
-/// mgpu* ABI.
+/// The library's error channel (never destroyed: global destructors of
+/// compiled programs still call in).
+static xpu::runtime::ErrorState &errors() {
+  static auto *state = new xpu::runtime::ErrorState("xpu opencl runtime");
+  return *state;
+}
+
+/// Fails the current C entry point with `message` (see ErrorState.h).
 [[noreturn]] static void fatal(const std::string &message) {
-  std::fprintf(stderr, "xpu opencl runtime: %s\n", message.c_str());
-  std::fflush(stderr);
-  std::exit(1);
+  xpu::runtime::fail(message);
 }
 
 static void checkCL(cl_int error, const char *call) {
@@ -169,7 +175,7 @@ static void checkCL(cl_int error, const char *call) {
         std::to_string(error) + ")");
 }
 
-/// Calls the OpenCL function `fn` and exits with its name and the error name
+/// Calls the OpenCL function `fn` and fails with its name and the error name
 /// if it does not return CL_SUCCESS.
 #define XPU_CL_CALL(fn, ...) checkCL(fn(__VA_ARGS__), #fn)
 
@@ -409,6 +415,9 @@ static const cl_queue_properties kQueueProperties[] = {
 static std::mutex runtimeMutex;
 static Runtime *runtime = nullptr;
 static int selectedDevice = 0;
+/// Why the runtime could not start, when it could not: every later call that
+/// needs it fails with the same message.
+static std::string *startFailure = nullptr;
 
 static Runtime *createRuntime(int index) {
   std::vector<DeviceDesc> devices = discoverDevices();
@@ -446,8 +455,16 @@ static Runtime *createRuntime(int index) {
 
 static Runtime &getRuntime() {
   std::lock_guard<std::mutex> lock(runtimeMutex);
-  if (!runtime)
-    runtime = createRuntime(selectedDevice);
+  if (startFailure)
+    fatal(*startFailure);
+  if (!runtime) {
+    try {
+      runtime = createRuntime(selectedDevice);
+    } catch (const xpu::runtime::Failure &failure) {
+      startFailure = new std::string(failure.what());
+      throw;
+    }
+  }
   return *runtime;
 }
 
@@ -478,8 +495,8 @@ static void buildProgram(cl_program program, cl_device_id device,
   if (error == CL_SUCCESS)
     return;
   std::string log = getBuildLog(program, device);
-  std::fprintf(stderr, "xpu opencl runtime: build log:\n%s\n", log.c_str());
-  checkCL(error, "clBuildProgram");
+  fatal(std::string("clBuildProgram failed: ") + getCLErrorName(error) + " (" +
+        std::to_string(error) + "); build log:\n" + log);
 }
 
 /// A temporary file that is removed when it goes out of scope.
@@ -830,81 +847,127 @@ static void setScalarArgBySize(Function &function, cl_uint index,
 //===----------------------------------------------------------------------===//
 // C ABI
 //===----------------------------------------------------------------------===//
+//
+// Every entry point runs its body through `guarded` (../common/ErrorState.h):
+// a failure is recorded instead of exiting, and while one is recorded the
+// body is skipped.
+
+using xpu::runtime::guarded;
+using xpu::runtime::guardedVoid;
+using xpu::runtime::releasing;
+
+extern "C" XPU_RUNTIME_EXPORT int xpuRuntimeGetLastError(char *buffer,
+                                                         size_t size) {
+  return errors().copy(buffer, size);
+}
+
+extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeClearError(void) {
+  errors().clear();
+}
+
+extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeSetErrorPrinting(int enabled) {
+  errors().setPrinting(enabled != 0);
+}
+
+extern "C" XPU_RUNTIME_EXPORT int xpuRuntimeGetDeviceCount(void) {
+  return guarded(
+      errors(), [] { return -1; },
+      [] { return static_cast<int>(discoverDevices().size()); });
+}
 
 extern "C" XPU_RUNTIME_EXPORT int xpuRuntimeListDevices(void) {
-  std::vector<DeviceDesc> devices = discoverDevices();
-  if (devices.empty())
-    std::printf("xpu opencl runtime: no OpenCL device found\n");
-  for (size_t i = 0; i < devices.size(); ++i)
-    std::printf("xpu opencl runtime: device %zu: %s\n", i,
-                describeDevice(devices[i]).c_str());
-  std::fflush(stdout);
-  return static_cast<int>(devices.size());
+  return guarded(
+      errors(), [] { return -1; },
+      [] {
+        std::vector<DeviceDesc> devices = discoverDevices();
+        if (devices.empty())
+          std::printf("xpu opencl runtime: no OpenCL device found\n");
+        for (size_t i = 0; i < devices.size(); ++i)
+          std::printf("xpu opencl runtime: device %zu: %s\n", i,
+                      describeDevice(devices[i]).c_str());
+        std::fflush(stdout);
+        return static_cast<int>(devices.size());
+      });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeSelectDevice(int index) {
-  std::lock_guard<std::mutex> lock(runtimeMutex);
-  if (runtime && runtime->deviceIndex != index)
-    fatal("xpuRuntimeSelectDevice(" + std::to_string(index) +
-          ") called after the runtime started on device " +
-          std::to_string(runtime->deviceIndex) +
-          "; select the device before the first module load, stream, event "
-          "or allocation");
-  if (index < 0)
-    fatal("xpuRuntimeSelectDevice: negative device index " +
-          std::to_string(index));
-  selectedDevice = index;
+  guardedVoid(errors(), [&] {
+    std::lock_guard<std::mutex> lock(runtimeMutex);
+    if (runtime && runtime->deviceIndex != index)
+      fatal("xpuRuntimeSelectDevice(" + std::to_string(index) +
+            ") called after the runtime started on device " +
+            std::to_string(runtime->deviceIndex) +
+            "; select the device before the first module load, stream, "
+            "event or allocation");
+    if (index < 0)
+      fatal("xpuRuntimeSelectDevice: negative device index " +
+            std::to_string(index));
+    if (!runtime && index != selectedDevice && startFailure) {
+      // Another device may start where the first did not.
+      delete startFailure;
+      startFailure = nullptr;
+    }
+    selectedDevice = index;
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void *mgpuModuleLoad(const void *data,
                                                    size_t size) {
-  auto *module = new Module();
-  module->program = loadProgram(data, size);
-  module->signatures = parseSPIRVKernelSignatures(data, size);
-  return module;
+  return guarded(
+      errors(), []() -> void * { return nullptr; },
+      [&]() -> void * {
+        auto module = std::make_unique<Module>();
+        module->program = loadProgram(data, size);
+        module->signatures = parseSPIRVKernelSignatures(data, size);
+        return module.release();
+      });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuModuleUnload(void *module) {
   if (!module)
     return;
-  auto *mod = static_cast<Module *>(module);
-  for (std::unique_ptr<Function> &function : mod->functions)
-    XPU_CL_CALL(clReleaseKernel, function->kernel);
-  XPU_CL_CALL(clReleaseProgram, mod->program);
-  delete mod;
+  releasing(errors(), [&] {
+    std::unique_ptr<Module> mod(static_cast<Module *>(module));
+    for (std::unique_ptr<Function> &function : mod->functions)
+      XPU_CL_CALL(clReleaseKernel, function->kernel);
+    XPU_CL_CALL(clReleaseProgram, mod->program);
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void *mgpuModuleGetFunction(void *module,
                                                           const char *name) {
-  if (!module || !name)
-    fatal("mgpuModuleGetFunction: null module or kernel name");
-  auto *mod = static_cast<Module *>(module);
-  std::lock_guard<std::mutex> lock(mod->functionsMutex);
-  for (std::unique_ptr<Function> &function : mod->functions)
-    if (function->name == name)
-      return function.get();
-  auto function = std::make_unique<Function>();
-  function->name = name;
-  cl_int error = CL_SUCCESS;
-  function->kernel = clCreateKernel(mod->program, name, &error);
-  if (error == CL_INVALID_KERNEL_NAME)
-    fatal(std::string("clCreateKernel failed: CL_INVALID_KERNEL_NAME: the "
-                      "module has no kernel '") +
-          name + "'");
-  checkCL(error, "clCreateKernel");
-  auto signature = mod->signatures.find(name);
-  classifyArguments(*function, signature == mod->signatures.end()
-                                   ? nullptr
-                                   : &signature->second);
-  mod->functions.push_back(std::move(function));
-  return mod->functions.back().get();
+  return guarded(
+      errors(), []() -> void * { return nullptr; },
+      [&]() -> void * {
+        if (!module || !name)
+          fatal("mgpuModuleGetFunction: null module or kernel name");
+        auto *mod = static_cast<Module *>(module);
+        std::lock_guard<std::mutex> lock(mod->functionsMutex);
+        for (std::unique_ptr<Function> &function : mod->functions)
+          if (function->name == name)
+            return function.get();
+        auto function = std::make_unique<Function>();
+        function->name = name;
+        cl_int error = CL_SUCCESS;
+        function->kernel = clCreateKernel(mod->program, name, &error);
+        if (error == CL_INVALID_KERNEL_NAME)
+          fatal(std::string("clCreateKernel failed: CL_INVALID_KERNEL_NAME: "
+                            "the module has no kernel '") +
+                name + "'");
+        checkCL(error, "clCreateKernel");
+        auto signature = mod->signatures.find(name);
+        classifyArguments(*function, signature == mod->signatures.end()
+                                         ? nullptr
+                                         : &signature->second);
+        mod->functions.push_back(std::move(function));
+        return mod->functions.back().get();
+      });
 }
 
-extern "C" XPU_RUNTIME_EXPORT void
-mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
-                 intptr_t blockX, intptr_t blockY, intptr_t blockZ,
-                 int32_t sharedMemBytes, void *stream, void **params,
-                 void ** /*extra*/, size_t paramsCount) {
+static void launchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                         intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                         intptr_t blockZ, int32_t sharedMemBytes, void *stream,
+                         void **params, size_t paramsCount) {
   if (!function)
     fatal("mgpuLaunchKernel: null function");
   Runtime &rt = getRuntime();
@@ -993,76 +1056,103 @@ mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
     rt.profiledLaunches.emplace_back(fn.name, event);
 }
 
+extern "C" XPU_RUNTIME_EXPORT void
+mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                 intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                 int32_t sharedMemBytes, void *stream, void **params,
+                 void ** /*extra*/, size_t paramsCount) {
+  guardedVoid(errors(), [&] {
+    launchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                 sharedMemBytes, stream, params, paramsCount);
+  });
+}
+
 extern "C" XPU_RUNTIME_EXPORT void *mgpuStreamCreate(void) {
-  Runtime &rt = getRuntime();
-  cl_int error = CL_SUCCESS;
-  cl_command_queue queue = clCreateCommandQueueWithProperties(
-      rt.context, rt.desc.device, kQueueProperties, &error);
-  checkCL(error, "clCreateCommandQueueWithProperties");
-  return queue;
+  return guarded(
+      errors(), []() -> void * { return nullptr; },
+      []() -> void * {
+        Runtime &rt = getRuntime();
+        cl_int error = CL_SUCCESS;
+        cl_command_queue queue = clCreateCommandQueueWithProperties(
+            rt.context, rt.desc.device, kQueueProperties, &error);
+        checkCL(error, "clCreateCommandQueueWithProperties");
+        return queue;
+      });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuStreamDestroy(void *stream) {
   if (!stream)
     return;
-  auto queue = static_cast<cl_command_queue>(stream);
-  XPU_CL_CALL(clFinish, queue);
-  XPU_CL_CALL(clReleaseCommandQueue, queue);
+  releasing(errors(), [&] {
+    auto queue = static_cast<cl_command_queue>(stream);
+    XPU_CL_CALL(clFinish, queue);
+    XPU_CL_CALL(clReleaseCommandQueue, queue);
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuStreamSynchronize(void *stream) {
-  XPU_CL_CALL(clFinish, getQueue(stream));
+  guardedVoid(errors(), [&] { XPU_CL_CALL(clFinish, getQueue(stream)); });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuStreamWaitEvent(void *stream,
                                                        void *event) {
-  if (!event)
-    fatal("mgpuStreamWaitEvent: null event");
-  auto *ev = static_cast<Event *>(event);
-  // An event that was never recorded has nothing to wait for.
-  if (!ev->event)
-    return;
-  XPU_CL_CALL(clEnqueueBarrierWithWaitList, getQueue(stream), 1, &ev->event,
-              nullptr);
+  guardedVoid(errors(), [&] {
+    if (!event)
+      fatal("mgpuStreamWaitEvent: null event");
+    auto *ev = static_cast<Event *>(event);
+    // An event that was never recorded has nothing to wait for.
+    if (!ev->event)
+      return;
+    XPU_CL_CALL(clEnqueueBarrierWithWaitList, getQueue(stream), 1, &ev->event,
+                nullptr);
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void *mgpuEventCreate(void) {
-  // Initialise here too, so that event use cannot be the first call.
-  (void)getRuntime();
-  return new Event();
+  return guarded(
+      errors(), []() -> void * { return nullptr; },
+      []() -> void * {
+        // Initialise here too, so that event use cannot be the first call.
+        (void)getRuntime();
+        return new Event();
+      });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuEventDestroy(void *event) {
   if (!event)
     return;
-  auto *ev = static_cast<Event *>(event);
-  if (ev->event)
-    XPU_CL_CALL(clReleaseEvent, ev->event);
-  delete ev;
+  releasing(errors(), [&] {
+    std::unique_ptr<Event> ev(static_cast<Event *>(event));
+    if (ev->event)
+      XPU_CL_CALL(clReleaseEvent, ev->event);
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuEventSynchronize(void *event) {
-  if (!event)
-    fatal("mgpuEventSynchronize: null event");
-  auto *ev = static_cast<Event *>(event);
-  if (ev->event)
-    XPU_CL_CALL(clWaitForEvents, 1, &ev->event);
+  guardedVoid(errors(), [&] {
+    if (!event)
+      fatal("mgpuEventSynchronize: null event");
+    auto *ev = static_cast<Event *>(event);
+    if (ev->event)
+      XPU_CL_CALL(clWaitForEvents, 1, &ev->event);
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuEventRecord(void *event, void *stream) {
-  if (!event)
-    fatal("mgpuEventRecord: null event");
-  auto *ev = static_cast<Event *>(event);
-  cl_event marker = nullptr;
-  XPU_CL_CALL(clEnqueueMarkerWithWaitList, getQueue(stream), 0, nullptr,
-              &marker);
-  if (ev->event)
-    XPU_CL_CALL(clReleaseEvent, ev->event);
-  ev->event = marker;
+  guardedVoid(errors(), [&] {
+    if (!event)
+      fatal("mgpuEventRecord: null event");
+    auto *ev = static_cast<Event *>(event);
+    cl_event marker = nullptr;
+    XPU_CL_CALL(clEnqueueMarkerWithWaitList, getQueue(stream), 0, nullptr,
+                &marker);
+    if (ev->event)
+      XPU_CL_CALL(clReleaseEvent, ev->event);
+    ev->event = marker;
+  });
 }
 
-extern "C" XPU_RUNTIME_EXPORT void *
-mgpuMemAlloc(uint64_t size, void * /*stream*/, bool isHostShared) {
+static void *allocate(uint64_t size, bool isHostShared) {
   Runtime &rt = getRuntime();
   if (isHostShared && !rt.fineGrain)
     fatal("mgpuMemAlloc: host-shared memory needs fine-grain buffer SVM, "
@@ -1083,38 +1173,54 @@ mgpuMemAlloc(uint64_t size, void * /*stream*/, bool isHostShared) {
   return ptr;
 }
 
+extern "C" XPU_RUNTIME_EXPORT void *
+mgpuMemAlloc(uint64_t size, void * /*stream*/, bool isHostShared) {
+  // After an error, zeroed host memory: host code may still write into it.
+  return guarded(
+      errors(), [&] { return errors().scratch(size); },
+      [&] { return allocate(size, isHostShared); });
+}
+
 extern "C" XPU_RUNTIME_EXPORT void mgpuMemFree(void *ptr, void *stream) {
-  if (!ptr)
+  if (!ptr || errors().freeScratch(ptr))
     return;
-  Runtime &rt = getRuntime();
-  {
-    std::lock_guard<std::mutex> lock(rt.allocationsMutex);
-    auto it = rt.allocations.find(reinterpret_cast<uintptr_t>(ptr));
-    if (it == rt.allocations.end())
-      fatal("mgpuMemFree: " + formatPointer(ptr) +
-            " was not returned by mgpuMemAlloc or was already freed");
-    rt.allocations.erase(it);
-  }
-  // Work queued on the stream may still use the memory.
-  XPU_CL_CALL(clFinish, getQueue(stream));
-  clSVMFree(rt.context, ptr);
+  releasing(errors(), [&] {
+    Runtime &rt = getRuntime();
+    {
+      std::lock_guard<std::mutex> lock(rt.allocationsMutex);
+      auto it = rt.allocations.find(reinterpret_cast<uintptr_t>(ptr));
+      if (it == rt.allocations.end())
+        fatal("mgpuMemFree: " + formatPointer(ptr) +
+              " was not returned by mgpuMemAlloc or was already freed");
+      rt.allocations.erase(it);
+    }
+    // Work queued on the stream may still use the memory; after an error
+    // the queue may be broken, and the memory is freed all the same.
+    cl_int finished = clFinish(getQueue(stream));
+    clSVMFree(rt.context, ptr);
+    checkCL(finished, "clFinish");
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuMemcpy(void *dst, void *src, size_t size,
                                               void *stream) {
   if (size == 0)
     return;
-  XPU_CL_CALL(clEnqueueSVMMemcpy, getQueue(stream), CL_FALSE, dst, src, size, 0,
-              nullptr, nullptr);
+  guardedVoid(errors(), [&] {
+    XPU_CL_CALL(clEnqueueSVMMemcpy, getQueue(stream), CL_FALSE, dst, src, size,
+                0, nullptr, nullptr);
+  });
 }
 
 template <typename T>
 static void memsetImpl(void *dst, T value, size_t count, void *stream) {
   if (count == 0)
     return;
-  // OpenCL copies the pattern when the command is enqueued.
-  XPU_CL_CALL(clEnqueueSVMMemFill, getQueue(stream), dst, &value, sizeof(T),
-              count * sizeof(T), 0, nullptr, nullptr);
+  guardedVoid(errors(), [&] {
+    // OpenCL copies the pattern when the command is enqueued.
+    XPU_CL_CALL(clEnqueueSVMMemFill, getQueue(stream), dst, &value, sizeof(T),
+                count * sizeof(T), 0, nullptr, nullptr);
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuMemset32(void *dst, unsigned int value,
@@ -1130,20 +1236,23 @@ extern "C" XPU_RUNTIME_EXPORT void mgpuMemset16(void *dst, unsigned short value,
 extern "C" XPU_RUNTIME_EXPORT void
 mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                           int64_t elementSizeBytes) {
-  if (!descriptor)
-    fatal("mgpuMemHostRegisterMemRef: null descriptor");
-  auto [start, size] =
-      xpu::runtime::memrefRange(rank, descriptor, elementSizeBytes);
-  if (!size)
-    return;
-  Runtime &rt = getRuntime();
-  if (rt.hostMirrors.covers(start, size) || rt.isAllocated(start))
-    return; // already device-visible
-  void *copy = mgpuMemAlloc(size, nullptr, /*isHostShared=*/false);
-  XPU_CL_CALL(clEnqueueSVMMemcpy, rt.defaultQueue, CL_TRUE, copy,
-              reinterpret_cast<void *>(start), size, 0, nullptr, nullptr);
-  if (void *old = rt.hostMirrors.add(start, size, copy))
-    mgpuMemFree(old, nullptr); // a larger range replaces it
+  guardedVoid(errors(), [&] {
+    if (!descriptor)
+      fatal("mgpuMemHostRegisterMemRef: null descriptor");
+    auto [start, size] =
+        xpu::runtime::memrefRange(rank, descriptor, elementSizeBytes);
+    if (!size)
+      return;
+    Runtime &rt = getRuntime();
+    if (rt.isAllocated(start))
+      return; // device-visible already
+    rt.hostMirrors.registerRange(start, size, [&] {
+      void *copy = allocate(size, /*isHostShared=*/false);
+      XPU_CL_CALL(clEnqueueSVMMemcpy, rt.defaultQueue, CL_TRUE, copy,
+                  reinterpret_cast<void *>(start), size, 0, nullptr, nullptr);
+      return copy;
+    });
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t, void *,
@@ -1153,50 +1262,58 @@ extern "C" XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t, void *,
 }
 
 extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeProfileStart(void) {
-  Runtime &rt = getRuntime();
-  std::lock_guard<std::mutex> lock(rt.profileMutex);
-  for (auto &launch : rt.profiledLaunches)
-    if (launch.second)
-      clReleaseEvent(launch.second);
-  rt.profiledLaunches.clear();
-  rt.profileNames.clear();
-  rt.profiling = true;
+  guardedVoid(errors(), [] {
+    Runtime &rt = getRuntime();
+    std::lock_guard<std::mutex> lock(rt.profileMutex);
+    for (auto &launch : rt.profiledLaunches)
+      if (launch.second)
+        clReleaseEvent(launch.second);
+    rt.profiledLaunches.clear();
+    rt.profileNames.clear();
+    rt.profiling = true;
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT int
 xpuRuntimeProfileStop(XPUKernelProfile *entries, int capacity) {
-  Runtime &rt = getRuntime();
-  std::lock_guard<std::mutex> lock(rt.profileMutex);
-  rt.profiling = false;
-  std::vector<std::string> &names = rt.profileNames;
-  names.clear();
-  std::vector<uint64_t> launches;
-  std::vector<int64_t> nanoseconds;
-  for (auto &[name, event] : rt.profiledLaunches) {
-    size_t i = std::find(names.begin(), names.end(), name) - names.begin();
-    if (i == names.size()) {
-      names.push_back(name);
-      launches.push_back(0);
-      nanoseconds.push_back(0);
-    }
-    ++launches[i];
-    cl_ulong start = 0, end = 0;
-    bool timed =
-        event && clWaitForEvents(1, &event) == CL_SUCCESS &&
-        clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START,
-                                sizeof(start), &start, nullptr) == CL_SUCCESS &&
-        clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof(end),
-                                &end, nullptr) == CL_SUCCESS;
-    if (!timed || nanoseconds[i] < 0)
-      nanoseconds[i] = -1;
-    else
-      nanoseconds[i] += static_cast<int64_t>(end - start);
-    if (event)
-      clReleaseEvent(event);
-  }
-  rt.profiledLaunches.clear();
-  int count = static_cast<int>(names.size());
-  for (int i = 0; i < count && i < capacity && entries; ++i)
-    entries[i] = {names[i].c_str(), launches[i], nanoseconds[i]};
-  return count;
+  return guarded(
+      errors(), [] { return 0; },
+      [&] {
+        Runtime &rt = getRuntime();
+        std::lock_guard<std::mutex> lock(rt.profileMutex);
+        rt.profiling = false;
+        std::vector<std::string> &names = rt.profileNames;
+        names.clear();
+        std::vector<uint64_t> launches;
+        std::vector<int64_t> nanoseconds;
+        for (auto &[name, event] : rt.profiledLaunches) {
+          size_t i =
+              std::find(names.begin(), names.end(), name) - names.begin();
+          if (i == names.size()) {
+            names.push_back(name);
+            launches.push_back(0);
+            nanoseconds.push_back(0);
+          }
+          ++launches[i];
+          cl_ulong start = 0, end = 0;
+          bool timed =
+              event && clWaitForEvents(1, &event) == CL_SUCCESS &&
+              clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START,
+                                      sizeof(start), &start,
+                                      nullptr) == CL_SUCCESS &&
+              clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END,
+                                      sizeof(end), &end, nullptr) == CL_SUCCESS;
+          if (!timed || nanoseconds[i] < 0)
+            nanoseconds[i] = -1;
+          else
+            nanoseconds[i] += static_cast<int64_t>(end - start);
+          if (event)
+            clReleaseEvent(event);
+        }
+        rt.profiledLaunches.clear();
+        int count = static_cast<int>(names.size());
+        for (int i = 0; i < count && i < capacity && entries; ++i)
+          entries[i] = {names[i].c_str(), launches[i], nanoseconds[i]};
+        return count;
+      });
 }

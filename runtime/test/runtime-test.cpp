@@ -14,7 +14,9 @@
 // event and checks the result against the same computation on the CPU,
 // including that elements at and past `n` keep what mgpuMemset32 wrote.
 // --kernel, --host-pointer (pass a host vector for `a`) and --drop-arg (pass
-// one argument too few) exercise the runtime's error reporting.
+// one argument too few) exercise the runtime's error reporting: the runtime
+// prints the error, the calls after it do nothing, and this program, which
+// reads the error channel (xpuRuntimeGetLastError), exits with status 1.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +41,12 @@ static std::vector<char> readFile(const char *path) {
   }
   return std::vector<char>((std::istreambuf_iterator<char>(in)),
                            std::istreambuf_iterator<char>());
+}
+
+/// True (after making sure the runtime reported it) if an error is recorded.
+static bool failed() {
+  char message[1024];
+  return xpuRuntimeGetLastError(message, sizeof(message)) > 0;
 }
 
 int main(int argc, char **argv) {
@@ -69,10 +77,14 @@ int main(int argc, char **argv) {
     }
   }
 
-  if (list)
-    std::printf("devices: %d\n", xpuRuntimeListDevices());
+  if (list) {
+    int devices = xpuRuntimeListDevices();
+    if (devices < 0 || failed())
+      return 1;
+    std::printf("devices: %d\n", devices);
+  }
   if (!spvPath)
-    return 0;
+    return failed() ? 1 : 0;
 
   constexpr size_t kSize = 1000;
   constexpr int64_t kCount = 900;
@@ -83,6 +95,8 @@ int main(int argc, char **argv) {
   std::vector<char> spv = readFile(spvPath);
   void *module = mgpuModuleLoad(spv.data(), spv.size());
   void *function = mgpuModuleGetFunction(module, kernelName);
+  if (failed())
+    return 1;
 
   std::vector<float> a(kSize), b(kSize), c(kSize, 0.0f);
   for (size_t i = 0; i < kSize; ++i) {
@@ -125,6 +139,14 @@ int main(int argc, char **argv) {
   std::vector<uint16_t> shorts(kShorts, 0);
   mgpuMemcpy(shorts.data(), devS, kShorts * sizeof(uint16_t), nullptr);
   mgpuStreamSynchronize(nullptr);
+  if (failed()) {
+    // The results are meaningless; release what was allocated and stop.
+    mgpuMemFree(devS, nullptr);
+    mgpuMemFree(devC, compute);
+    mgpuMemFree(sharedB, compute);
+    mgpuMemFree(devA, compute);
+    return 1;
+  }
 
   int errors = 0;
   double maxError = 0.0;

@@ -279,9 +279,12 @@ Program::create(ModuleOp module, const TargetInfo &target,
         library.getAddressOfSymbol("xpuRuntimeProfileStart"));
     program->profileStop_ = reinterpret_cast<int (*)(XPUKernelProfile *, int)>(
         library.getAddressOfSymbol("xpuRuntimeProfileStop"));
-    if (!program->memAlloc_ || !program->memFree_)
+    program->lastError_ = reinterpret_cast<int (*)(char *, size_t)>(
+        library.getAddressOfSymbol("xpuRuntimeGetLastError"));
+    if (!program->memAlloc_ || !program->memFree_ || !program->lastError_)
       return module.emitError() << "xpu-run: '" << *runtime
-                                << "' does not export mgpuMemAlloc/mgpuMemFree";
+                                << "' does not export mgpuMemAlloc/mgpuMemFree/"
+                                   "xpuRuntimeGetLastError";
   }
   SmallVector<StringRef> libRefs(libs.begin(), libs.end());
   ExecutionEngineOptions engineOptions;
@@ -307,7 +310,14 @@ Program::create(ModuleOp module, const TargetInfo &target,
         llvm::formatv("loading the kernels on {0}", target.name).str());
     program->engine_->initialize();
   }
+  // The kernel modules loaded in global constructors.
+  if (failed(program->checkRuntime()))
+    return failure();
   return program;
+}
+
+LogicalResult Program::checkRuntime() const {
+  return lastError_ && lastError_(nullptr, 0) > 0 ? failure() : success();
 }
 
 FailureOr<Buffer> Program::allocate(Type t, const HostTensor *value,
@@ -436,7 +446,7 @@ LogicalResult Program::call(StringRef function, ArrayRef<Buffer *> inputs,
     }
   }
   it->second(args.data());
-  return success();
+  return checkRuntime();
 }
 
 bool Program::profileStart() {

@@ -114,12 +114,17 @@ public:
   HostTensor read(const Buffer &buffer) const;
 
   /// Calls the wrapper `_mlir_ciface___xpu_entry_<function>` with the
-  /// inputs and the outputs, in that order.
+  /// inputs and the outputs, in that order; fails when the device runtime
+  /// recorded an error (see checkRuntime).
   LogicalResult call(StringRef function, ArrayRef<Buffer *> inputs,
                      ArrayRef<Buffer *> outputs, Location loc);
 
   /// Looks the wrapper of `function` up (the JIT compiles on first lookup).
   LogicalResult prepare(StringRef function, Location loc);
+
+  /// Fails when the device runtime recorded an error (the runtime printed
+  /// it): the buffers' contents are meaningless then.
+  LogicalResult checkRuntime() const;
 
   /// Kernel profiling of the device runtime; false on the host.
   bool profileStart();
@@ -131,6 +136,7 @@ private:
   void (*memFree_)(void *, void *) = nullptr;
   void (*profileStart_)() = nullptr;
   int (*profileStop_)(XPUKernelProfile *, int) = nullptr;
+  int (*lastError_)(char *, size_t) = nullptr;
   llvm::StringMap<void (*)(void **)> entries_;
 };
 

@@ -429,6 +429,7 @@ static std::optional<int> handleDevices(const TargetInfo &target,
     return fail("'" + *path +
                 "' does not export xpuRuntimeListDevices / "
                 "xpuRuntimeSelectDevice");
+  // A count below 0: the driver cannot be used (the runtime printed why).
   if (listDevices)
     return listFn() > 0 ? 0 : 1;
   // Count quietly: the listing goes to stdout.
@@ -445,6 +446,8 @@ static std::optional<int> handleDevices(const TargetInfo &target,
   }
   if (null)
     std::fclose(null);
+  if (count < 0)
+    return 1;
   if (device >= count)
     return fail("--xpu-device=" + std::to_string(device) +
                 " but the runtime found " + std::to_string(count) +
@@ -562,6 +565,10 @@ static int runMain(ModuleOp module, const TargetInfo &target) {
     return fail("cannot run @" + mainFuncName + ": " +
                 llvm::toString(std::move(error)));
   llvm::outs().flush();
+  // The device runtime printed its error; what @main printed after it is
+  // meaningless.
+  if (failed((*program)->checkRuntime()))
+    return 1;
   std::fflush(stdout);
   return 0;
 }

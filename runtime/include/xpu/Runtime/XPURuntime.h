@@ -11,9 +11,22 @@
 // otherwise. Handles are opaque: a module, function, stream or event of one
 // backend means nothing to another.
 //
-// Errors cannot be returned through this ABI: a failing driver call prints the
-// call, the error name and a short explanation to stderr and exits with
-// status 1.
+// Errors: no function of a runtime exits or aborts the process. The mgpu*
+// functions return no status, so a failure (no driver or device, a failing
+// driver call, a pointer the device cannot use) is recorded in the runtime's
+// error channel, which the caller reads with xpuRuntimeGetLastError after a
+// sequence of calls (a compiled function's call, say):
+// * the first error since the last xpuRuntimeClearError is kept and printed
+//   once to stderr ("xpu <api> runtime: <message>"), unless the caller
+//   turned printing off with xpuRuntimeSetErrorPrinting(0);
+// * while an error is recorded, every call that would touch the device
+//   returns at once (null handles, no launches or copies), mgpuMemAlloc
+//   returns zeroed host memory, so that the host code of a compiled program
+//   can finish without faulting, and releases still release;
+// * an error that leaves the runtime unusable (no driver, no device) is
+//   recorded again by the next call that needs the device after a clear,
+//   without calling into the driver again.
+// The results of calls made while an error is recorded are meaningless.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,7 +63,7 @@ XPU_RUNTIME_EXPORT void *mgpuModuleLoad(const void *data, size_t size);
 XPU_RUNTIME_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel,
                                            size_t size);
 XPU_RUNTIME_EXPORT void mgpuModuleUnload(void *module);
-/// Returns the kernel `name` of `module`; exits if there is none.
+/// Returns the kernel `name` of `module`; an error if there is none.
 XPU_RUNTIME_EXPORT void *mgpuModuleGetFunction(void *module, const char *name);
 
 /// Launches `function` on `gridX*gridY*gridZ` workgroups of
@@ -142,11 +155,33 @@ XPU_RUNTIME_EXPORT int xpuRuntimeProfileStop(XPUKernelProfile *entries,
                                              int capacity);
 
 //===----------------------------------------------------------------------===//
+// Errors (xpu-specific; see the top of this file)
+//===----------------------------------------------------------------------===//
+
+/// Copies the recorded error ("xpu <api> runtime: <message>"), cut to
+/// `size` - 1 bytes and zero-terminated, into `buffer` (which may be null
+/// when `size` is 0) and returns its full length; returns 0 when no error is
+/// recorded.
+XPU_RUNTIME_EXPORT int xpuRuntimeGetLastError(char *buffer, size_t size);
+
+/// Forgets the recorded error: later calls run again.
+XPU_RUNTIME_EXPORT void xpuRuntimeClearError(void);
+
+/// Turns the printing of each recorded error to stderr on (the default) or
+/// off, for callers that report errors themselves.
+XPU_RUNTIME_EXPORT void xpuRuntimeSetErrorPrinting(int enabled);
+
+//===----------------------------------------------------------------------===//
 // Device discovery and selection (xpu-specific)
 //===----------------------------------------------------------------------===//
 
+/// The number of devices this runtime can use, printing nothing; -1, with
+/// the error recorded, when the driver cannot be used at all.
+XPU_RUNTIME_EXPORT int xpuRuntimeGetDeviceCount(void);
+
 /// Prints one line per device this runtime can use to stdout, numbered as
-/// xpuRuntimeSelectDevice expects, and returns the number of devices.
+/// xpuRuntimeSelectDevice expects, and returns the number of devices (-1,
+/// with the error recorded, when the driver cannot be used at all).
 XPU_RUNTIME_EXPORT int xpuRuntimeListDevices(void);
 
 /// Selects the device with the given index in xpuRuntimeListDevices' listing
