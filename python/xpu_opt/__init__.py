@@ -2,19 +2,24 @@
 
     import torch, xpu_opt
     model = torch.nn.Sequential(torch.nn.Linear(64, 32), torch.nn.ReLU())
+    model.eval()
     x = torch.randn(16, 64)
     fast = xpu_opt.compile(model, (x,), target="cpu")   # or "opencl", ...
     y = fast(x)                                          # torch tensors
     text = xpu_opt.export(model, (x,))                   # the .mlir xpu-opt reads
 
-See docs/Tutorial.md.
+help(xpu_opt.compile) states the contract (weights, semantics, threads,
+cache); docs/Tutorial.md walks through it.
 """
 
-from ._compile import CompileError, CompiledModule, compile, compile_mlir
+from ._compile import (Artifact, CompiledModule, compile, compile_mlir)
+from ._errors import (CompileError, DeviceError, TargetUnavailable,
+                      UnsupportedOperationError)
 from ._export import export
-from ._targets import TARGETS, TargetUnavailable, available_targets, devices
+from ._targets import TARGETS, available_targets, devices
 
 __all__ = [
-    "CompileError", "CompiledModule", "TARGETS", "TargetUnavailable",
-    "available_targets", "compile", "compile_mlir", "devices", "export",
+    "Artifact", "CompileError", "CompiledModule", "DeviceError", "TARGETS",
+    "TargetUnavailable", "UnsupportedOperationError", "available_targets",
+    "compile", "compile_mlir", "devices", "export",
 ]

@@ -229,10 +229,34 @@ static cl::opt<double> compareTolerance(
     cl::init(0.0), cl::cat(compareCategory));
 
 /// Prints `loc` as `file:line:col: `, the way compilers do.
+/// Prints `loc` as "file:line:col: ". A call-site location (torch-mlir's
+/// debug information: an op of torch/nn/modules/linear.py called from the
+/// user's forward) prints the outermost caller, the line a user wrote, and
+/// then the callee in parentheses.
 static void printLocation(Location loc) {
-  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
-    llvm::errs() << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
-                 << ":" << fileLoc.getColumn() << ": ";
+  FileLineColLoc callee = loc->findInstanceOf<FileLineColLoc>();
+  FileLineColLoc caller;
+  Location l = loc;
+  while (auto site = dyn_cast<CallSiteLoc>(l)) {
+    l = site.getCaller();
+    if (auto found = l->findInstanceOf<FileLineColLoc>())
+      caller = found;
+  }
+  auto print = [](FileLineColLoc f) {
+    llvm::errs() << f.getFilename().getValue() << ":" << f.getLine() << ":"
+                 << f.getColumn();
+  };
+  if (!callee)
+    return;
+  if (caller && caller != callee) {
+    print(caller);
+    llvm::errs() << " (";
+    print(callee);
+    llvm::errs() << "): ";
+    return;
+  }
+  print(callee);
+  llvm::errs() << ": ";
 }
 
 /// One line per problem, and a non-zero exit.
