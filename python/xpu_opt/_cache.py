@@ -122,6 +122,9 @@ def store(kind, key, files):
     directory.mkdir(parents=True, exist_ok=True)
     tmp = pathlib.Path(tempfile.mkdtemp(dir=directory, prefix=".tmp-"))
     try:
+        # mkdtemp makes a private directory; an entry is as readable as the
+        # cache directory (a shared, read-only cache serves other users).
+        tmp.chmod(directory.stat().st_mode & 0o777)
         manifest = {"format": FORMAT, "files": {}}
         for name, content in files.items():
             path = tmp / name

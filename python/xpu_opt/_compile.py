@@ -237,6 +237,7 @@ class _Variant:
                            if o["from"] == "arg"] if self.pack else [])
         self.packed = None      # pack's results (tensors or buffers)
         self.force_pack = False  # refresh(): pack at the next call
+        self.pack_count = 0     # how many times pack ran
         self.snapshots = {}     # host: pack operand index -> bytes packed
         self.generation = None  # frozen weights' generation last packed
         self.buffers = {}       # device: argument index -> buffer
@@ -296,6 +297,7 @@ class _Variant:
     def _remember(self, tensors, generation):
         self.generation = generation
         self.force_pack = False
+        self.pack_count += 1
         if tensors is None:  # device: the buffers hold what was packed
             return
         for i in self.pack_args:

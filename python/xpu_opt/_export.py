@@ -30,6 +30,7 @@ import os
 import pathlib
 import re
 import sys
+import threading
 import types
 
 import torch
@@ -38,6 +39,10 @@ from ._errors import CompileError, UnsupportedOperationError
 
 FUNC_NAME = "forward"
 
+# torch.export is not thread-safe (it patches global state while it
+# traces): one export at a time in this process.
+_EXPORT_LOCK = threading.RLock()
+
 # Dialects of torch-mlir's own that xpu-opt does not have: an op of theirs
 # left after the lowering to linalg-on-tensors cannot be compiled.
 _FOREIGN_DIALECTS = ("tm_tensor", "torch", "torch_c")
@@ -45,7 +50,7 @@ _FOREIGN_DIALECTS = ("tm_tensor", "torch", "torch_c")
 # ATen operations torch-mlir lowers to each tm_tensor op (TorchToTMTensor),
 # to name the torch operation behind a tm_tensor op.
 _TM_TENSOR_SOURCES = {
-    "sort": {"sort", "argsort", "kthvalue", "unique", "_unique2"},
+    "sort": {"sort", "argsort", "topk", "kthvalue", "unique", "_unique2"},
     "topk": {"topk"},
     "scan": {"cumsum", "cumprod", "logcumsumexp", "cummax", "cummin",
              "nonzero"},
@@ -150,7 +155,7 @@ def export(module: torch.nn.Module, example_inputs, freeze: bool = False,
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
     example_inputs = tuple(t.detach() for t in example_inputs)
-    with torch.no_grad():
+    with _EXPORT_LOCK, torch.no_grad():
         if freeze:
             imported = fx.export_and_import(
                 module, *example_inputs, output_type="linalg-on-tensors",
@@ -350,12 +355,31 @@ def _unsupported(what, foreign, ep):
     return UnsupportedOperationError(message, operations)
 
 
-def _first_error(text):
-    for line in text.splitlines():
-        if "error:" in line:
-            return line.strip()
-    lines = [line for line in text.splitlines() if line.strip()]
-    return lines[0].strip() if lines else "no message"
+def _headline(text):
+    """The line of an exception's text that says what went wrong."""
+    generic = ("The following call raised this error:",)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for line in lines:
+        if line not in generic:
+            return line
+    return "no message"
+
+
+def _user_location(text):
+    """' at file:line (code)' of the innermost user frame a traceback text
+    names, or ''."""
+    frames = [(f, int(n)) for f, n in _FRAME.findall(text)]
+    frames = [fr for fr in frames if not fr[0].startswith((_TORCH_DIR,
+                                                             _OWN_DIR))]
+    return f" at {_where(frames[-1])}" if frames else ""
+
+
+def _mlir_location(loc):
+    """' at file:line (code)' of the outermost frame of an MLIR location."""
+    frames = [(f, int(n)) for f, n in re.findall(r'"([^"]+)":(\d+)', loc)]
+    user = [fr for fr in frames if not fr[0].startswith((_TORCH_DIR,
+                                                          _OWN_DIR))]
+    return f" at {_where((user or frames)[-1])}" if frames else ""
 
 
 @dataclasses.dataclass
@@ -370,6 +394,11 @@ def export_program(module, inputs):
     """Exports `module` for `inputs` (tensors) with every check of the
     module docstring; raises CompileError (UnsupportedOperationError) or
     what eager PyTorch raises."""
+    with _EXPORT_LOCK:
+        return _export_program(module, inputs)
+
+
+def _export_program(module, inputs):
     from torch_mlir import fx
     from torch_mlir.compiler_utils import TorchMlirCompilerError
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
@@ -386,8 +415,8 @@ def export_program(module, inputs):
     except Exception as e:
         text = str(e).strip()
         raise CompileError(
-            f"xpu_opt: torch.export cannot trace {what}: {type(e).__name__}: "
-            f"{_first_error(text)}\n{text}") from e
+            f"xpu_opt: torch.export cannot trace {what}{_user_location(text)}"
+            f": {type(e).__name__}: {_headline(text)}\n{text}") from e
     for i, leaf in enumerate(wrapper.leaves):
         if leaf is not None and not isinstance(leaf, (int, float, bool,
                                                       str)):
@@ -399,15 +428,42 @@ def export_program(module, inputs):
     _check_graph(module, ep, len(inputs), names)
     eager = _check_eager(module, inputs)
 
+    # torch-mlir's diagnostics go to a handler of our own context (else
+    # they are printed, and its exception only says that a pass failed).
+    from torch_mlir import ir
+    from torch_mlir.dialects import torch as torch_d
+    from torch_mlir.extras.fx_importer import FxImporter
+    context = ir.Context()
+    torch_d.register_dialect(context)
+    diagnostics = []
+
+    def on_diagnostic(d):
+        if str(d.severity).endswith("ERROR"):
+            diagnostics.append((str(d.location), str(d.message)))
+        return True
+
+    handler = context.attach_diagnostic_handler(on_diagnostic)
     try:
         imported = fx.export_and_import(
             ep, output_type="linalg-on-tensors", func_name=FUNC_NAME,
-            decomposition_table={})
+            decomposition_table={}, fx_importer=FxImporter(context=context))
     except TorchMlirCompilerError as e:
         text = str(e).strip()
+        loc, first = (diagnostics[0] if diagnostics
+                      else ("", _headline(text)))
+        details = "\n".join(f"  {l}: error: {m}" for l, m in diagnostics)
+        aten = re.search(r'name = "torch\.aten\.(\w+)"', first)
+        if aten:
+            where = _mlir_location(loc)
+            raise UnsupportedOperationError(
+                f"xpu_opt: {what} uses torch.{aten.group(1)}{where}, which "
+                f"torch-mlir cannot lower to linalg: {first}\n{details}\n"
+                f"{text}", [(f"torch.{aten.group(1)}", where[4:])]) from e
         raise CompileError(
-            f"xpu_opt: torch-mlir cannot lower {what} to linalg: "
-            f"{_first_error(text)}\n{text}") from e
+            f"xpu_opt: torch-mlir cannot lower {what} to linalg"
+            f"{_mlir_location(loc)}: {first}\n{details}\n{text}") from e
+    finally:
+        handler.detach()
     foreign = _foreign_ops(imported)
     if foreign:
         raise _unsupported(what, foreign, ep)
