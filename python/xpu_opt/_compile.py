@@ -78,13 +78,21 @@ def _descriptor(ptr, shape):
     return d
 
 
+_libc = ctypes.CDLL(None)
+_memcmp = _libc.memcmp
+_memcmp.restype = ctypes.c_int
+_memcmp.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
+
+
 def _same_bytes(a, b):
-    """True if two contiguous tensors of one shape and dtype hold the same
-    bytes (NaNs included, which torch.equal calls different)."""
+    """True if two contiguous CPU tensors of one shape and dtype hold the
+    same bytes (NaNs included, which torch.equal calls different). This runs
+    on every call for every weight that was packed: memcmp, not a torch op
+    (a few microseconds less each)."""
     if a.shape != b.shape or a.dtype != b.dtype:
         return False
-    return torch.equal(a.reshape(-1).view(torch.uint8),
-                       b.reshape(-1).view(torch.uint8))
+    n = a.numel() * a.element_size()
+    return n == 0 or _memcmp(a.data_ptr(), b.data_ptr(), n) == 0
 
 
 # Compiling ------------------------------------------------------------------
@@ -290,9 +298,15 @@ class _Variant:
             return generation != self.generation
         if tensors is None:  # device: the caller compared the buffers
             return False
-        return any(i not in self.snapshots
-                   or not _same_bytes(tensors[i], self.snapshots[i])
-                   for i in self.pack_args)
+        # The shapes and dtypes match (_tensor checked them): bytes only.
+        for i in self.pack_args:
+            snap = self.snapshots.get(i)
+            if snap is None:
+                return True
+            n = snap.numel() * snap.element_size()
+            if n and _memcmp(tensors[i].data_ptr(), snap.data_ptr(), n):
+                return True
+        return False
 
     def _remember(self, tensors, generation):
         self.generation = generation
