@@ -435,8 +435,9 @@ class _Variant:
         return [b.read() for b in self.outputs]
 
 
-def _check_inputs(inputs, target, what="input", grad=True):
+def _check_inputs(inputs, target, what="input", grad=True, names=None):
     for i, t in enumerate(inputs):
+        label = f"'{names[i]}'" if names else f"#{i}"
         if not isinstance(t, torch.Tensor):
             kind = type(t).__name__
             if isinstance(t, (int, float, bool)):
@@ -446,22 +447,22 @@ def _check_inputs(inputs, target, what="input", grad=True):
                         "as an input of its own")
             else:
                 hint = ""
-            raise TypeError(f"xpu_opt: {what} #{i} is a {kind}, but a "
+            raise TypeError(f"xpu_opt: {what} {label} is a {kind}, but a "
                             f"compiled module takes tensors{hint}")
         if t.device.type == "meta":
-            raise ValueError(f"xpu_opt: {what} #{i} is a meta tensor, which "
+            raise ValueError(f"xpu_opt: {what} {label} is a meta tensor, which "
                              "holds no data to compute on")
         if t.device.type != "cpu":
             raise ValueError(
-                f"xpu_opt: {what} #{i} is on {t.device}, but a module "
+                f"xpu_opt: {what} {label} is on {t.device}, but a module "
                 f"compiled for target '{target}' takes CPU tensors (it "
                 "copies them to its device itself)")
         if t.layout != torch.strided:
-            raise ValueError(f"xpu_opt: {what} #{i} is a {t.layout} tensor; "
+            raise ValueError(f"xpu_opt: {what} {label} is a {t.layout} tensor; "
                              "xpu_opt takes dense (strided) tensors")
         if grad and t.requires_grad and torch.is_grad_enabled():
             raise RuntimeError(
-                f"xpu_opt: {what} #{i} requires grad, but a compiled module "
+                f"xpu_opt: {what} {label} requires grad, but a compiled module "
                 "computes inference only (its outputs have no grad_fn): call "
                 "it under torch.no_grad() or torch.inference_mode(), or pass "
                 "a detached tensor")
@@ -500,12 +501,12 @@ class CompiledModule:
                 self._capture()
             return self._frozen
         names, weights = _export.weights_of(self.module)
-        _check_inputs(weights, self.target, "weight", grad=False)
+        _check_inputs(weights, self.target, "weight", grad=False, names=names)
         return names, weights
 
     def _capture(self):
         names, weights = _export.weights_of(self.module)
-        _check_inputs(weights, self.target, "weight", grad=False)
+        _check_inputs(weights, self.target, "weight", grad=False, names=names)
         self._frozen = (names, [w.detach().clone() for w in weights])
         self._generation += 1
 
@@ -680,7 +681,8 @@ def compile(module, example_inputs, target="cpu", precision=None,
 
     Semantics: outputs keep the module's structure (tensors, tuples, lists,
     dicts, nesting; inputs returned as they are come back as the same
-    objects); inputs the module writes in place are written; inputs whose
+    objects, views of inputs as copies); inputs the module writes in place
+    are written; inputs whose
     dtypes PyTorch refuses are refused with PyTorch's error; inputs that
     require grad raise (inference only) unless the call runs under
     torch.no_grad() or torch.inference_mode(); meta and non-CPU tensors are

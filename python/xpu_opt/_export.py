@@ -22,6 +22,7 @@ input specs and the tool versions.
 
 import dataclasses
 import enum
+import functools
 import hashlib
 import importlib.metadata
 import json
@@ -670,6 +671,7 @@ class _Describer:
         return out
 
 
+@functools.lru_cache(maxsize=None)
 def _versions():
     def version(name):
         try:

@@ -11,8 +11,12 @@
 //   xpu-run model.mlir --compare-pipeline=xpu-optimize [--target=opencl]
 //
 // `--function` calls a function on tensors through a wrapper (EntryPoints.h)
-// with device-visible buffers; when xpu-outline-weight-pack split it, the
-// weights are packed once (`<fn>.pack`) and each call runs `<fn>.packed`.
+// with device-visible buffers; when xpu-outline-weight-pack split it (only
+// arguments marked xpu.weight are packed), `<fn>.pack` runs once on the
+// plan's pack operands and each call runs `<fn>.packed`: the arguments of one
+// xpu-run never change between calls, so one pack serves them all. A device
+// runtime's error (XPURuntime.h: printed by the runtime) ends the run with
+// exit status 1 after the call that met it.
 // `--time` prints per-call wall time and, on devices, per-kernel launch
 // counts and device time. `--emit-object` writes the compiled program as a
 // relocatable object instead (the Python package links it into a shared
