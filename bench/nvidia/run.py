@@ -268,8 +268,12 @@ def main():
     rt = ctypes.CDLL(os.path.join(args.lib_dir, "libxpu_cuda_runtime.so"),
                      mode=ctypes.RTLD_GLOBAL)
     for fn in ("mgpuMemFree", "mgpuMemcpy", "xpuCudaSetStream",
-               "xpuCudaSetAllocationFill"):
+               "xpuCudaSetAllocationFill", "xpuRuntimeClearError"):
         getattr(rt, fn).restype = None
+    rt.xpuRuntimeGetLastError.restype = ctypes.c_int
+    rt.xpuRuntimeGetLastError.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+    # Errors are raised by Library.call; the runtime need not print them.
+    rt.xpuRuntimeSetErrorPrinting(0)
     torch.cuda.init()
     dev = torch.cuda.get_device_properties(0)
     print("device: %s, %d SMs, torch %s, CUDA %s, %s" % (
