@@ -1,17 +1,17 @@
 //===- Runner.h - compile a module for a target and call its functions -*- C++
 //-*-===//
 //
-// The pieces of xpu-run that its modes share: the table of targets (each a
-// registered pipeline and, for devices, a runtime library), compiling a
-// module with a target's pipeline (wrappers from EntryPoints.h added before
-// bufferization), and a JIT-compiled program whose functions are called
-// with host tensors in device-visible buffers.
+// The pieces of xpu-run that its modes share: a JIT-compiled program whose
+// functions are called with host tensors in device-visible buffers (the
+// targets and compiling are in tools/common/Compile.h, shared with
+// xpu-compile).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef XPU_TOOLS_XPU_RUN_RUNNER_H
 #define XPU_TOOLS_XPU_RUN_RUNNER_H
 
+#include "Compile.h"
 #include "EntryPoints.h"
 #include "HostTensor.h"
 
@@ -25,50 +25,6 @@
 struct XPUKernelProfile;
 
 namespace mlir::xpu::run {
-
-/// A target xpu-run compiles for: the pipeline registered under
-/// `pipeline` and, for devices, the runtime library the code calls. Adding a
-/// target is one entry in the table (Runner.cpp); a target whose pipeline
-/// is not registered in this build, or whose runtime library was not built,
-/// is reported as unavailable.
-struct TargetInfo {
-  const char *name;
-  const char *pipeline;
-  /// File name of the runtime library next to xpu-run's lib/ (or in the
-  /// build tree); empty for the host.
-  const char *runtimeLibrary;
-  const char *description;
-};
-
-/// Every target xpu-run knows, available or not.
-ArrayRef<TargetInfo> allTargets();
-/// The target named `name`, or an error that lists the available ones.
-FailureOr<const TargetInfo *> lookupTarget(StringRef name, Location loc);
-/// Full path of `target`'s runtime library ("" for the host), or an error.
-FailureOr<std::string> runtimeLibraryPath(const TargetInfo &target,
-                                          Location loc);
-
-/// How to compile.
-struct CompileOptions {
-  const TargetInfo *target = nullptr;
-  /// Pipeline options ("precision=f64 optimize=false ...").
-  std::string pipelineOptions;
-  /// Replaces the target's pipeline (--pass-pipeline), if not empty.
-  std::string passPipeline;
-  /// Runs the registered pipeline named here instead of the target's
-  /// (xpu-xe-pipeline for --xpu-chip).
-  std::string pipelineOverride;
-  /// Print the lowered module to stderr.
-  bool printIR = false;
-  /// Say what is compiling when it takes longer than a second.
-  bool progress = true;
-};
-
-/// Compiles `module` to the LLVM dialect for `options.target`. With a plan,
-/// the wrappers of its function (and of the `.pack` / `.packed` parts) are
-/// added before bufferization.
-LogicalResult compileModule(ModuleOp module, const CompileOptions &options,
-                            EntryPlan *plan);
 
 /// A device-visible buffer and its memref descriptor.
 struct Buffer {
@@ -139,9 +95,6 @@ private:
   int (*lastError_)(char *, size_t) = nullptr;
   llvm::StringMap<void (*)(void **)> entries_;
 };
-
-/// Bytes of physical memory of this machine (0 if unknown).
-uint64_t physicalMemoryBytes();
 
 } // namespace mlir::xpu::run
 

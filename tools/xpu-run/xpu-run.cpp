@@ -18,15 +18,18 @@
 // runtime's error (XPURuntime.h: printed by the runtime) ends the run with
 // exit status 1 after the call that met it.
 // `--time` prints per-call wall time and, on devices, per-kernel launch
-// counts and device time. `--emit-object` writes the compiled program as a
-// relocatable object instead (the Python package links it into a shared
-// library) and `--emit-plan` the JSON description of its entry points.
+// counts and device time. `--emit-package=DIR` writes the compiled
+// function as a package instead (tools/common/Package.h: the shared library,
+// its interface and the runtime it needs; what the Python package compiles
+// with, and the format xpu-compile writes); `--emit-object` writes only the
+// relocatable object and `--emit-plan` the package's interface.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DifferentialCheck.h"
 #include "EntryPoints.h"
 #include "HostTensor.h"
+#include "Package.h"
 #include "Runner.h"
 
 #include "xpu/Config/BuildPaths.h"
@@ -197,9 +200,16 @@ static cl::opt<std::string>
                cl::init(""), cl::cat(callCategory));
 static cl::opt<std::string>
     emitPlan("emit-plan",
-             cl::desc("With --emit-object: write the entry points and the "
-                      "weight-packing plan as JSON to this file"),
+             cl::desc("With --emit-object: write the package interface (the "
+                      "entry points and the weight-packing plan) as JSON to "
+                      "this file"),
              cl::init(""), cl::cat(callCategory));
+static cl::opt<std::string> emitPackage(
+    "emit-package",
+    cl::desc("Compile --function and write it as a package into this "
+             "directory (model.so, interface.json and the runtime library it "
+             "needs; the format of xpu-compile) instead of running it"),
+    cl::init(""), cl::cat(callCategory));
 
 // The differential check.
 static cl::opt<std::string> comparePipeline(
@@ -421,6 +431,10 @@ static std::optional<std::string> checkOptionValues() {
     return "--emit-object needs --function (the entry point it exports)";
   if (!emitPlan.empty() && emitObject.empty())
     return "--emit-plan needs --emit-object";
+  if (!emitPackage.empty() && function.empty())
+    return "--emit-package needs --function (the entry point it exports)";
+  if (!emitPackage.empty() && !emitObject.empty())
+    return "--emit-package and --emit-object exclude each other";
   return std::nullopt;
 }
 
@@ -488,6 +502,10 @@ static CompileOptions compileOptions(const TargetInfo &target) {
   CompileOptions options;
   options.target = &target;
   options.pipelineOptions = effectivePipelineOptions();
+  // A package's caller owns its buffers: device memory on CUDA.
+  if (!emitPackage.empty() || !emitObject.empty())
+    options.pipelineOptions =
+        packagePipelineOptions(target, options.pipelineOptions, true);
   options.passPipeline = passPipeline;
   options.printIR = printIR;
   options.progress = progress;
@@ -774,46 +792,34 @@ static int runFunction(ModuleOp module, const TargetInfo &target) {
   if (failed(compileModule(module, compileOptions(target), &*plan)))
     return 1;
 
-  if (!emitObject.empty()) {
-    // Write the program as a PIC object for a shared library.
-    llvm::LLVMContext llvmContext;
-    std::unique_ptr<llvm::Module> llvmModule =
-        translateModuleToLLVMIR(module, llvmContext);
-    if (!llvmModule)
-      return fail("cannot translate the lowered module to LLVM IR");
-    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-    if (!builder)
-      return fail("cannot describe the host: " +
-                  llvm::toString(builder.takeError()));
-    builder->setRelocationModel(llvm::Reloc::PIC_);
-    builder->setCodeGenOptLevel(
-        static_cast<llvm::CodeGenOptLevel>(std::min(optLevel(), 3u)));
-    auto machine = builder->createTargetMachine();
-    if (!machine)
-      return fail("cannot create a target machine: " +
-                  llvm::toString(machine.takeError()));
-    ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(),
-                                                    machine->get());
-    auto optimize = makeOptimizingTransformer(optLevel(), 0, machine->get());
-    if (llvm::Error e = optimize(llvmModule.get()))
-      return fail("cannot optimize the program: " +
-                  llvm::toString(std::move(e)));
-    std::error_code ec;
-    llvm::ToolOutputFile out(emitObject, ec, llvm::sys::fs::OF_None);
-    if (ec)
-      return fail("cannot write '" + emitObject + "': " + ec.message());
-    llvm::legacy::PassManager codegen;
-    if ((*machine)->addPassesToEmitFile(codegen, out.os(), nullptr,
-                                        llvm::CodeGenFileType::ObjectFile))
-      return fail("the target cannot emit object files");
-    codegen.run(*llvmModule);
-    out.keep();
+  if (!emitObject.empty() || !emitPackage.empty()) {
+    CompileOptions compiled = compileOptions(target);
+    PackageInfo info;
+    info.target = &target;
+    info.pipeline = compiled.pipelineOverride.empty()
+                        ? target.pipeline
+                        : compiled.pipelineOverride;
+    info.pipelineOptions = compiled.pipelineOptions;
+    info.producer = std::string("xpu-run ") + XPU_VERSION_STRING +
+                    " (LLVM/MLIR " + XPU_LLVM_VERSION_STRING + ")";
+    EmitOptions emit;
+    emit.optLevel = optLevel();
+    // The CPU target's code is the computation: this CPU's features.
+    emit.nativeHost = !*target.runtimeLibrary;
+    emit.runtimeDir = runtimeLibraryDir();
+    emit.tool = "xpu-run";
+    if (!emitPackage.empty())
+      return failed(writePackage(module, *plan, info, emitPackage, emit)) ? 1
+                                                                          : 0;
+    if (failed(writeObject(module, emitObject, emit, info)))
+      return 1;
     if (!emitPlan.empty()) {
+      describeDeviceCode(module, info);
       std::error_code planEc;
       llvm::ToolOutputFile planOut(emitPlan, planEc, llvm::sys::fs::OF_Text);
       if (planEc)
         return fail("cannot write '" + emitPlan + "': " + planEc.message());
-      planOut.os() << planToJSON(*plan) << "\n";
+      planOut.os() << interfaceJSON(*plan, info);
       planOut.keep();
     }
     return 0;

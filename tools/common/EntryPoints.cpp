@@ -64,10 +64,11 @@ static std::optional<std::string> unsupported(Type t) {
 
 FailureOr<EntryPlan>
 mlir::xpu::run::checkEntry(ModuleOp module, StringRef function,
-                           ArrayRef<SmallVector<int64_t>> inputShapes) {
+                           ArrayRef<SmallVector<int64_t>> inputShapes,
+                           StringRef tool) {
   auto fn = module.lookupSymbol<func::FuncOp>(function);
   if (!fn || fn.isExternal()) {
-    module.emitError() << "xpu-run: no function @" << function
+    module.emitError() << tool << ": no function @" << function
                        << " with a body in the module; candidates: "
                        << candidates(module);
     return failure();
@@ -78,7 +79,7 @@ mlir::xpu::run::checkEntry(ModuleOp module, StringRef function,
   for (auto [i, argType] : llvm::enumerate(type.getInputs())) {
     Type t = argType;
     if (std::optional<std::string> why = unsupported(t)) {
-      fn.emitError() << "xpu-run: cannot call @" << function << ": argument #"
+      fn.emitError() << tool << ": cannot call @" << function << ": argument #"
                      << i << ": " << *why;
       return failure();
     }
@@ -87,7 +88,7 @@ mlir::xpu::run::checkEntry(ModuleOp module, StringRef function,
       // Specialize on the shape of the input given for it.
       if (i >= inputShapes.size() || inputShapes[i].empty() ||
           inputShapes[i].size() != static_cast<size_t>(tensor.getRank())) {
-        fn.emitError() << "xpu-run: argument #" << i << " of @" << function
+        fn.emitError() << tool << ": argument #" << i << " of @" << function
                        << " has the dynamic type " << t
                        << "; give an --input with its shape (from a .npy file "
                           "or inline) and xpu-run specializes on it";
@@ -95,7 +96,7 @@ mlir::xpu::run::checkEntry(ModuleOp module, StringRef function,
       }
       for (auto [d, size] : llvm::enumerate(tensor.getShape())) {
         if (!ShapedType::isDynamic(size) && size != inputShapes[i][d]) {
-          fn.emitError() << "xpu-run: argument #" << i << " of @" << function
+          fn.emitError() << tool << ": argument #" << i << " of @" << function
                          << " is " << t << ", but its --input has dimension "
                          << d << " = " << inputShapes[i][d];
           return failure();
@@ -104,16 +105,17 @@ mlir::xpu::run::checkEntry(ModuleOp module, StringRef function,
       t = RankedTensorType::get(inputShapes[i], tensor.getElementType());
     }
     plan.inputs.push_back(t);
+    plan.weights.push_back(fn.getArgAttr(i, "xpu.weight") != nullptr);
   }
   for (auto [i, t] : llvm::enumerate(type.getResults())) {
     if (std::optional<std::string> why = unsupported(t)) {
-      fn.emitError() << "xpu-run: cannot call @" << function << ": result #"
+      fn.emitError() << tool << ": cannot call @" << function << ": result #"
                      << i << ": " << *why;
       return failure();
     }
     auto tensor = dyn_cast<RankedTensorType>(t);
     if (tensor && !tensor.hasStaticShape()) {
-      fn.emitError() << "xpu-run: result #" << i << " of @" << function
+      fn.emitError() << tool << ": result #" << i << " of @" << function
                      << " has the dynamic type " << t
                      << "; xpu-run needs result shapes it can allocate "
                         "(export the model with static shapes)";
@@ -264,7 +266,7 @@ LogicalResult mlir::xpu::run::addEntryWrappers(ModuleOp module,
   return success();
 }
 
-static llvm::json::Value typeJSON(Type t) {
+static llvm::json::Object typeJSON(Type t) {
   llvm::json::Object o;
   if (auto tensor = dyn_cast<RankedTensorType>(t)) {
     o["shape"] = llvm::json::Array(tensor.getShape());
@@ -285,10 +287,14 @@ static llvm::json::Array operandsJSON(ArrayRef<PlanOperand> ops) {
   return a;
 }
 
-std::string mlir::xpu::run::planToJSON(const EntryPlan &plan) {
+llvm::json::Object mlir::xpu::run::planToJSON(const EntryPlan &plan) {
   llvm::json::Array inputs, results;
-  for (Type t : plan.inputs)
-    inputs.push_back(typeJSON(t));
+  for (auto [i, t] : llvm::enumerate(plan.inputs)) {
+    llvm::json::Object o = typeJSON(t);
+    if (i < plan.weights.size() && plan.weights[i])
+      o["weight"] = true;
+    inputs.push_back(std::move(o));
+  }
   for (Type t : plan.results)
     results.push_back(typeJSON(t));
   llvm::json::Object o{{"function", plan.function},
@@ -306,8 +312,5 @@ std::string mlir::xpu::run::planToJSON(const EntryPlan &plan) {
         {"packed_operands", operandsJSON(plan.pack->packedOperands)},
         {"results", std::move(packResults)}};
   }
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(o)));
-  return s;
+  return o;
 }

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef XPU_TOOLS_XPU_RUN_HOSTTENSOR_H
-#define XPU_TOOLS_XPU_RUN_HOSTTENSOR_H
+#ifndef XPU_TOOLS_COMMON_HOSTTENSOR_H
+#define XPU_TOOLS_COMMON_HOSTTENSOR_H
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -68,4 +68,4 @@ void print(llvm::raw_ostream &os, const HostTensor &t, int64_t limit = 64);
 
 } // namespace mlir::xpu::run
 
-#endif // XPU_TOOLS_XPU_RUN_HOSTTENSOR_H
+#endif // XPU_TOOLS_COMMON_HOSTTENSOR_H

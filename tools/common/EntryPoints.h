@@ -1,8 +1,8 @@
-//===- EntryPoints.h - callable wrappers around a module's functions -*- C++
-//-*-===//
+//===- EntryPoints.h - callable wrappers of functions -----------*- C++ -*-===//
 //
-// xpu-run (and the AOT shared libraries the Python package loads) call a
-// function of a tensor module through a wrapper added before bufferization:
+// xpu-run, and the packages xpu-compile and `xpu-run --emit-package` write
+// (Package.h; the Python package loads them), call a function of a tensor
+// module through a wrapper added before bufferization:
 //
 //   func.func @__xpu_entry_F(%in0: memref<...>, ..., %out0: memref<...>, ...)
 //       attributes {llvm.emit_c_interface}
@@ -19,11 +19,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef XPU_TOOLS_XPU_RUN_ENTRYPOINTS_H
-#define XPU_TOOLS_XPU_RUN_ENTRYPOINTS_H
+#ifndef XPU_TOOLS_COMMON_ENTRYPOINTS_H
+#define XPU_TOOLS_COMMON_ENTRYPOINTS_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/Support/JSON.h"
 
 #include <optional>
 #include <string>
@@ -51,6 +52,8 @@ struct EntryPlan {
   std::string function;
   /// Argument and result types of @F as the caller sees them (static).
   SmallVector<Type> inputs, results;
+  /// For each input: the argument is marked `xpu.weight`.
+  SmallVector<bool> weights;
   std::optional<PackPlan> pack;
 };
 
@@ -61,18 +64,19 @@ std::string entryName(StringRef function);
 /// call (statically shaped tensors and scalars of supported element types;
 /// `inputShapes`, when given, specialize dynamic argument dimensions).
 /// Errors name the function and list the candidates.
-FailureOr<EntryPlan>
-checkEntry(ModuleOp module, StringRef function,
-           ArrayRef<SmallVector<int64_t>> inputShapes = {});
+FailureOr<EntryPlan> checkEntry(ModuleOp module, StringRef function,
+                                ArrayRef<SmallVector<int64_t>> inputShapes = {},
+                                StringRef tool = "xpu-run");
 
 /// Adds the wrappers of `plan.function` (and of its `.pack` / `.packed`
 /// parts, filling `plan.pack`, when the module has them). Run on tensors,
 /// before bufferization.
 LogicalResult addEntryWrappers(ModuleOp module, EntryPlan &plan);
 
-/// The plan as JSON, for the Python package.
-std::string planToJSON(const EntryPlan &plan);
+/// The plan as a JSON object (the part of a package's interface that
+/// describes the entry points; Package.h adds the rest).
+llvm::json::Object planToJSON(const EntryPlan &plan);
 
 } // namespace mlir::xpu::run
 
-#endif // XPU_TOOLS_XPU_RUN_ENTRYPOINTS_H
+#endif // XPU_TOOLS_COMMON_ENTRYPOINTS_H
