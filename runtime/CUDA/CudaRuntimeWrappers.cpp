@@ -23,6 +23,12 @@
 // * Buffers only kernels touch are device memory from the stream-ordered
 //   allocator (cuMemAllocAsync); buffers the host touches are managed
 //   memory, and only when the device has that much memory free.
+// * Kernel profiling (xpuRuntimeProfileStart/Stop) brackets each launch with
+//   two CUDA events on its stream and reads their elapsed time at the stop,
+//   so no CUPTI is needed; kernels are named by mgpuModuleGetFunction.
+// * Constants the host code registers (mgpuMemHostRegisterMemRef) are
+//   page-locked with cuMemHostRegister, page by page: kernels read them
+//   through the same address (unified addressing).
 // * Every driver call is checked: a failure records the call's name, the
 //   error's name and text in the runtime's error channel
 //   (../common/ErrorState.h: printed once, read with xpuRuntimeGetLastError,
@@ -37,14 +43,19 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
+
+#include <unistd.h>
 
 namespace {
 
@@ -99,6 +110,21 @@ struct Runtime {
   std::deque<std::string> tensorMapOrder;
   /// Functions whose dynamic shared memory limit was raised, with the limit.
   std::unordered_map<CUfunction, int> sharedLimit;
+  /// Kernel names, for the profile.
+  std::unordered_map<CUfunction, std::string> names;
+  /// Launches recorded between xpuRuntimeProfileStart and Stop: the kernel
+  /// and the events before and after it.
+  bool profiling = false;
+  struct Launch {
+    CUfunction function;
+    CUevent start, end;
+  };
+  std::vector<Launch> launches;
+  /// Names handed out by the last xpuRuntimeProfileStop.
+  std::vector<std::string> profileNames;
+  /// Pages registered with cuMemHostRegister (page address -> page count of
+  /// the registration that starts there).
+  std::map<uintptr_t, size_t> registeredPages;
 };
 
 Runtime &runtime() {
@@ -209,8 +235,112 @@ void launchKernel(void *function, intptr_t gridX, intptr_t gridY,
       limit = sharedMemBytes;
     }
   }
+  CUstream s = streamOf(r, stream);
+  CUevent start = nullptr, end = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (r.profiling) {
+      CHECK(cuEventCreate(&start, CU_EVENT_DEFAULT));
+      CHECK(cuEventCreate(&end, CU_EVENT_DEFAULT));
+      r.launches.push_back({f, start, end});
+    }
+  }
+  if (start)
+    CHECK(cuEventRecord(start, s));
   CHECK(cuLaunchKernel(f, gridX, gridY, gridZ, blockX, blockY, blockZ,
-                       sharedMemBytes, streamOf(r, stream), params, extra));
+                       sharedMemBytes, s, params, extra));
+  if (end)
+    CHECK(cuEventRecord(end, s));
+}
+
+void releaseLaunches(Runtime &r) {
+  for (Runtime::Launch &launch : r.launches) {
+    if (launch.start)
+      cuEventDestroy(launch.start);
+    if (launch.end)
+      cuEventDestroy(launch.end);
+  }
+  r.launches.clear();
+}
+
+int profileStop(XPUKernelProfile *entries, int capacity) {
+  Runtime &r = enter();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.profiling = false;
+  std::vector<std::string> &names = r.profileNames;
+  names.clear();
+  std::vector<uint64_t> launches;
+  std::vector<int64_t> nanoseconds;
+  for (Runtime::Launch &launch : r.launches) {
+    auto named = r.names.find(launch.function);
+    std::string name = named == r.names.end() ? "?" : named->second;
+    size_t i = std::find(names.begin(), names.end(), name) - names.begin();
+    if (i == names.size()) {
+      names.push_back(name);
+      launches.push_back(0);
+      nanoseconds.push_back(0);
+    }
+    ++launches[i];
+    float ms = 0;
+    bool timed =
+        cuEventSynchronize(launch.end) == CUDA_SUCCESS &&
+        cuEventElapsedTime(&ms, launch.start, launch.end) == CUDA_SUCCESS;
+    if (!timed || nanoseconds[i] < 0)
+      nanoseconds[i] = -1;
+    else
+      nanoseconds[i] += static_cast<int64_t>(double(ms) * 1e6);
+  }
+  releaseLaunches(r);
+  int count = static_cast<int>(names.size());
+  for (int i = 0; i < count && i < capacity && entries; ++i)
+    entries[i] = {names[i].c_str(), launches[i], nanoseconds[i]};
+  return count;
+}
+
+/// Page-locks the pages of [start, start + size) that no earlier call
+/// registered (cuMemHostRegister refuses a page registered twice).
+void hostRegister(uintptr_t start, size_t size) {
+  Runtime &r = enter();
+  if (!size)
+    return;
+  int usable = 0;
+  CHECK(cuDeviceGetAttribute(
+      &usable, CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM,
+      r.device));
+  if (!usable)
+    die("mgpuMemHostRegisterMemRef: the device cannot use host pointers of "
+        "registered memory, which the compiled code passes to kernels");
+  auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  uintptr_t first = start / page * page;
+  uintptr_t last = (start + size + page - 1) / page * page;
+  std::lock_guard<std::mutex> lock(r.mutex);
+  uintptr_t at = first;
+  while (at < last) {
+    // The registration covering `at`, if any.
+    auto it = r.registeredPages.upper_bound(at);
+    if (it != r.registeredPages.begin()) {
+      auto before = std::prev(it);
+      uintptr_t end = before->first + before->second * page;
+      if (at < end) {
+        at = end;
+        continue;
+      }
+    }
+    uintptr_t runEnd = it == r.registeredPages.end()
+                           ? last
+                           : std::min<uintptr_t>(last, it->first);
+    // Constants of a loaded library may be in read-only pages, which only
+    // a read-only registration takes.
+    void *pages = reinterpret_cast<void *>(at);
+    CUresult result = cuMemHostRegister(pages, runEnd - at, 0);
+    if (result != CUDA_SUCCESS &&
+        cuMemHostRegister(pages, runEnd - at, CU_MEMHOSTREGISTER_READ_ONLY) ==
+            CUDA_SUCCESS)
+      result = CUDA_SUCCESS;
+    CHECK(result);
+    r.registeredPages[at] = (runEnd - at) / page;
+    at = runEnd;
+  }
 }
 
 void *memAlloc(uint64_t size, void *stream, bool isHostShared) {
@@ -406,6 +536,9 @@ XPU_RUNTIME_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
     if (result != CUDA_SUCCESS)
       die(describe(result, "cuModuleGetFunction") + ": no kernel '" + name +
           "' in the module");
+    Runtime &r = runtime();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.names[function] = name;
     return function;
   });
 }
@@ -537,6 +670,59 @@ XPU_RUNTIME_EXPORT void mgpuMemset16(void *dst, unsigned short value,
     CHECK(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                            streamOf(r, stream)));
   });
+}
+
+/// Page-locks the memref's pages (a constant of the compiled code): kernels
+/// read it through the same address. Registered pages stay registered for
+/// the life of the process, as the other runtimes keep their copies.
+XPU_RUNTIME_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank,
+                                                  void *descriptor,
+                                                  int64_t elementSizeBytes) {
+  guardedVoid(errors(), [&] {
+    if (!descriptor)
+      die("mgpuMemHostRegisterMemRef: null descriptor");
+    // {allocated, aligned, offset, sizes[rank], strides[rank]}
+    const auto *fields = static_cast<const int64_t *>(descriptor);
+    int64_t extent = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (fields[3 + d] == 0)
+        return;
+      extent += (fields[3 + d] - 1) * fields[3 + rank + d];
+    }
+    auto start = static_cast<uintptr_t>(fields[1]) +
+                 static_cast<uintptr_t>(fields[2] * elementSizeBytes);
+    hostRegister(start, static_cast<size_t>(extent * elementSizeBytes));
+  });
+}
+
+XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t, void *, int64_t) {
+  // Constants stay registered: a later call registers them again, and
+  // another thread's kernel may still read them.
+}
+
+/// Device memory is what allocations without `isHostShared` are already
+/// (cuMemAllocAsync): nothing changes.
+XPU_RUNTIME_EXPORT void xpuRuntimeSetDeviceOnlyMemory(int) {}
+
+//===----------------------------------------------------------------------===//
+// Kernel profiling
+//===----------------------------------------------------------------------===//
+
+XPU_RUNTIME_EXPORT void xpuRuntimeProfileStart(void) {
+  guardedVoid(errors(), [] {
+    Runtime &r = enter();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    releaseLaunches(r);
+    r.profileNames.clear();
+    r.profiling = true;
+  });
+}
+
+XPU_RUNTIME_EXPORT int xpuRuntimeProfileStop(XPUKernelProfile *entries,
+                                             int capacity) {
+  return guarded(
+      errors(), [] { return 0; },
+      [&] { return profileStop(entries, capacity); });
 }
 
 //===----------------------------------------------------------------------===//
