@@ -870,6 +870,11 @@ extern "C" XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t, void *,
   // Constants stay registered for the life of the program (see the header).
 }
 
+/// The device-only test mode: allocations without `isHostShared` are
+/// zeMemAllocDevice memory already, which a discrete GPU's host cannot
+/// address; nothing changes.
+extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeSetDeviceOnlyMemory(int) {}
+
 extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeProfileStart(void) {
   guardedVoid(errors(), [] {
     Runtime &rt = getRuntime();

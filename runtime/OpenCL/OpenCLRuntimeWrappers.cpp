@@ -36,6 +36,17 @@
 // With 1. or 2., a pointer argument must point into a registered allocation;
 // anything else is reported instead of being handed to the device.
 //
+// Device-only memory (xpuRuntimeSetDeviceOnlyMemory, a test mode): the
+// non-host-shared allocations of mgpuMemAlloc become CL_MEM_READ_WRITE
+// buffers without SVM, which the host cannot address. The host is handed
+// the start of an address range reserved with PROT_NONE instead, so that
+// host code that reads or writes such a buffer faults at once (PoCL runs
+// kernels on host threads: SVM would let the bug pass); the runtime reports
+// the access with the buffer (a SIGSEGV handler that then leaves the fault
+// to the previous handler), translates an address in such a range to the
+// buffer (or a sub-buffer at the offset) when it is a kernel argument, and
+// copies and fills such buffers with clEnqueue{Read,Write,Copy,Fill}Buffer.
+//
 // Errors: every OpenCL call is checked, and a failure records the call and
 // the error name in the runtime's error channel (../common/ErrorState.h:
 // printed once, read with xpuRuntimeGetLastError, later calls do nothing
@@ -66,7 +77,11 @@
 #include <string>
 #include <vector>
 
+#include <atomic>
+#include <csignal>
+
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -346,6 +361,30 @@ struct Runtime {
   /// Start address -> size in bytes of every live mgpuMemAlloc allocation.
   std::map<uintptr_t, size_t> allocations;
 
+  /// Device-only buffers (the test mode): the start of the reserved host
+  /// range that stands for each -> the buffer.
+  struct DeviceOnlyBuffer {
+    cl_mem mem = nullptr;
+    size_t size = 0, reserved = 0;
+    /// Sub-buffers made for arguments that point inside: offset -> buffer.
+    std::map<size_t, cl_mem> subBuffers;
+  };
+  std::map<uintptr_t, DeviceOnlyBuffer> deviceOnly;
+
+  /// The device-only buffer `address` points into and the offset there, or
+  /// null.
+  DeviceOnlyBuffer *findDeviceOnly(uintptr_t address, size_t &offset) {
+    std::lock_guard<std::mutex> lock(allocationsMutex);
+    auto it = deviceOnly.upper_bound(address);
+    if (it == deviceOnly.begin())
+      return nullptr;
+    --it;
+    offset = address - it->first;
+    if (offset >= std::max<size_t>(it->second.size, 1))
+      return nullptr;
+    return &it->second;
+  }
+
   /// Host ranges registered with mgpuMemHostRegisterMemRef and their SVM
   /// copies.
   xpu::runtime::HostMirrors hostMirrors;
@@ -598,6 +637,198 @@ static cl_program loadProgram(const void *data, size_t size) {
 }
 
 //===----------------------------------------------------------------------===//
+// Device-only memory (the test mode)
+//===----------------------------------------------------------------------===//
+
+/// Set by xpuRuntimeSetDeviceOnlyMemory.
+static std::atomic<bool> deviceOnlyMode{false};
+
+/// The reserved ranges of device-only buffers, for the fault handler (which
+/// may take no lock): [start, end) pairs, 0 for a free slot.
+static constexpr int kFaultSlots = 4096;
+static std::atomic<uintptr_t> faultStart[kFaultSlots], faultEnd[kFaultSlots];
+static struct sigaction previousSegv, previousBus;
+
+/// Writes `value` in base `base` into `out` (no allocation: runs in a
+/// signal handler); returns the end.
+static char *formatUnsigned(char *out, uintptr_t value, unsigned base) {
+  char digits[32];
+  int n = 0;
+  do {
+    digits[n++] = "0123456789abcdef"[value % base];
+    value /= base;
+  } while (value && n < 32);
+  while (n)
+    *out++ = digits[--n];
+  return out;
+}
+
+/// Reports a host access to a device-only buffer, then leaves the fault to
+/// the handler that was there before (or the default action): the access
+/// runs again and faults again.
+static void onDeviceOnlyFault(int sig, siginfo_t *info, void *) {
+  auto address = reinterpret_cast<uintptr_t>(info->si_addr);
+  for (int i = 0; i < kFaultSlots; ++i) {
+    uintptr_t start = faultStart[i].load(std::memory_order_relaxed);
+    uintptr_t end = faultEnd[i].load(std::memory_order_relaxed);
+    if (!start || address < start || address >= end)
+      continue;
+    char line[512], *p = line;
+    auto put = [&](const char *text) {
+      while (*text && p < line + sizeof(line) - 1)
+        *p++ = *text++;
+    };
+    put("xpu opencl runtime: host code accessed device-only memory at 0x");
+    p = formatUnsigned(p, address, 16);
+    put(" (byte ");
+    p = formatUnsigned(p, address - start, 10);
+    put(" of a buffer of ");
+    p = formatUnsigned(p, end - start, 10);
+    put(" bytes from mgpuMemAlloc, device-only test mode): only kernels may "
+        "read or write it\n");
+    (void)!write(STDERR_FILENO, line, p - line);
+    break;
+  }
+  sigaction(sig, sig == SIGSEGV ? &previousSegv : &previousBus, nullptr);
+}
+
+static void installFaultHandler() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction action;
+    std::memset(&action, 0, sizeof(action));
+    action.sa_sigaction = onDeviceOnlyFault;
+    action.sa_flags = SA_SIGINFO;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGSEGV, &action, &previousSegv);
+    sigaction(SIGBUS, &action, &previousBus);
+  });
+}
+
+static void addFaultRange(uintptr_t start, size_t size) {
+  for (int i = 0; i < kFaultSlots; ++i) {
+    uintptr_t expected = 0;
+    if (faultStart[i].compare_exchange_strong(expected, start)) {
+      faultEnd[i].store(start + std::max<size_t>(size, 1));
+      return;
+    }
+  }
+}
+
+static void removeFaultRange(uintptr_t start) {
+  for (int i = 0; i < kFaultSlots; ++i)
+    if (faultStart[i].load() == start) {
+      faultEnd[i].store(0);
+      faultStart[i].store(0);
+      return;
+    }
+}
+
+/// A device-only buffer of `bytes` and the reserved host range for it.
+static void *allocateDeviceOnly(Runtime &rt, size_t bytes) {
+  cl_int error = CL_SUCCESS;
+  cl_mem mem =
+      clCreateBuffer(rt.context, CL_MEM_READ_WRITE, bytes, nullptr, &error);
+  checkCL(error, "clCreateBuffer");
+  long page = sysconf(_SC_PAGESIZE);
+  size_t reserved = (bytes + page - 1) / page * page;
+  void *range = mmap(nullptr, reserved, PROT_NONE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (range == MAP_FAILED) {
+    clReleaseMemObject(mem);
+    fatal("mmap of " + std::to_string(reserved) +
+          " bytes of address space for a device-only buffer failed: " +
+          std::strerror(errno));
+  }
+  installFaultHandler();
+  auto start = reinterpret_cast<uintptr_t>(range);
+  addFaultRange(start, bytes);
+  std::lock_guard<std::mutex> lock(rt.allocationsMutex);
+  Runtime::DeviceOnlyBuffer &buffer = rt.deviceOnly[start];
+  buffer.mem = mem;
+  buffer.size = bytes;
+  buffer.reserved = reserved;
+  return range;
+}
+
+/// Frees a device-only buffer; false if `ptr` is not one.
+static bool freeDeviceOnly(Runtime &rt, void *ptr, void *stream) {
+  Runtime::DeviceOnlyBuffer buffer;
+  {
+    std::lock_guard<std::mutex> lock(rt.allocationsMutex);
+    auto it = rt.deviceOnly.find(reinterpret_cast<uintptr_t>(ptr));
+    if (it == rt.deviceOnly.end())
+      return false;
+    buffer = std::move(it->second);
+    rt.deviceOnly.erase(it);
+  }
+  cl_int finished = clFinish(getQueue(stream));
+  for (auto &[offset, sub] : buffer.subBuffers)
+    clReleaseMemObject(sub);
+  clReleaseMemObject(buffer.mem);
+  removeFaultRange(reinterpret_cast<uintptr_t>(ptr));
+  munmap(ptr, buffer.reserved);
+  checkCL(finished, "clFinish");
+  return true;
+}
+
+/// The buffer a kernel argument `address` inside a device-only buffer
+/// stands for: the buffer itself, or a sub-buffer from the offset on.
+static cl_mem deviceOnlyArgument(Runtime &rt, Runtime::DeviceOnlyBuffer &buffer,
+                                 size_t offset) {
+  if (offset == 0)
+    return buffer.mem;
+  std::lock_guard<std::mutex> lock(rt.allocationsMutex);
+  auto it = buffer.subBuffers.find(offset);
+  if (it != buffer.subBuffers.end())
+    return it->second;
+  cl_uint alignBits = 0;
+  XPU_CL_CALL(clGetDeviceInfo, rt.desc.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+              sizeof(alignBits), &alignBits, nullptr);
+  size_t align = std::max<cl_uint>(alignBits / 8, 1);
+  if (offset % align)
+    fatal("a kernel argument points " + std::to_string(offset) +
+          " bytes into a device-only buffer, which is not a multiple of the "
+          "device's sub-buffer alignment (" +
+          std::to_string(align) + " bytes)");
+  cl_buffer_region region = {offset, buffer.size - offset};
+  cl_int error = CL_SUCCESS;
+  cl_mem sub = clCreateSubBuffer(buffer.mem, CL_MEM_READ_WRITE,
+                                 CL_BUFFER_CREATE_TYPE_REGION, &region, &error);
+  checkCL(error, "clCreateSubBuffer");
+  buffer.subBuffers[offset] = sub;
+  return sub;
+}
+
+/// Copies between host memory, SVM and device-only buffers; true if either
+/// side is a device-only buffer (and the copy was made).
+static bool copyDeviceOnly(Runtime &rt, void *dst, const void *src, size_t size,
+                           cl_command_queue queue) {
+  size_t dstOffset = 0, srcOffset = 0;
+  Runtime::DeviceOnlyBuffer *to =
+      rt.findDeviceOnly(reinterpret_cast<uintptr_t>(dst), dstOffset);
+  Runtime::DeviceOnlyBuffer *from =
+      rt.findDeviceOnly(reinterpret_cast<uintptr_t>(src), srcOffset);
+  if (!to && !from)
+    return false;
+  if ((to && dstOffset + size > to->size) ||
+      (from && srcOffset + size > from->size))
+    fatal("mgpuMemcpy of " + std::to_string(size) +
+          " bytes runs past the end of a device-only buffer");
+  // Blocking: the host side may be memory the caller reuses right after.
+  if (to && from)
+    XPU_CL_CALL(clEnqueueCopyBuffer, queue, from->mem, to->mem, srcOffset,
+                dstOffset, size, 0, nullptr, nullptr);
+  else if (to)
+    XPU_CL_CALL(clEnqueueWriteBuffer, queue, to->mem, CL_TRUE, dstOffset, size,
+                src, 0, nullptr, nullptr);
+  else
+    XPU_CL_CALL(clEnqueueReadBuffer, queue, from->mem, CL_TRUE, srcOffset, size,
+                dst, 0, nullptr, nullptr);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
 // Kernel arguments
 //===----------------------------------------------------------------------===//
 
@@ -813,6 +1044,13 @@ static std::string describeArg(const Function &function, size_t index) {
 
 static void setPointerArg(Runtime &rt, Function &function, cl_uint index,
                           void *value) {
+  size_t offset = 0;
+  if (Runtime::DeviceOnlyBuffer *buffer =
+          rt.findDeviceOnly(reinterpret_cast<uintptr_t>(value), offset)) {
+    cl_mem mem = deviceOnlyArgument(rt, *buffer, offset);
+    XPU_CL_CALL(clSetKernelArg, function.kernel, index, sizeof(cl_mem), &mem);
+    return;
+  }
   // Registered host memory (constants): the kernel reads the SVM copy.
   if (value && !rt.isAllocated(reinterpret_cast<uintptr_t>(value)))
     if (void *mirror = rt.mirrorOf(reinterpret_cast<uintptr_t>(value)))
@@ -1023,6 +1261,13 @@ static void launchKernel(void *function, intptr_t gridX, intptr_t gridY,
       // an SVM pointer, anything else a scalar (see the file header).
       uintptr_t value = 0;
       std::memcpy(&value, params[i], sizeof(value));
+      size_t offset = 0;
+      if (Runtime::DeviceOnlyBuffer *buffer =
+              rt.findDeviceOnly(value, offset)) {
+        cl_mem mem = deviceOnlyArgument(rt, *buffer, offset);
+        XPU_CL_CALL(clSetKernelArg, fn.kernel, index, sizeof(cl_mem), &mem);
+        break;
+      }
       if (value && !rt.isAllocated(value))
         if (void *mirror = rt.mirrorOf(value))
           value = reinterpret_cast<uintptr_t>(mirror);
@@ -1154,6 +1399,8 @@ extern "C" XPU_RUNTIME_EXPORT void mgpuEventRecord(void *event, void *stream) {
 
 static void *allocate(uint64_t size, bool isHostShared) {
   Runtime &rt = getRuntime();
+  if (!isHostShared && deviceOnlyMode)
+    return allocateDeviceOnly(rt, std::max<uint64_t>(size, 1));
   if (isHostShared && !rt.fineGrain)
     fatal("mgpuMemAlloc: host-shared memory needs fine-grain buffer SVM, "
           "which device " +
@@ -1186,6 +1433,8 @@ extern "C" XPU_RUNTIME_EXPORT void mgpuMemFree(void *ptr, void *stream) {
     return;
   releasing(errors(), [&] {
     Runtime &rt = getRuntime();
+    if (freeDeviceOnly(rt, ptr, stream))
+      return;
     {
       std::lock_guard<std::mutex> lock(rt.allocationsMutex);
       auto it = rt.allocations.find(reinterpret_cast<uintptr_t>(ptr));
@@ -1207,6 +1456,8 @@ extern "C" XPU_RUNTIME_EXPORT void mgpuMemcpy(void *dst, void *src, size_t size,
   if (size == 0)
     return;
   guardedVoid(errors(), [&] {
+    if (copyDeviceOnly(getRuntime(), dst, src, size, getQueue(stream)))
+      return;
     XPU_CL_CALL(clEnqueueSVMMemcpy, getQueue(stream), CL_FALSE, dst, src, size,
                 0, nullptr, nullptr);
   });
@@ -1218,6 +1469,13 @@ static void memsetImpl(void *dst, T value, size_t count, void *stream) {
     return;
   guardedVoid(errors(), [&] {
     // OpenCL copies the pattern when the command is enqueued.
+    size_t offset = 0;
+    if (Runtime::DeviceOnlyBuffer *buffer = getRuntime().findDeviceOnly(
+            reinterpret_cast<uintptr_t>(dst), offset)) {
+      XPU_CL_CALL(clEnqueueFillBuffer, getQueue(stream), buffer->mem, &value,
+                  sizeof(T), offset, count * sizeof(T), 0, nullptr, nullptr);
+      return;
+    }
     XPU_CL_CALL(clEnqueueSVMMemFill, getQueue(stream), dst, &value, sizeof(T),
                 count * sizeof(T), 0, nullptr, nullptr);
   });
@@ -1244,7 +1502,8 @@ mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
     if (!size)
       return;
     Runtime &rt = getRuntime();
-    if (rt.isAllocated(start))
+    size_t offset = 0;
+    if (rt.isAllocated(start) || rt.findDeviceOnly(start, offset))
       return; // device-visible already
     rt.hostMirrors.registerRange(start, size, [&] {
       void *copy = allocate(size, /*isHostShared=*/false);
@@ -1259,6 +1518,10 @@ extern "C" XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t, void *,
                                                                int64_t) {
   // Constants stay registered for the life of the program: a later call of
   // the same function registers them again, and the copy is still valid.
+}
+
+extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeSetDeviceOnlyMemory(int enabled) {
+  guardedVoid(errors(), [&] { deviceOnlyMode = enabled != 0; });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeProfileStart(void) {

@@ -5,7 +5,8 @@
 //
 //   xpu-<api>-runtime-test [--device N] [--no-list] [--kernel NAME]
 //                          [--host-pointer] [--drop-arg]
-//                          [--threads N [--register-host]] [kernel.spv]
+//                          [--threads N [--register-host]]
+//                          [--device-only [--touch-device-only]] [kernel.spv]
 //
 // Lists the devices (unless --no-list), then, given a SPIR-V module with the
 // kernel of test/Runtime/Inputs/vector-add.mlir
@@ -24,6 +25,12 @@
 // host array of their own (mgpuMemHostRegisterMemRef, as a compiled program
 // does for its constants) and pass its host pointer for `a`, so that the
 // threads race on the runtime's tables of allocations and host copies.
+// --device-only turns on the runtime's device-only test mode
+// (xpuRuntimeSetDeviceOnlyMemory) first, so that `a`, `c` and the memset16
+// buffer are memory the host cannot touch (uploaded, filled, passed to the
+// kernel and read back through the runtime); --touch-device-only then reads
+// a device-only buffer on the host, which must fail with the runtime's
+// report (the process ends with the fault).
 //
 //===----------------------------------------------------------------------===//
 
@@ -162,7 +169,7 @@ int runOnce(void *function, const std::vector<float> &a, const Options &opts,
 } // namespace
 
 int main(int argc, char **argv) {
-  bool list = true;
+  bool list = true, touch = false;
   Options opts;
   int threads = 0;
   const char *kernelName = "vector_add";
@@ -176,6 +183,10 @@ int main(int argc, char **argv) {
       opts.dropArg = true;
     } else if (!std::strcmp(argv[i], "--register-host")) {
       opts.registerHost = true;
+    } else if (!std::strcmp(argv[i], "--device-only")) {
+      xpuRuntimeSetDeviceOnlyMemory(1);
+    } else if (!std::strcmp(argv[i], "--touch-device-only")) {
+      touch = true;
     } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
       threads = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--kernel") && i + 1 < argc) {
@@ -188,7 +199,8 @@ int main(int argc, char **argv) {
       std::fprintf(stderr,
                    "usage: %s [--device N] [--no-list] [--kernel NAME] "
                    "[--host-pointer] [--drop-arg] [--threads N "
-                   "[--register-host]] [kernel.spv]\n",
+                   "[--register-host]] [--device-only "
+                   "[--touch-device-only]] [kernel.spv]\n",
                    argv[0]);
       return 2;
     }
@@ -269,5 +281,11 @@ int main(int argc, char **argv) {
   std::printf("vector_add: %zu elements, n = %lld, max abs error %g: %s\n",
               kSize, static_cast<long long>(kCount), maxError,
               errors ? "FAIL" : "PASS");
+  if (touch) {
+    std::fflush(stdout);
+    auto *hidden = static_cast<volatile float *>(
+        mgpuMemAlloc(kSize * sizeof(float), nullptr, /*isHostShared=*/false));
+    std::printf("read on the host: %g\n", hidden[3]);
+  }
   return errors ? 1 : 0;
 }

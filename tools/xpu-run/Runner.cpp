@@ -26,7 +26,8 @@ Program::~Program() = default;
 
 FailureOr<std::unique_ptr<Program>>
 Program::create(ModuleOp module, const TargetInfo &target,
-                ArrayRef<std::string> sharedLibs, unsigned optLevel) {
+                ArrayRef<std::string> sharedLibs, unsigned optLevel,
+                bool deviceOnly) {
   auto program = std::unique_ptr<Program>(new Program());
   SmallVector<std::string> libs(sharedLibs.begin(), sharedLibs.end());
   FailureOr<std::string> runtime = runtimeLibraryPath(target, module.getLoc());
@@ -54,6 +55,22 @@ Program::create(ModuleOp module, const TargetInfo &target,
       return module.emitError() << "xpu-run: '" << *runtime
                                 << "' does not export mgpuMemAlloc/mgpuMemFree/"
                                    "xpuRuntimeGetLastError";
+    program->memcpy_ =
+        reinterpret_cast<void (*)(void *, void *, size_t, void *)>(
+            library.getAddressOfSymbol("mgpuMemcpy"));
+    program->streamSynchronize_ = reinterpret_cast<void (*)(void *)>(
+        library.getAddressOfSymbol("mgpuStreamSynchronize"));
+    if (deviceOnly) {
+      auto setDeviceOnly = reinterpret_cast<void (*)(int)>(
+          library.getAddressOfSymbol("xpuRuntimeSetDeviceOnlyMemory"));
+      if (!setDeviceOnly || !program->memcpy_ || !program->streamSynchronize_)
+        return module.emitError()
+               << "xpu-run: '" << *runtime
+               << "' does not export xpuRuntimeSetDeviceOnlyMemory, "
+                  "mgpuMemcpy and mgpuStreamSynchronize";
+      setDeviceOnly(1);
+      program->deviceOnly_ = true;
+    }
   }
   SmallVector<StringRef> libRefs(libs.begin(), libs.end());
   ExecutionEngineOptions engineOptions;
@@ -90,7 +107,7 @@ LogicalResult Program::checkRuntime() const {
 }
 
 FailureOr<Buffer> Program::allocate(Type t, const HostTensor *value,
-                                    Location loc) {
+                                    Location loc, bool deviceOnly) {
   Buffer b;
   Type elt = t;
   if (auto tensor = dyn_cast<RankedTensorType>(t)) {
@@ -135,16 +152,31 @@ FailureOr<Buffer> Program::allocate(Type t, const HostTensor *value,
                "machine's {2} bytes of memory",
                t, b.bytes, physical);
   size_t rounded = std::max<size_t>((b.bytes + 63) / 64 * 64, 64);
-  b.data = memAlloc_ ? memAlloc_(rounded, nullptr, /*isHostShared=*/true)
+  b.deviceOnly = deviceOnly && deviceOnly_;
+  b.data = memAlloc_ ? memAlloc_(rounded, nullptr,
+                                 /*isHostShared=*/!b.deviceOnly)
                      : std::aligned_alloc(64, rounded);
   if (!b.data)
     return emitError(loc) << llvm::formatv(
                "xpu-run: cannot allocate {0} bytes for a buffer of type {1}",
                b.bytes, t);
-  if (value)
+  if (b.deviceOnly) {
+    // Filled through the runtime: the host cannot touch the memory.
+    std::vector<uint8_t> zeros;
+    const void *from = value ? value->bytes.data() : nullptr;
+    if (!from) {
+      zeros.assign(b.bytes, 0);
+      from = zeros.data();
+    }
+    memcpy_(b.data, const_cast<void *>(from), b.bytes, nullptr);
+    streamSynchronize_(nullptr);
+    if (failed(checkRuntime()))
+      return failure();
+  } else if (value) {
     std::memcpy(b.data, value->bytes.data(), b.bytes);
-  else
+  } else {
     std::memset(b.data, 0, b.bytes);
+  }
   auto ptr = reinterpret_cast<int64_t>(b.data);
   b.descriptor = {ptr, ptr, 0};
   for (int64_t d : b.shape)
@@ -176,6 +208,12 @@ HostTensor Program::read(const Buffer &b) const {
   if (b.isScalar) {
     t.bytes.assign(elemBytes(b.kind), 0);
     std::memcpy(t.bytes.data(), &b.scalar, elemBytes(b.kind));
+    return t;
+  }
+  if (b.deviceOnly) {
+    t.bytes.assign(b.bytes, 0);
+    memcpy_(t.bytes.data(), b.data, b.bytes, nullptr);
+    streamSynchronize_(nullptr);
     return t;
   }
   t.bytes.assign(static_cast<const uint8_t *>(b.data),

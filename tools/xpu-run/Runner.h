@@ -37,6 +37,9 @@ struct Buffer {
   /// A scalar argument's value (8 bytes, the low ones used).
   int64_t scalar = 0;
   bool isScalar = false;
+  /// Memory the host cannot touch (--device-only-buffers): filled and read
+  /// with the runtime's copies.
+  bool deviceOnly = false;
 };
 
 /// What the runtime recorded for one kernel.
@@ -55,16 +58,22 @@ public:
   /// JIT-compiles the lowered `module` for `target` with the given shared
   /// libraries (the runtime library is added for devices) and runs its
   /// global constructors (kernel module loads).
+  /// With `deviceOnly`, the runtime's device-only test mode is on
+  /// (xpuRuntimeSetDeviceOnlyMemory) and allocate() can hand out memory the
+  /// host cannot touch.
   static FailureOr<std::unique_ptr<Program>>
   create(ModuleOp module, const TargetInfo &target,
-         ArrayRef<std::string> sharedLibs, unsigned optLevel);
+         ArrayRef<std::string> sharedLibs, unsigned optLevel,
+         bool deviceOnly = false);
 
   ExecutionEngine &engine() { return *engine_; }
   bool isDevice() const { return memAlloc_ != nullptr; }
 
   /// A buffer for a value of type `t` (a scalar, or a tensor of it), filled
-  /// from `value` when given. Fails with a message when memory runs out.
-  FailureOr<Buffer> allocate(Type t, const HostTensor *value, Location loc);
+  /// from `value` when given; device-only memory with `deviceOnly` (on a
+  /// program created with it). Fails with a message when memory runs out.
+  FailureOr<Buffer> allocate(Type t, const HostTensor *value, Location loc,
+                             bool deviceOnly = false);
   void release(Buffer &buffer);
   /// The buffer's contents.
   HostTensor read(const Buffer &buffer) const;
@@ -90,6 +99,9 @@ private:
   std::unique_ptr<ExecutionEngine> engine_;
   void *(*memAlloc_)(uint64_t, void *, bool) = nullptr;
   void (*memFree_)(void *, void *) = nullptr;
+  void (*memcpy_)(void *, void *, size_t, void *) = nullptr;
+  void (*streamSynchronize_)(void *) = nullptr;
+  bool deviceOnly_ = false;
   void (*profileStart_)() = nullptr;
   int (*profileStop_)(XPUKernelProfile *, int) = nullptr;
   int (*lastError_)(char *, size_t) = nullptr;

@@ -204,6 +204,14 @@ static cl::opt<std::string>
                       "entry points and the weight-packing plan) as JSON to "
                       "this file"),
              cl::init(""), cl::cat(callCategory));
+static cl::opt<bool> deviceOnlyBuffers(
+    "device-only-buffers",
+    cl::desc("A test mode of device targets: the function's arguments are "
+             "memory the host cannot touch (xpuRuntimeSetDeviceOnlyMemory; on "
+             "OpenCL a buffer without SVM whose host address faults), so that "
+             "host code reading an argument fails instead of passing on SVM; "
+             "the results stay host-visible"),
+    cl::init(false), cl::cat(callCategory));
 static cl::opt<std::string> emitPackage(
     "emit-package",
     cl::desc("Compile --function and write it as a package into this "
@@ -435,6 +443,9 @@ static std::optional<std::string> checkOptionValues() {
     return "--emit-package needs --function (the entry point it exports)";
   if (!emitPackage.empty() && !emitObject.empty())
     return "--emit-package and --emit-object exclude each other";
+  if (deviceOnlyBuffers && (function.empty() || targetName == "cpu"))
+    return "--device-only-buffers needs --function and a device --target "
+           "(opencl, levelzero or cuda)";
   return std::nullopt;
 }
 
@@ -825,8 +836,8 @@ static int runFunction(ModuleOp module, const TargetInfo &target) {
     return 0;
   }
 
-  FailureOr<std::unique_ptr<Program>> programOr =
-      Program::create(module, target, effectiveSharedLibs(), optLevel());
+  FailureOr<std::unique_ptr<Program>> programOr = Program::create(
+      module, target, effectiveSharedLibs(), optLevel(), deviceOnlyBuffers);
   if (failed(programOr))
     return 1;
   Program &program = **programOr;
@@ -838,8 +849,12 @@ static int runFunction(ModuleOp module, const TargetInfo &target) {
       for (Buffer &b : *group)
         program.release(b);
   };
+  // The arguments are device-only memory with --device-only-buffers; the
+  // results stay host-visible: the SPIR-V pipeline's entry wrapper writes
+  // them with a host copy (its buffers are SVM).
   for (auto [i, t] : llvm::enumerate(plan->inputs)) {
-    FailureOr<Buffer> b = program.allocate(t, &values[i], loc);
+    FailureOr<Buffer> b =
+        program.allocate(t, &values[i], loc, deviceOnlyBuffers);
     if (failed(b))
       return releaseAll(), 1;
     args.push_back(*b);

@@ -128,6 +128,19 @@ XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank,
                                                     void *descriptor,
                                                     int64_t elementSizeBytes);
 
+/// A test mode (xpu-specific): while `enabled`, mgpuMemAlloc without
+/// `isHostShared` returns memory the host cannot read or write, so that host
+/// code touching a buffer only kernels may use fails at once instead of
+/// passing unnoticed on a device whose memory the host happens to reach
+/// (PoCL's SVM, CUDA's managed memory). OpenCL: a CL_MEM_READ_WRITE buffer
+/// without SVM, which the host sees as an address of a reserved range that
+/// faults on access (the runtime prints which buffer before the fault takes
+/// its course) and which the runtime translates at launches and in copies;
+/// Level Zero: zeMemAllocDevice; CUDA: device memory from cuMemAllocAsync
+/// (the latter two are what they allocate anyway). Such memory is filled
+/// and read back with mgpuMemcpy. Set it before the allocations it is for.
+XPU_RUNTIME_EXPORT void xpuRuntimeSetDeviceOnlyMemory(int enabled);
+
 //===----------------------------------------------------------------------===//
 // Kernel profiling (xpu-specific)
 //===----------------------------------------------------------------------===//
