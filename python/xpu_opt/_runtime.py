@@ -10,6 +10,7 @@ and an error is reported to the call that caused it.
 """
 
 import ctypes
+import os
 import threading
 
 import torch
@@ -24,6 +25,25 @@ class KernelProfile(ctypes.Structure):
                 ("deviceNanoseconds", ctypes.c_int64)]
 
 
+# Every function of a runtime library that xpu_opt calls, with the targets
+# whose runtime must export it (test/Runtime/exports.test checks them with
+# nm -D against this list and XPURuntime.h).
+BOUND_FUNCTIONS = {
+    "mgpuMemAlloc": ("opencl", "levelzero", "cuda"),
+    "mgpuMemFree": ("opencl", "levelzero", "cuda"),
+    "xpuRuntimeGetLastError": ("opencl", "levelzero", "cuda"),
+    "xpuRuntimeClearError": ("opencl", "levelzero", "cuda"),
+    "xpuRuntimeSetErrorPrinting": ("opencl", "levelzero", "cuda"),
+    "xpuRuntimeGetDeviceCount": ("opencl", "levelzero", "cuda"),
+    "xpuRuntimeSelectDevice": ("opencl", "levelzero", "cuda"),
+    "xpuRuntimeProfileStart": ("opencl", "levelzero", "cuda"),
+    "xpuRuntimeProfileStop": ("opencl", "levelzero", "cuda"),
+    "xpuCudaSetStream": ("cuda",),
+    "xpuOpenCLWriteSPIR": ("opencl",),
+    "xpuOpenCLAddSPIRDirectory": ("opencl",),
+}
+
+
 class Runtime:
     """One runtime library, loaded once per process (see get())."""
 
@@ -32,17 +52,30 @@ class Runtime:
 
     @classmethod
     def get(cls, path):
-        """The runtime library at `path`; OSError if it does not load (the
-        CUDA runtime without the NVIDIA driver's libcuda.so.1, say)."""
-        key = str(path)
+        """The runtime library at `path`, or the one of that name already in
+        this process; OSError if it does not load (the CUDA runtime without
+        the NVIDIA driver's libcuda.so.1, say).
+
+        One per file name (the library's soname): compiled libraries link
+        the runtime by that name, and the dynamic linker hands them the copy
+        loaded first, whichever directory it came from (the build tree's or
+        a package's). A second copy would have its own device state and
+        error channel, which the compiled code would never use."""
+        name = os.path.basename(str(path))
         with cls._loaded_lock:
-            if key not in cls._loaded:
-                cls._loaded[key] = cls(key)
-            return cls._loaded[key]
+            if name not in cls._loaded:
+                try:  # loaded already: by a package's model.so, say
+                    ctypes.CDLL(name, mode=os.RTLD_NOLOAD)
+                    where = name
+                except OSError:
+                    where = str(path)
+                cls._loaded[name] = cls(where)
+            return cls._loaded[name]
 
     def __init__(self, path):
         self.path = path
         self.lib = lib = ctypes.CDLL(path)
+        self.name = os.path.basename(path)
         lib.mgpuMemAlloc.restype = ctypes.c_void_p
         lib.mgpuMemAlloc.argtypes = [ctypes.c_uint64, ctypes.c_void_p,
                                      ctypes.c_bool]
@@ -58,10 +91,23 @@ class Runtime:
         lib.xpuRuntimeProfileStop.restype = ctypes.c_int
         lib.xpuRuntimeProfileStop.argtypes = [ctypes.POINTER(KernelProfile),
                                               ctypes.c_int]
+        lib.xpuRuntimeSelectDevice.restype = None
+        lib.xpuRuntimeSelectDevice.argtypes = [ctypes.c_int]
+        self.is_cuda = hasattr(lib, "xpuCudaSetStream")
+        if self.is_cuda:
+            lib.xpuCudaSetStream.restype = None
+            lib.xpuCudaSetStream.argtypes = [ctypes.c_void_p]
+        self.is_opencl = hasattr(lib, "xpuOpenCLWriteSPIR")
+        if self.is_opencl:
+            lib.xpuOpenCLWriteSPIR.restype = ctypes.c_int
+            lib.xpuOpenCLWriteSPIR.argtypes = [ctypes.c_char_p]
+            lib.xpuOpenCLAddSPIRDirectory.restype = None
+            lib.xpuOpenCLAddSPIRDirectory.argtypes = [ctypes.c_char_p]
         # Errors become exceptions here: the runtime prints nothing.
         lib.xpuRuntimeSetErrorPrinting(0)
         self.lock = threading.RLock()
         self._devices = None
+        self.device = None  # the device index selected (CUDA)
 
     # Errors -----------------------------------------------------------------
 
@@ -94,6 +140,42 @@ class Runtime:
                 else:
                     self._devices = (count, None)
             return self._devices
+
+    def select_device(self, index):
+        """Runs on device `index` (CUDA: the caller's tensors' device); an
+        error once the runtime runs on another one."""
+        with self.lock:
+            if self.device == index:
+                return
+            if self.device is not None:
+                raise ValueError(
+                    f"xpu_opt: this process runs compiled modules on "
+                    f"cuda:{self.device}; tensors on cuda:{index} need a "
+                    "process of their own (the runtime uses one device)")
+            self.last_error()
+            self.lib.xpuRuntimeSelectDevice(index)
+            self.check(f"selecting device {index}")
+            self.device = index
+
+    def set_stream(self, stream):
+        """CUDA: runs the next calls on `stream` (a CUstream; 1 is the
+        legacy default stream, PyTorch's default)."""
+        self.lib.xpuCudaSetStream(stream)
+
+    # SPIR translations (OpenCL) ---------------------------------------------
+
+    def write_spir(self, directory):
+        """Writes the SPIR translations this process made (OpenCL devices
+        without SPIR-V IL support) into `directory`; their number."""
+        with self.lock:
+            n = self.lib.xpuOpenCLWriteSPIR(str(directory).encode())
+            self.check(f"writing the SPIR translations into {directory}")
+            return n
+
+    def add_spir_directory(self, directory):
+        with self.lock:
+            self.lib.xpuOpenCLAddSPIRDirectory(str(directory).encode())
+            self.check(f"reading the SPIR translations of {directory}")
 
     # Memory -----------------------------------------------------------------
 

@@ -11,8 +11,13 @@
 // an IL version (built with the options the module embeds for Intel's
 // compiler, e.g. its GRF mode, on Intel devices). Otherwise (PoCL 3.1, for one)
 // the module is translated to SPIR 1.2 bitcode with `llvm-spirv -r
-// --spirv-target-env=CL1.2`, found at configure time, and loaded with
-// clCreateProgramWithBinary and the build options "-x spir -spir-std=1.2".
+// --spirv-target-env=CL1.2`, found at configure time ($XPU_OPENCL_LLVM_SPIRV
+// overrides it), and loaded with clCreateProgramWithBinary and the build
+// options "-x spir -spir-std=1.2". Translations are kept by the SPIR-V's
+// hash: xpuOpenCLWriteSPIR writes them into a directory (a package carries
+// them) and xpuOpenCLAddSPIRDirectory makes a directory's translations
+// available, so that a package loads where llvm-spirv is absent without
+// starting a process.
 //
 // Buffers: generated code passes raw pointers, so all memory from
 // mgpuMemAlloc is SVM (clSVMAlloc; fine-grain buffer SVM when the device has
@@ -562,9 +567,9 @@ struct TempFile {
 } // namespace
 
 /// Translates SPIR-V to SPIR 1.2 bitcode with llvm-spirv.
-static std::vector<unsigned char> translateToSPIR(const void *data,
-                                                  size_t size) {
-  const char *tool = XPU_LLVM_SPIRV_PATH;
+static std::vector<unsigned char> runLLVMSPIRV(const void *data, size_t size) {
+  const char *override = std::getenv("XPU_OPENCL_LLVM_SPIRV");
+  const char *tool = override && *override ? override : XPU_LLVM_SPIRV_PATH;
   if (!*tool)
     fatal("the device has no SPIR-V IL support and this runtime was built "
           "without llvm-spirv, so SPIR-V cannot be translated to SPIR 1.2; "
@@ -604,6 +609,67 @@ static std::vector<unsigned char> translateToSPIR(const void *data,
                                      std::istreambuf_iterator<char>());
   if (bitcode.empty())
     fatal(std::string(tool) + " produced no SPIR 1.2 bitcode");
+  return bitcode;
+}
+
+/// SPIR translations by the FNV-1a hash of their SPIR-V, and the
+/// directories to look for more in (`<hash>.bc`).
+namespace {
+struct Translations {
+  std::mutex mutex;
+  std::map<uint64_t, std::vector<unsigned char>> bitcode;
+  std::vector<std::string> directories;
+};
+} // namespace
+
+static Translations &translations() {
+  static auto *t = new Translations();
+  return *t;
+}
+
+static uint64_t hashBytes(const void *data, size_t size) {
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = 0; i < size; ++i) {
+    h ^= static_cast<const unsigned char *>(data)[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+static std::string translationFile(uint64_t hash) {
+  char name[32];
+  std::snprintf(name, sizeof(name), "%016llx.bc",
+                static_cast<unsigned long long>(hash));
+  return name;
+}
+
+/// The SPIR 1.2 bitcode of a SPIR-V module: a translation made or read
+/// before, one in a registered directory, else llvm-spirv's.
+static std::vector<unsigned char> translateToSPIR(const void *data,
+                                                  size_t size) {
+  uint64_t hash = hashBytes(data, size);
+  Translations &t = translations();
+  {
+    std::lock_guard<std::mutex> lock(t.mutex);
+    auto it = t.bitcode.find(hash);
+    if (it != t.bitcode.end())
+      return it->second;
+    for (const std::string &dir : t.directories) {
+      std::ifstream in(std::filesystem::path(dir) / translationFile(hash),
+                       std::ios::binary);
+      if (!in)
+        continue;
+      std::vector<unsigned char> bitcode((std::istreambuf_iterator<char>(in)),
+                                         std::istreambuf_iterator<char>());
+      if (bitcode.empty())
+        continue;
+      t.bitcode[hash] = bitcode;
+      return bitcode;
+    }
+  }
+  std::vector<unsigned char> bitcode = runLLVMSPIRV(data, size);
+  std::lock_guard<std::mutex> lock(t.mutex);
+  t.bitcode[hash] = bitcode;
   return bitcode;
 }
 
@@ -1518,6 +1584,41 @@ extern "C" XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t, void *,
                                                                int64_t) {
   // Constants stay registered for the life of the program: a later call of
   // the same function registers them again, and the copy is still valid.
+}
+
+extern "C" XPU_RUNTIME_EXPORT void xpuOpenCLAddSPIRDirectory(const char *dir) {
+  guardedVoid(errors(), [&] {
+    if (!dir)
+      fatal("xpuOpenCLAddSPIRDirectory: null directory");
+    Translations &t = translations();
+    std::lock_guard<std::mutex> lock(t.mutex);
+    t.directories.push_back(dir);
+  });
+}
+
+extern "C" XPU_RUNTIME_EXPORT int xpuOpenCLWriteSPIR(const char *dir) {
+  return guarded(
+      errors(), [] { return -1; },
+      [&] {
+        if (!dir)
+          fatal("xpuOpenCLWriteSPIR: null directory");
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        if (ec)
+          fatal(std::string("cannot create ") + dir + ": " + ec.message());
+        Translations &t = translations();
+        std::lock_guard<std::mutex> lock(t.mutex);
+        for (const auto &[hash, bitcode] : t.bitcode) {
+          std::filesystem::path path =
+              std::filesystem::path(dir) / translationFile(hash);
+          std::ofstream out(path, std::ios::binary);
+          out.write(reinterpret_cast<const char *>(bitcode.data()),
+                    static_cast<std::streamsize>(bitcode.size()));
+          if (!out)
+            fatal("cannot write " + path.string());
+        }
+        return static_cast<int>(t.bitcode.size());
+      });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeSetDeviceOnlyMemory(int enabled) {

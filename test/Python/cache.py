@@ -5,7 +5,7 @@ process that loads it) whose exit status is checked:
 * warm start: a second process with a warm cache compiles nothing (torch-mlir
   is not even imported) and reaches its first result in well under 0.2 s
   (the time is printed; the check allows 0.5 s for slow machines);
-* damaged entries (model.so truncated to half and to nothing, plan.json,
+* damaged entries (model.so truncated to half and to nothing, interface.json,
   manifest.json, the cached export's meta.json and MLIR) are rebuilt, and the
   results are right;
 * an unwritable cache directory gives one warning naming XPU_OPT_CACHE_DIR
@@ -145,9 +145,9 @@ def _():
     damaged("lib", "model.so", truncate(0.0))
 
 
-@t.case(f"plan.json damaged: rebuilt ({TARGET})")
+@t.case(f"interface.json damaged: rebuilt ({TARGET})")
 def _():
-    damaged("lib", "plan.json", garbage)
+    damaged("lib", "interface.json", garbage)
 
 
 @t.case(f"the cached export's meta.json damaged: rebuilt ({TARGET})")

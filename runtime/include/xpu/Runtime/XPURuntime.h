@@ -204,6 +204,22 @@ XPU_RUNTIME_EXPORT int xpuRuntimeListDevices(void);
 XPU_RUNTIME_EXPORT void xpuRuntimeSelectDevice(int index);
 
 //===----------------------------------------------------------------------===//
+// OpenCL only (xpu_opencl_runtime)
+//===----------------------------------------------------------------------===//
+
+/// Devices without SPIR-V IL support (PoCL) get each module translated to
+/// SPIR 1.2 bitcode by llvm-spirv, a separate program. The runtime keeps
+/// the translations by the SPIR-V module's hash: this writes every one it
+/// made or read into `dir` (`<hash>.bc`, created if missing) and returns
+/// their number (-1, with the error recorded, on failure), so that a
+/// package can carry them.
+XPU_RUNTIME_EXPORT int xpuOpenCLWriteSPIR(const char *dir);
+
+/// Makes the translations in `dir` (written by xpuOpenCLWriteSPIR)
+/// available: a module with one there loads without llvm-spirv.
+XPU_RUNTIME_EXPORT void xpuOpenCLAddSPIRDirectory(const char *dir);
+
+//===----------------------------------------------------------------------===//
 // CUDA only (xpu_cuda_runtime)
 //===----------------------------------------------------------------------===//
 
