@@ -72,7 +72,13 @@ def compile_mlir(mlir_text, target="cpu", precision="f32", optimize=True,
     options = pipeline_options if optimize else (
         pipeline_options + " optimize=false").strip()
     args = [f"--target={target}", f"--function={function}",
-            f"--precision={precision}", "--progress=false"]
+            "--progress=false"]
+    # xpu-run's --precision knows the precisions of every target; tf32
+    # (CUDA only) is a pipeline option.
+    if precision == "tf32":
+        options = (options + " precision=tf32").strip()
+    else:
+        args.append(f"--precision={precision}")
     if options:
         args.append(f"--xpu-pipeline-options={options}")
     args += list(extra_args)
@@ -322,7 +328,7 @@ def _default_precision(module, inputs):
 
 
 def _check_arguments(module, example_inputs, precision, optimize,
-                     pipeline_options, extra_args):
+                     pipeline_options, extra_args, target):
     """The example inputs as a tuple and the precision, or TypeError /
     ValueError with the reason."""
     if not isinstance(module, torch.nn.Module):
@@ -340,7 +346,15 @@ def _check_arguments(module, example_inputs, precision, optimize,
     example_inputs = tuple(example_inputs)
     if precision is None:
         precision = _default_precision(module, example_inputs)
-    if precision not in ("f32", "f64", "bf16", "f16"):
+        # xpu-nvvm-pipeline has no f64 GEMMs: an f64 model's are demoted.
+        if target == "cuda" and precision == "f64":
+            precision = "f32"
+    if target == "cuda":
+        if precision not in ("f32", "tf32", "bf16", "f16"):
+            raise ValueError(f"xpu_opt: precision on target 'cuda' must be "
+                             f"'f32', 'tf32', 'bf16' or 'f16' (no f64 "
+                             f"GEMMs there), got {precision!r}")
+    elif precision not in ("f32", "f64", "bf16", "f16"):
         raise ValueError(f"xpu_opt: precision must be 'f32', 'f64', 'bf16' "
                          f"or 'f16', got {precision!r}")
     if not isinstance(optimize, bool):
@@ -378,8 +392,10 @@ def compile(module, example_inputs, target="cpu", precision=None,
         this build or machine cannot run (no runtime library, no driver, no
         device) raises TargetUnavailable before anything compiles; build()
         compiles for it anyway, to run elsewhere.
-      precision: the GEMMs' precision, "f32", "f64", "bf16" or "f16";
-        default: the model's own dtype (an f64 model stays f64).
+      precision: the GEMMs' precision, "f32", "f64", "bf16" or "f16"
+        (on "cuda" also "tf32", and no "f64": an f64 model's GEMMs run in
+        f32 there); default: the model's own dtype (an f64 model stays
+        f64).
       optimize: False skips xpu-opt's catalog passes (for comparisons).
       pipeline_options: extra options of the target's pipeline, as xpu-run's
         --xpu-pipeline-options takes them ("reassociate=true ...").
@@ -444,7 +460,7 @@ def compile(module, example_inputs, target="cpu", precision=None,
     """
     example_inputs, precision = _check_arguments(
         module, example_inputs, precision, optimize, pipeline_options,
-        extra_args)
+        extra_args, target)
     _targets.lookup(target)
     if freeze is None:
         freeze = target == "cuda"
@@ -481,7 +497,7 @@ def build(module, example_inputs, target="cpu", precision=None,
     """
     example_inputs, precision = _check_arguments(
         module, example_inputs, precision, optimize, pipeline_options,
-        extra_args)
+        extra_args, target)
     _targets.lookup(target)
     check_inputs(example_inputs, "cuda" if target == "cuda" and all(
         t.device.type == "cuda" for t in example_inputs) else "cpu",
