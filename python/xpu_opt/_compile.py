@@ -421,8 +421,8 @@ def compile(module, example_inputs, target="cpu", precision=None,
         through .data or NumPy, load_state_dict, optimizer steps, a new
         Parameter (even one at a freed one's address). The price is one
         read of those weights per call; on "cuda" the comparison runs on
-        the GPU and costs one device synchronization per call, so it is
-        not the default there.
+        the GPU (against a device copy of each packed weight) and costs one
+        device synchronization per call, so it is not the default there.
       freeze=True (default on "cuda"): torch.compile's freezing contract.
         The weights are copied at compile time; later changes are not seen
         until fast.refresh(). No per-call cost.
