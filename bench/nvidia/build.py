@@ -2,8 +2,12 @@
 """Builds the NVIDIA benchmark's libraries on this machine (no GPU needed).
 
 For every problem of problems.py and each of its variants, writes the model
-as MLIR, compiles it with `xpu-compile --target=cuda` into a shared library
-with C interfaces (`<dir>/<problem>.<variant>.so` and its interface JSON),
+as MLIR, compiles it with `xpu-compile --target=cuda --emit=shared` into a
+shared library (`<dir>/<problem>.<variant>.so` and its package interface,
+tools/common/Package.h) with, besides the package's entry wrappers, the C
+interfaces of @forward, @forward.pack and @forward.packed (c-interfaces=true:
+they return the result buffers they allocate, so the timed calls make no
+copy into caller buffers), described from the interface in the manifest,
 checks every kernel with `ptxas -v` (registers, spills) and writes
 `<dir>/manifest.json` for run.py, next to a copy of libxpu_cuda_runtime.so.
 The directory can be carried to the GPU machine as it is.
@@ -58,9 +62,10 @@ def build_one(args, job):
         f.write(text)
     dump = os.path.join(args.out, "kernels", "%s.%s" % (name, variant))
     opts = ("chip=%s precision=%s schedule=%s device-results=true "
-            "dump-binaries=%s" % (chip, precision, schedule, dump))
+            "c-interfaces=true dump-binaries=%s" % (chip, precision, schedule,
+                                                    dump))
     cmd = [os.path.join(args.build, "bin", "xpu-compile"), src, "--target=cuda",
-           "-o", base + ".so", "--interface=" + base + ".json",
+           "--emit=shared", "-o", base + ".so", "--interface=" + base + ".json",
            "--xpu-pipeline-options=" + opts, "--xpu-remarks"]
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
@@ -78,8 +83,37 @@ def build_one(args, job):
     return {"problem": name, "variant": variant, "precision": precision,
             "chip": chip,
             "lib": os.path.basename(base + ".so"),
-            "functions": interface["functions"], "kernels": kernels,
+            "functions": c_interfaces(interface), "kernels": kernels,
             "remarks": remarks}
+
+
+def c_interfaces(interface):
+    """The C interfaces (`_mlir_ciface_<fn>`: result descriptors first,
+    then the arguments) of @forward, @forward.pack and @forward.packed as
+    run.py calls them, from the package interface: each argument's shape,
+    element type and, for an argument of @forward, its position there."""
+    fn, inputs = interface["function"], interface["inputs"]
+
+    def arg(i):
+        return {"shape": inputs[i]["shape"], "type": inputs[i]["dtype"],
+                "arg": i}
+
+    def value(v):
+        return {"shape": v["shape"], "type": v["dtype"]}
+    funcs = [{"name": fn, "args": [arg(i) for i in range(len(inputs))],
+              "results": [value(r) for r in interface["results"]]}]
+    pack = interface.get("pack")
+    if pack:
+        packed = [value(r) for r in pack["results"]]
+        funcs.append({"name": fn + ".pack",
+                      "args": [arg(o["index"]) for o in pack["operands"]],
+                      "results": packed})
+        funcs.append({"name": fn + ".packed",
+                      "args": [arg(o["index"]) if o["from"] == "arg"
+                               else packed[o["index"]]
+                               for o in pack["packed_operands"]],
+                      "results": [value(r) for r in interface["results"]]})
+    return funcs
 
 
 def main():

@@ -163,10 +163,13 @@ def mlir(p, dtype):
     w = _Writer()
     args = []
 
-    def arg(name, shape):
+    def arg(name, shape, weight=False):
+        # Weights are marked: xpu-outline-weight-pack packs marked arguments
+        # only (an unmarked one may be an activation), once per input set.
         v = "%" + name
         w.types[v] = (shape, dtype)
-        args.append("%s: %s" % (v, _t(shape, dtype)))
+        args.append("%s: %s%s" % (v, _t(shape, dtype),
+                                  " {xpu.weight}" if weight else ""))
         return v
 
     m, n, k, b = p.m, p.n, p.k, p.batch
@@ -175,13 +178,16 @@ def mlir(p, dtype):
     if batched:
         a, bb, out_shape = arg("a", (b, m, k)), arg("b", (b, k, n)), (b, m, n)
     elif not linear:
-        a, bb, out_shape = arg("a", (m, k)), arg("b", (k, n)), (m, n)
+        # The GEMM's B is the weight (packed once per input set, as a
+        # model's weight would be); both operands of a bmm are activations.
+        a, bb, out_shape = arg("a", (m, k)), arg("b", (k, n), True), (m, n)
     else:
-        a, wt, bias = arg("x", (m, k)), arg("w", (n, k)), arg("bias", (n,))
+        a, wt = arg("x", (m, k)), arg("w", (n, k), True)
+        bias = arg("bias", (n,), True)
         out_shape = (m, n)
         if p.kind == "linear_bn_relu":
-            gamma, beta = arg("gamma", (n,)), arg("beta", (n,))
-            mean, var = arg("mean", (n,)), arg("var", (n,))
+            gamma, beta = arg("gamma", (n,), True), arg("beta", (n,), True)
+            mean, var = arg("mean", (n,), True), arg("var", (n,), True)
         if p.kind == "linear_residual":
             resid = arg("resid", (m, n))
 

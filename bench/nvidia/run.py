@@ -88,6 +88,11 @@ class Library:
         ptrs = ([ctypes.byref(out)] if results else []) + \
             [ctypes.byref(d) for d in descs]
         self.lib["_mlir_ciface_" + name](*ptrs)
+        # The runtime records errors instead of exiting (XPURuntime.h).
+        message = ctypes.create_string_buffer(4096)
+        if self.rt.xpuRuntimeGetLastError(message, len(message)) > 0:
+            self.rt.xpuRuntimeClearError()
+            raise RuntimeError("%s: %s" % (name, message.value.decode()))
         if len(results) > 1:
             results = [getattr(out, "r%d" % i) for i in range(len(results))]
         return results
@@ -109,26 +114,40 @@ class Library:
 
 
 class Model:
-    """`forward` of a library, with its weights packed once per input set
-    when the library has `forward.pack`."""
+    """`forward` of a library. When the library has `forward.pack`, its
+    results are kept per set of pack operands (the arguments the interface
+    lists for `forward.pack`): a call whose pack operands are other tensors,
+    or tensors changed in place since, packs again. The harness never writes
+    into its inputs, so a tensor's identity and version counter tell its
+    contents."""
 
     def __init__(self, lib):
         self.lib = lib
         self.packed = "forward.pack" in lib.funcs
         self.packs = {}
 
-    def prepare(self, key, inputs):
-        if not self.packed:
-            return
+    def _pack_key(self, inputs):
         pack = self.lib.funcs["forward.pack"]
-        w = [inputs[a["arg"]] for a in pack["args"]]
-        self.packs[key] = self.lib.call("forward.pack", w)
+        return tuple((inputs[a["arg"]].data_ptr(), inputs[a["arg"]]._version,
+                      tuple(inputs[a["arg"]].shape))
+                     for a in pack["args"])
 
-    def __call__(self, key, inputs):
+    def prepare(self, inputs):
+        """Packs the weights of `inputs` (outside the timed calls)."""
+        if not self.packed:
+            return None
+        key = self._pack_key(inputs)
+        if key not in self.packs:
+            pack = self.lib.funcs["forward.pack"]
+            w = [inputs[a["arg"]] for a in pack["args"]]
+            self.packs[key] = self.lib.call("forward.pack", w)
+        return key
+
+    def __call__(self, inputs):
         if not self.packed:
             return self.lib.call("forward", inputs)
         packed = self.lib.funcs["forward.packed"]
-        res = iter(self.packs[key])
+        res = iter(self.packs[self.prepare(inputs)])
         args = [inputs[a["arg"]] if "arg" in a else next(res)
                 for a in packed["args"]]
         return self.lib.call("forward.packed", args)
@@ -249,8 +268,12 @@ def main():
     rt = ctypes.CDLL(os.path.join(args.lib_dir, "libxpu_cuda_runtime.so"),
                      mode=ctypes.RTLD_GLOBAL)
     for fn in ("mgpuMemFree", "mgpuMemcpy", "xpuCudaSetStream",
-               "xpuCudaSetAllocationFill"):
+               "xpuCudaSetAllocationFill", "xpuRuntimeClearError"):
         getattr(rt, fn).restype = None
+    rt.xpuRuntimeGetLastError.restype = ctypes.c_int
+    rt.xpuRuntimeGetLastError.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+    # Errors are raised by Library.call; the runtime need not print them.
+    rt.xpuRuntimeSetErrorPrinting(0)
     torch.cuda.init()
     dev = torch.cuda.get_device_properties(0)
     print("device: %s, %d SMs, torch %s, CUDA %s, %s" % (
@@ -288,8 +311,7 @@ def main():
             # Correctness on fresh inputs, outputs poisoned.
             rt.xpuCudaSetAllocationFill(1, POISON)
             ins = make_inputs(p, dtype, 1000 + len(results))
-            model.prepare("check", ins)
-            outs = model("check", ins)
+            outs = model(ins)
             out = lib.to_tensor(outs[0], spec)
             lib.free(outs)
             torch.cuda.synchronize()
@@ -306,11 +328,11 @@ def main():
                      "kernels": e["kernels"]}
             if not args.check_only:
                 sets = [make_inputs(p, dtype, s) for s in range(nsets)]
-                for i, s in enumerate(sets):
-                    model.prepare(i, s)
+                for s in sets:
+                    model.prepare(s)
 
                 def run(i):
-                    lib.free(model(i, sets[i]))
+                    lib.free(model(sets[i]))
                 reps = args.reps if e["variant"] != "f32" else 3
                 entry["ms"], entry["spread"] = time_calls(run, nsets,
                                                           args.warmup, reps)

@@ -1,380 +1,323 @@
 """xpu_opt.compile: a PyTorch module as a compiled, callable program.
 
-How a call runs: the module is exported with torch-mlir (weights as marked
-arguments, shapes of the inputs seen), `xpu-run --emit-object` compiles it
-for the target into a relocatable object with C entry points and a JSON plan
-(which arguments feed the weight-packing part `forward.pack`), the object is
-linked into a shared library, and ctypes calls it. Inputs and outputs are
-torch tensors: on the CPU the library reads and writes them in place; on a
-device the runtime's shared (SVM/USM) buffers hold them. The packed weights
-are computed once per weight set (a parameter that changes in place, or a
-new parameter, repacks) and kept on the device. Compiled libraries are
-cached on disk by the hash of the MLIR text and the options.
+Two halves, kept apart:
+
+* compiling (this file): the module is exported with torch-mlir (_export:
+  weights as marked arguments, the input shapes seen) and
+  `xpu-run --emit-package` compiles the MLIR for the target into a package
+  (tools/common/Package.h: a shared library with C entry points, its
+  interface, which says which arguments feed the weight-packing part
+  `forward.pack`, and the runtime library it needs). compile_mlir() returns
+  that Artifact. Both the export and the package are cached on disk
+  (_cache).
+* running (_program.py): a _Program is an Artifact loaded into this process
+  and bound to its target's runtime; a _Variant calls it with torch
+  tensors, packs the weights when the pack operands change, and keeps the
+  device buffers. It needs no compiler: xpu_opt.load runs it from a saved
+  package (_package.py).
+
+CompiledModule specializes on the shapes and dtypes of the inputs (one
+variant each) and maps the flat results back to the module's output;
+build() compiles without running (a target this machine lacks, say) and
+returns a Package to save.
 """
 
-import ctypes
 import hashlib
 import json
-import os
 import pathlib
-import shutil
-import statistics
+import shlex
 import subprocess
 import tempfile
-import time
+import threading
 
 import torch
 
-from . import _export, _paths, _targets
+from . import _cache, _export, _paths, _program, _targets
+from ._errors import CompileError
+from ._program import Artifact, Callable, check_inputs
 
-_DTYPES = {
-    "f32": torch.float32, "f64": torch.float64, "f16": torch.float16,
-    "bf16": torch.bfloat16, "i1": torch.bool, "i8": torch.int8,
-    "i16": torch.int16, "i32": torch.int32, "i64": torch.int64,
-}
 _PRECISIONS = {torch.float32: "f32", torch.float64: "f64",
                torch.float16: "f16", torch.bfloat16: "bf16"}
-_SCALAR_CTYPES = {
-    "f32": ctypes.c_float, "f64": ctypes.c_double, "f16": ctypes.c_uint16,
-    "bf16": ctypes.c_uint16, "i1": ctypes.c_bool, "i8": ctypes.c_int8,
-    "i16": ctypes.c_int16, "i32": ctypes.c_int32, "i64": ctypes.c_int64,
-}
 
+# Compiling ------------------------------------------------------------------
 
-class CompileError(RuntimeError):
-    """xpu-run or the linker refused the module; the message says why."""
-
-
-_descriptor_types = {}
-
-
-def _descriptor_type(rank):
-    """The memref descriptor of the given rank, as the C interface has it."""
-    if rank not in _descriptor_types:
-        class Descriptor(ctypes.Structure):
-            _fields_ = [("allocated", ctypes.c_void_p),
-                        ("aligned", ctypes.c_void_p),
-                        ("offset", ctypes.c_int64),
-                        ("sizes", ctypes.c_int64 * rank),
-                        ("strides", ctypes.c_int64 * rank)]
-        _descriptor_types[rank] = Descriptor
-    return _descriptor_types[rank]
-
-
-def _descriptor(ptr, shape):
-    d = _descriptor_type(len(shape))()
-    d.allocated = d.aligned = ptr
-    d.offset = 0
-    stride = 1
-    for i in reversed(range(len(shape))):
-        d.sizes[i] = shape[i]
-        d.strides[i] = stride
-        stride *= shape[i]
-    return d
-
-
-class _XPUKernelProfile(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char_p), ("launches", ctypes.c_uint64),
-                ("deviceNanoseconds", ctypes.c_int64)]
-
-
-class _Runtime:
-    """The device runtime library: shared buffers and kernel profiling."""
-
-    def __init__(self, path):
-        self.lib = ctypes.CDLL(str(path))
-        self.lib.mgpuMemAlloc.restype = ctypes.c_void_p
-        self.lib.mgpuMemAlloc.argtypes = [ctypes.c_uint64, ctypes.c_void_p,
-                                          ctypes.c_bool]
-        self.lib.mgpuMemFree.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
-        self.lib.xpuRuntimeProfileStop.restype = ctypes.c_int
-        self.lib.xpuRuntimeProfileStop.argtypes = [
-            ctypes.POINTER(_XPUKernelProfile), ctypes.c_int]
-
-    def alloc(self, nbytes):
-        return self.lib.mgpuMemAlloc(max(nbytes, 1), None, True)
-
-    def free(self, ptr):
-        self.lib.mgpuMemFree(ptr, None)
-
-    def profile_start(self):
-        self.lib.xpuRuntimeProfileStart()
-
-    def profile_stop(self):
-        entries = (_XPUKernelProfile * 4096)()
-        n = self.lib.xpuRuntimeProfileStop(entries, len(entries))
-        return [(entries[i].name.decode(), entries[i].launches,
-                 entries[i].deviceNanoseconds) for i in range(min(n, 4096))]
-
-
-class _DeviceBuffer:
-    """A shared buffer of the device runtime, with its descriptor."""
-
-    def __init__(self, runtime, shape, dtype):
-        self.runtime = runtime
-        self.shape = tuple(shape)
-        self.dtype = dtype
-        self.nbytes = torch.Size(shape).numel() * torch.empty(
-            (), dtype=dtype).element_size()
-        self.ptr = runtime.alloc(self.nbytes)
-        self.desc = _descriptor(self.ptr, self.shape)
-
-    def write(self, tensor):
-        tensor = tensor.detach().contiguous()
-        ctypes.memmove(self.ptr, tensor.data_ptr(), self.nbytes)
-
-    def read(self):
-        out = torch.empty(self.shape, dtype=self.dtype)
-        ctypes.memmove(out.data_ptr(), self.ptr, self.nbytes)
-        return out
-
-    def __del__(self):
-        try:
-            self.runtime.free(self.ptr)
-        except Exception:  # interpreter shutdown
-            pass
-
-
-def _run(cmd, what):
-    result = subprocess.run(cmd, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise CompileError(f"xpu_opt: {what} failed (exit {result.returncode})"
-                           f":\n{result.stderr.strip()}\n  command: "
-                           + " ".join(str(c) for c in cmd))
-    return result
-
-
-def _linker():
-    for name in (os.environ.get("CXX", ""), "c++", "g++", "clang++", "cc"):
-        if name and shutil.which(name):
-            return name
-    raise CompileError("xpu_opt: no C++ compiler (c++, g++) to link the "
-                       "compiled object into a shared library")
+def _tool_failed(what, result, tmp, kept, repeat):
+    """CompileError for a failed tool run: the first line is the tool's
+    first error (temporary paths replaced by the kept input), then its whole
+    output and a command that repeats the failure."""
+    text = (result.stderr or "").replace(str(tmp / "model.mlir"),
+                                         str(kept)).replace(str(tmp), "<tmp>")
+    lines = [line.rstrip() for line in text.splitlines() if line.strip()]
+    if result.returncode < 0:
+        first = f"{what} crashed (signal {-result.returncode})"
+    else:
+        first = next((line for line in lines if "error:" in line),
+                     lines[0] if lines else f"{what} failed")
+    message = f"xpu_opt: {first.strip()}"
+    details = [line for line in lines if line != first]
+    if details:
+        message += "\n" + "\n".join("  " + line for line in details)
+    message += f"\n  to repeat it: {repeat}"
+    return CompileError(message)
 
 
 def compile_mlir(mlir_text, target="cpu", precision="f32", optimize=True,
                  pipeline_options="", extra_args=(), function="forward"):
-    """Compiles MLIR text with xpu-run; returns (shared library path, plan)."""
+    """Compiles MLIR text with xpu-run into a package (a shared library, its
+    interface and the runtime library it needs: tools/common/Package.h);
+    returns the Artifact (library, plan, directory), cached by the text, the
+    options and the tools."""
     t = _targets.lookup(target)
     xpu_run = _paths.xpu_run()
     options = pipeline_options if optimize else (
         pipeline_options + " optimize=false").strip()
     args = [f"--target={target}", f"--function={function}",
-            f"--precision={precision}", "--progress=false"]
+            "--progress=false"]
+    # xpu-run's --precision knows the precisions of every target; tf32
+    # (CUDA only) is a pipeline option.
+    if precision == "tf32":
+        options = (options + " precision=tf32").strip()
+    else:
+        args.append(f"--precision={precision}")
     if options:
         args.append(f"--xpu-pipeline-options={options}")
     args += list(extra_args)
-    key = hashlib.sha256("\0".join(
-        [mlir_text, str(xpu_run.stat().st_mtime_ns)] + args).encode())
-    out = _paths.cache_dir() / key.hexdigest()[:24]
-    lib, plan_path = out / "model.so", out / "plan.json"
-    if lib.exists() and plan_path.exists():
-        return lib, json.loads(plan_path.read_text())
-    out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=out) as tmp:
+    runtime = (_paths.runtime_dir() / t.runtime_library
+               if t.runtime_library else None)
+    tools = [xpu_run] + ([runtime] if runtime else [])
+    stamps = [f"{p}:{p.stat().st_mtime_ns}:{p.stat().st_size}" for p in tools]
+    key = hashlib.sha256("\0".join(["package-1", mlir_text] + stamps + args)
+                         .encode()).hexdigest()[:32]
+    names = ["model.so", "interface.json"]
+    hit = _cache.lookup("lib", key, names)
+    if hit:
+        return Artifact(hit["model.so"],
+                        json.loads(hit["interface.json"].read_text()),
+                        hit["model.so"].parent)
+    with tempfile.TemporaryDirectory(prefix="xpu_opt-") as tmp:
         tmp = pathlib.Path(tmp)
         (tmp / "model.mlir").write_text(mlir_text)
-        _run([str(xpu_run), str(tmp / "model.mlir")] + args +
-             [f"--emit-object={tmp / 'model.o'}",
-              f"--emit-plan={tmp / 'plan.json'}"], "xpu-run")
-        runtime_dir = _paths.runtime_dir()
-        mlir_dir = _paths.mlir_lib_dir()
-        link = [_linker(), "-shared", "-o", str(tmp / "model.so"),
-                str(tmp / "model.o")]
-        if t.runtime_library:
-            link += [str(runtime_dir / t.runtime_library),
-                     f"-Wl,-rpath,{runtime_dir}"]
-        link += [str(mlir_dir / "libmlir_c_runner_utils.so"),
-                 f"-Wl,-rpath,{mlir_dir}", "-lm"]
-        _run(link, "linking the compiled module")
-        (tmp / "model.mlir").replace(out / "model.mlir")
-        (tmp / "plan.json").replace(plan_path)
-        (tmp / "model.so").replace(lib)
-    return lib, json.loads(plan_path.read_text())
+        package = tmp / "package"
+        cmd = [str(xpu_run), str(tmp / "model.mlir")] + args + [
+            f"--emit-package={package}"]
+        result = subprocess.run(cmd, capture_output=True, text=True)
+        if result.returncode != 0:
+            kept = _cache.scratch("failed", key) / "model.mlir"
+            kept.write_text(mlir_text)
+            repeat = " ".join(shlex.quote(str(c)) for c in
+                              [xpu_run, kept] + args)
+            raise _tool_failed("xpu-run", result, tmp, kept, repeat)
+        interface = json.loads((package / "interface.json").read_text())
+        files = {p.name: p for p in package.iterdir() if p.is_file()}
+        files["model.mlir"] = mlir_text
+        stored = _cache.store("lib", key, files)
+    return Artifact(stored["model.so"], interface, stored["model.so"].parent)
 
 
-class _Variant:
-    """The module compiled for one set of input shapes and dtypes."""
-
-    def __init__(self, lib_path, plan, target, num_inputs):
-        self.plan = plan
-        self.target = _targets.lookup(target)
-        self.num_inputs = num_inputs
-        self.runtime = (_Runtime(_paths.runtime_dir() /
-                                 self.target.runtime_library)
-                        if self.target.runtime_library else None)
-        self.lib = ctypes.CDLL(str(lib_path))
-        self.entry = self._function(plan["entry"])
-        self.pack = plan.get("pack")
-        if self.pack:
-            self.pack_entry = self._function(self.pack["entry"])
-            self.packed_entry = self._function(self.pack["packed_entry"])
-        self.packed_key = None
-        self.packed = []       # packed weights (tensors or device buffers)
-        self.arg_buffers = {}  # device: argument index -> buffer
-        self.arg_keys = {}     # device: weight argument index -> identity
-
-    def _function(self, name):
-        f = self.lib[name]
-        f.restype = None
-        return f
-
-    # Arguments ------------------------------------------------------------
-
-    def _check(self, i, tensor):
-        spec = self.plan["inputs"][i]
-        dtype = _DTYPES[spec["dtype"]]
-        if tuple(tensor.shape) != tuple(spec["shape"]):
-            raise ValueError(f"xpu_opt: argument #{i} has shape "
-                             f"{tuple(tensor.shape)}, compiled for "
-                             f"{tuple(spec['shape'])}")
-        return tensor.detach().to(dtype).contiguous()
-
-    def _host_arg(self, i, tensor, keep):
-        """A C argument for argument i on the host (tensor kept alive)."""
-        spec = self.plan["inputs"][i]
-        tensor = self._check(i, tensor)
-        keep.append(tensor)
-        if spec.get("scalar"):
-            return _SCALAR_CTYPES[spec["dtype"]](tensor.item())
-        d = _descriptor(tensor.data_ptr(), tensor.shape)
-        keep.append(d)
-        return ctypes.byref(d)
-
-    def _device_arg(self, i, tensor, is_weight):
-        spec = self.plan["inputs"][i]
-        if spec.get("scalar"):
-            return _SCALAR_CTYPES[spec["dtype"]](
-                self._check(i, tensor).item())
-        buf = self.arg_buffers.get(i)
-        if buf is None:
-            buf = _DeviceBuffer(self.runtime, spec["shape"],
-                                _DTYPES[spec["dtype"]])
-            self.arg_buffers[i] = buf
-        key = (tensor.data_ptr(), tensor._version)
-        if not is_weight or self.arg_keys.get(i) != key:
-            buf.write(self._check(i, tensor))
-            if is_weight:
-                self.arg_keys[i] = key
-        return ctypes.byref(buf.desc)
-
-    def _new_output(self, spec, keep):
-        dtype = _DTYPES[spec["dtype"]]
-        if self.runtime:
-            buf = _DeviceBuffer(self.runtime, spec["shape"], dtype)
-            keep.append(buf)
-            return buf, ctypes.byref(buf.desc)
-        t = torch.empty(spec["shape"], dtype=dtype)
-        d = _descriptor(t.data_ptr(), t.shape)
-        keep.append(d)
-        return t, ctypes.byref(d)
-
-    # Calls ----------------------------------------------------------------
-
-    def __call__(self, args):
-        keep = []
-        if self.runtime:
-            c_args = [self._device_arg(i, a, i >= self.num_inputs)
-                      for i, a in enumerate(args)]
-        else:
-            c_args = [self._host_arg(i, a, keep) for i, a in enumerate(args)]
-        if self.pack:
-            weights = args[self.num_inputs:]
-            key = tuple((w.data_ptr(), w._version) for w in weights)
-            if key != self.packed_key:
-                self.packed = []
-                outs = []
-                for spec in self.pack["results"]:
-                    buf, ref = self._new_output(spec, [])
-                    self.packed.append((buf, ref))
-                    outs.append(ref)
-                ops = [c_args[o["index"]] for o in self.pack["operands"]]
-                self.pack_entry(*ops, *outs)
-                self.packed_key = key
-            ops = [self.packed[o["index"]][1] if o["from"] == "pack"
-                   else c_args[o["index"]]
-                   for o in self.pack["packed_operands"]]
-            entry = self.packed_entry
-        else:
-            ops = c_args
-            entry = self.entry
-        if self.runtime:
-            # Device result buffers are reused; read() copies them out.
-            if not hasattr(self, "out_buffers"):
-                self.out_buffers = [self._new_output(spec, [])
-                                    for spec in self.plan["results"]]
-            results = self.out_buffers
-        else:
-            results = [self._new_output(spec, keep)
-                       for spec in self.plan["results"]]
-        entry(*ops, *[ref for _, ref in results])
-        out = [r.read() if self.runtime else r for r, _ in results]
-        return out[0] if len(out) == 1 else tuple(out)
+def _cuda_options(target, pipeline_options, chip):
+    """The pipeline options for `target`: on CUDA the caller's tensors are
+    device memory (device-results=true) and `chip` picks the GPU."""
+    options = pipeline_options
+    if target == "cuda":
+        if chip and "chip=" not in options:
+            options += f" chip={chip}"
+        if "device-results" not in options:
+            options += " device-results=true"
+    elif chip:
+        raise ValueError(f"xpu_opt: chip={chip!r} is an option of target "
+                         f"'cuda' (sm_80, sm_90 or sm_90a); target "
+                         f"'{target}' takes none")
+    return options.strip()
 
 
-class CompiledModule:
-    """A module compiled by xpu-opt for a target; call it like the module.
-
-    Inputs of new shapes or dtypes compile a new variant (specialization on
-    the shapes seen); the weights are the module's parameters and buffers at
-    call time, packed once per weight set.
-    """
+class _Compiler:
+    """What compiling a module for one target needs, and the variants it
+    made (export metadata and Artifact, by input signature)."""
 
     def __init__(self, module, target, precision, optimize, pipeline_options,
                  extra_args):
-        self.module = module.eval()
+        self.module = module
         self.target = target
         self.precision = precision
         self.optimize = optimize
         self.pipeline_options = pipeline_options
         self.extra_args = tuple(extra_args)
+        self.mlir = None  # the MLIR text of the last variant made
+
+    def export(self, inputs):
+        key = _export.fingerprint(self.module, inputs)
+        if key:
+            hit = _cache.lookup("export", key, ["model.mlir", "meta.json"])
+            if hit:
+                return _export.Exported(hit["model.mlir"].read_text(),
+                                        json.loads(hit["meta.json"]
+                                                   .read_text()))
+        exported = _export.export_program(self.module, inputs)
+        if key:
+            _cache.store("export", key, {
+                "model.mlir": exported.text,
+                "meta.json": json.dumps(exported.meta)})
+        return exported
+
+    def compile(self, inputs):
+        """(export metadata, Artifact) for `inputs`."""
+        exported = self.export(inputs)
+        artifact = compile_mlir(exported.text, self.target, self.precision,
+                                self.optimize, self.pipeline_options,
+                                self.extra_args)
+        self.mlir = exported.text
+        return exported.meta, artifact
+
+
+class CompiledModule(Callable):
+    """A module compiled by xpu-opt for a target; call it like the module.
+
+    Inputs of new shapes or dtypes compile a new variant (specialization on
+    the inputs seen). See compile() for the contract (weights, training
+    mode, outputs, threads, cache); save() writes a package that
+    xpu_opt.load runs where there is no compiler.
+    """
+
+    def __init__(self, module, target, precision, optimize, pipeline_options,
+                 extra_args, freeze=False):
+        self.module = module
+        self.target = target
+        self.precision = precision
+        self.freeze = freeze
+        self._compiler = _Compiler(module, target, precision, optimize,
+                                   pipeline_options, extra_args)
         self._variants = {}
-        self.mlir = None  # the MLIR text of the last variant compiled
+        self._made = []           # (meta, artifact) of each variant, in order
+        self._lock = threading.RLock()
+        self._frozen = None       # freeze=True: (names, tensors) captured
+        self._generation = 0      # of the frozen weights
 
-    def _key(self, inputs):
-        return tuple((tuple(t.shape), t.dtype) for t in inputs)
+    @property
+    def mlir(self):
+        """The MLIR text of the last variant made."""
+        return self._compiler.mlir
 
-    def variant(self, inputs):
-        key = self._key(inputs)
+    # Weights ----------------------------------------------------------------
+
+    def _weights(self):
+        """(names, tensors) the next call uses: the module's own, or the
+        copies captured by compile()/refresh() with freeze=True."""
+        if self.freeze:
+            if self._frozen is None:
+                self._capture()
+            return self._frozen
+        names, weights = _export.weights_of(self.module)
+        check_inputs(weights, self.target, "weight", grad=False, names=names)
+        return names, weights
+
+    def _capture(self):
+        names, weights = _export.weights_of(self.module)
+        check_inputs(weights, self.target, "weight", grad=False, names=names)
+        self._frozen = (names, [w.detach().clone() for w in weights])
+        self._generation += 1
+
+    def refresh(self):
+        """Reads the module's weights again. With freeze=True this is how
+        weight changes reach the compiled module; without, every call
+        reads them anyway, and refresh() only repacks."""
+        with self._lock:
+            if self.freeze:
+                self._capture()
+            for v in self._variants.values():
+                v.invalidate()
+
+    # Variants ---------------------------------------------------------------
+
+    def _key(self, inputs, names, weights):
+        return (tuple((tuple(t.shape), t.dtype) for t in inputs),
+                tuple(m.training for m in self.module.modules()),
+                tuple((n, tuple(w.shape), w.dtype)
+                      for n, w in zip(names, weights)))
+
+    def _variant(self, inputs, names, weights):
+        key = self._key(inputs, names, weights)
         v = self._variants.get(key)
         if v is None:
-            text = _export.export(self.module, tuple(inputs))
-            lib, plan = compile_mlir(text, self.target, self.precision,
-                                     self.optimize, self.pipeline_options,
-                                     self.extra_args)
-            v = _Variant(lib, plan, self.target, len(inputs))
+            meta, artifact = self._compiler.compile(inputs)
+            device = None
+            if self.target == "cuda":
+                device = _program.cuda_device_of(list(inputs) + list(weights))
+            runtime = _targets.runtime(self.target)
+            v = _program._Variant(
+                _program._Program(artifact, runtime, self.target, device),
+                meta, self.target)
             self._variants[key] = v
-            self.mlir = text
+            self._made.append((meta, artifact))
         return v
+
+    def variant(self, inputs):
+        """The variant for `inputs` (compiled now if new)."""
+        inputs = tuple(inputs)
+        with self._lock:
+            names, weights = self._weights()
+            return self._variant(inputs, names, weights)
 
     @property
     def packs_weights(self):
-        """True if the compiled program has a weight-packing part."""
+        """True if a compiled variant has a weight-packing part."""
         return any(v.pack for v in self._variants.values())
 
-    def __call__(self, *inputs):
-        _, weights = _export.weights_of(self.module)
-        v = self.variant(inputs)
-        with torch.no_grad():
-            return v(list(inputs) + list(weights))
+    # Calls ----------------------------------------------------------------
 
-    def benchmark(self, *inputs, repeat=20, warmup=2):
-        """Times `repeat` calls after `warmup` ones: wall time per call (s)
-        and, on a device, each kernel's launches and device time (ns)."""
-        for _ in range(warmup):
-            self(*inputs)
-        v = self.variant(inputs)
-        if v.runtime:
-            v.runtime.profile_start()
-        times = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            self(*inputs)
-            times.append(time.perf_counter() - start)
-        kernels = v.runtime.profile_stop() if v.runtime else []
-        return {"min": min(times), "median": statistics.median(times),
-                "mean": statistics.fmean(times), "calls": repeat,
-                "kernels": kernels}
+    def __call__(self, *inputs, **kwargs):
+        if kwargs:
+            raise TypeError("xpu_opt: a compiled module takes its inputs "
+                            "positionally, got keyword arguments "
+                            + ", ".join(kwargs))
+        check_inputs(inputs, self.target)
+        with self._lock:
+            names, weights = self._weights()
+            v = self._variant(inputs, names, weights)
+            generation = self._generation if self.freeze else None
+            results = v.run(list(inputs) + list(weights), generation)
+            live = list(inputs) + list(_export.weights_of(self.module)[1]
+                                        if self.freeze else weights)
+            return self._outputs(v, live, results)
+
+    # Packages ---------------------------------------------------------------
+
+    def save(self, path):
+        """Writes every variant compiled so far, and the weights as they are
+        now (the frozen ones with freeze=True), as a package directory that
+        xpu_opt.load(path) runs in a process without the compiler."""
+        from . import _package
+        with self._lock:
+            names, weights = self._weights()
+            runtime = _targets.runtime(self.target)
+            _package.save_module(path, self.target, self.precision,
+                                 self._made, names, weights, runtime)
+
+
+class Package:
+    """A module compiled by build(), not loaded: save(path) writes it as the
+    package xpu_opt.load runs (on a machine with the target)."""
+
+    def __init__(self, target, precision, made, names, weights):
+        self.target = target
+        self.precision = precision
+        self._made = made
+        self._names = names
+        self._weights = weights
+
+    @property
+    def interface(self):
+        """The interface of the (first) compiled variant: entry points,
+        inputs with the weights marked, results, target and chip."""
+        return self._made[0][1].plan
+
+    @property
+    def chip(self):
+        return self.interface.get("chip")
+
+    def save(self, path):
+        from . import _package
+        _package.save_module(path, self.target, self.precision, self._made,
+                             self._names, self._weights, None)
 
 
 def _default_precision(module, inputs):
@@ -384,24 +327,186 @@ def _default_precision(module, inputs):
     return "f32"
 
 
-def compile(module, example_inputs, target="cpu", precision=None,
-            optimize=True, pipeline_options="", extra_args=()):
-    """Compiles `module` for `target` ("cpu", "opencl", "levelzero", "cuda").
-
-    `precision` is the GEMMs' precision: by default the model's own dtype
-    (an f64 model stays f64); "f32", "f64", "bf16" or "f16". Returns a
-    callable that takes and returns torch tensors. The example inputs are
-    compiled for at once, so errors show here.
-    """
+def _check_arguments(module, example_inputs, precision, optimize,
+                     pipeline_options, extra_args, target):
+    """The example inputs as a tuple and the precision, or TypeError /
+    ValueError with the reason."""
+    if not isinstance(module, torch.nn.Module):
+        name = getattr(module, "__name__", type(module).__name__)
+        raise TypeError(
+            f"xpu_opt.compile takes a torch.nn.Module, got a "
+            f"{type(module).__name__} ({name}); wrap a function in a module "
+            "whose forward calls it")
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
-    _targets.lookup(target)
+    if not isinstance(example_inputs, (tuple, list)):
+        raise TypeError(
+            f"xpu_opt: example_inputs must be a tensor or a tuple of tensors "
+            f"(the inputs of forward), got a {type(example_inputs).__name__}")
+    example_inputs = tuple(example_inputs)
     if precision is None:
         precision = _default_precision(module, example_inputs)
-    if precision not in ("f32", "f64", "bf16", "f16"):
-        raise ValueError(f"xpu_opt: precision must be f32, f64, bf16 or f16, "
-                         f"got '{precision}'")
+        # xpu-nvvm-pipeline has no f64 GEMMs: an f64 model's are demoted.
+        if target == "cuda" and precision == "f64":
+            precision = "f32"
+    if target == "cuda":
+        if precision not in ("f32", "tf32", "bf16", "f16"):
+            raise ValueError(f"xpu_opt: precision on target 'cuda' must be "
+                             f"'f32', 'tf32', 'bf16' or 'f16' (no f64 "
+                             f"GEMMs there), got {precision!r}")
+    elif precision not in ("f32", "f64", "bf16", "f16"):
+        raise ValueError(f"xpu_opt: precision must be 'f32', 'f64', 'bf16' "
+                         f"or 'f16', got {precision!r}")
+    if not isinstance(optimize, bool):
+        raise TypeError(f"xpu_opt: optimize must be True or False, got "
+                        f"{optimize!r}")
+    if not isinstance(pipeline_options, str):
+        raise TypeError(f"xpu_opt: pipeline_options must be a string of "
+                        f"pipeline options, got {pipeline_options!r}")
+    if isinstance(extra_args, str) or not all(
+            isinstance(a, str) for a in extra_args):
+        raise TypeError(f"xpu_opt: extra_args must be a list of strings "
+                        f"(xpu-run arguments), got {extra_args!r}")
+    return example_inputs, precision
+
+
+def compile(module, example_inputs, target="cpu", precision=None,
+            optimize=True, pipeline_options="", extra_args=(), freeze=None,
+            chip=None):
+    """Compiles a torch.nn.Module with xpu-opt; returns a callable.
+
+        fast = xpu_opt.compile(model, (x,), target="opencl")
+        y = fast(x)            # torch tensors in, torch tensors out
+        fast.save("model.xpu") # runs elsewhere: xpu_opt.load("model.xpu")
+
+    Arguments:
+      module: a torch.nn.Module in eval mode (its training-mode behaviour,
+        dropout or BatchNorm statistics, is refused: call module.eval()
+        first). xpu_opt never changes the module: no .eval(), no writes.
+      example_inputs: a tensor or a tuple/list of tensors, the inputs of
+        forward (positional; Python numbers and lists are refused): CPU
+        tensors, or CUDA tensors for target "cuda". They are compiled for
+        at once, so errors show here; other shapes or dtypes compile new
+        variants when called.
+      target: "cpu", "opencl", "levelzero" or "cuda" (a string). A target
+        this build or machine cannot run (no runtime library, no driver, no
+        device) raises TargetUnavailable before anything compiles; build()
+        compiles for it anyway, to run elsewhere.
+      precision: the GEMMs' precision, "f32", "f64", "bf16" or "f16"
+        (on "cuda" also "tf32", and no "f64": an f64 model's GEMMs run in
+        f32 there); default: the model's own dtype (an f64 model stays
+        f64).
+      optimize: False skips xpu-opt's catalog passes (for comparisons).
+      pipeline_options: extra options of the target's pipeline, as xpu-run's
+        --xpu-pipeline-options takes them ("reassociate=true ...").
+      extra_args: extra xpu-run arguments (strings).
+      freeze: the weight contract (below); default False, and True on
+        "cuda".
+      chip: target "cuda" only: the GPU, "sm_80", "sm_90" (default) or
+        "sm_90a" (TMA and wgmma: H100/H200).
+
+    Target "cuda": the inputs, the weights (module.cuda()) and the outputs
+    are CUDA tensors of one device; the compiled code reads and writes them
+    where they are (no copy through the host) and runs on PyTorch's current
+    stream, asynchronously like PyTorch's own work. A CPU tensor is refused
+    with the reason before anything runs.
+
+    Weights: the module's parameters and buffers are arguments of the
+    compiled code, marked as weights; the work on weights alone (transposes,
+    panels, folded BatchNorm) is packed once per weight set.
+      freeze=False (default but on "cuda"): every call reads the module's
+        weights. Before it uses packed weights it compares the weights it
+        packed from with the current ones, byte for byte, and packs again
+        when any differs, so every change is seen: in-place ops, writes
+        through .data or NumPy, load_state_dict, optimizer steps, a new
+        Parameter (even one at a freed one's address). The price is one
+        read of those weights per call; on "cuda" the comparison runs on
+        the GPU (against a device copy of each packed weight) and costs one
+        device synchronization per call, so it is not the default there.
+      freeze=True (default on "cuda"): torch.compile's freezing contract.
+        The weights are copied at compile time; later changes are not seen
+        until fast.refresh(). No per-call cost.
+
+    Semantics: outputs keep the module's structure (tensors, tuples, lists,
+    dicts, nesting; inputs returned as they are come back as the same
+    objects, views of inputs as copies); inputs the module writes in place
+    are written; inputs whose
+    dtypes PyTorch refuses are refused with PyTorch's error; inputs that
+    require grad raise (inference only) unless the call runs under
+    torch.no_grad() or torch.inference_mode(); meta tensors and tensors on
+    another device than the target's are refused. Operations xpu-opt cannot
+    compile (torch.sort, topk, cumsum, nonzero, index_put, ...) raise
+    UnsupportedOperationError naming them and their source lines; compiler
+    failures raise CompileError whose first line names the cause; device
+    failures raise DeviceError, never end the process.
+
+    Threads: a compiled module may be called from several threads; its
+    calls take turns (one lock per compiled module, and one per device
+    runtime), so results never mix.
+
+    Cache: the torch-mlir export (keyed by the module's code, structure,
+    attributes, parameter shapes and dtypes, the input specs and the tool
+    versions) and the compiled package (keyed by the MLIR, the options and
+    the tools) are kept in $XPU_OPT_CACHE_DIR (default
+    <build>/xpu_opt_cache), so a second process compiles nothing. Entries
+    are checked (sizes and SHA-256) before use and rebuilt when damaged; an
+    unwritable cache directory gives one warning and a private temporary
+    cache.
+
+    Packages: fast.save(path) writes every variant compiled so far with the
+    weights (as they are then) into a directory; xpu_opt.load(path) returns
+    the same callable in a process without the compiler (docs/Tutorial.md,
+    "Build on one machine, run on another").
+    """
+    example_inputs, precision = _check_arguments(
+        module, example_inputs, precision, optimize, pipeline_options,
+        extra_args, target)
+    _targets.lookup(target)
+    if freeze is None:
+        freeze = target == "cuda"
+    if not isinstance(freeze, bool):
+        raise TypeError(f"xpu_opt: freeze must be True or False, got "
+                        f"{freeze!r}")
+    options = _cuda_options(target, pipeline_options, chip)
+    _targets.require(target)
+    check_inputs(example_inputs, target, "example input", grad=False)
     compiled = CompiledModule(module, target, precision, optimize,
-                              pipeline_options, extra_args)
-    compiled.variant(tuple(example_inputs))
+                              options, extra_args, freeze)
+    compiled.variant(tuple(t.detach() for t in example_inputs))
     return compiled
+
+
+def build(module, example_inputs, target="cpu", precision=None,
+          optimize=True, pipeline_options="", extra_args=(), chip=None):
+    """Compiles a module for `target` without running it; returns a Package
+    whose save(path) writes what xpu_opt.load(path) runs on a machine that
+    has the target (the AOTInductor convention: compile here, run there).
+
+        pkg = xpu_opt.build(model, (x,), target="cuda", chip="sm_90a",
+                            precision="bf16")
+        pkg.save("model.xpu")      # then, on the GPU machine:
+        fast = xpu_opt.load("model.xpu")
+        y = fast(x.cuda())
+
+    The arguments are compile()'s; the example inputs only give shapes and
+    dtypes (CPU tensors will do for any target: the module runs once in
+    eager mode on them, on this machine). Only the build must be available
+    here (the target's pipeline and runtime library), not its device. The
+    package holds the module's weights as they are now; a loaded package
+    has the freeze=True contract (its weights are its own).
+    """
+    example_inputs, precision = _check_arguments(
+        module, example_inputs, precision, optimize, pipeline_options,
+        extra_args, target)
+    _targets.lookup(target)
+    check_inputs(example_inputs, "cuda" if target == "cuda" and all(
+        t.device.type == "cuda" for t in example_inputs) else "cpu",
+        "example input", grad=False)
+    options = _cuda_options(target, pipeline_options, chip)
+    compiler = _Compiler(module, target, precision, optimize, options,
+                         extra_args)
+    names, weights = _export.weights_of(module)
+    meta, artifact = compiler.compile(tuple(t.detach()
+                                            for t in example_inputs))
+    return Package(target, precision, [(meta, artifact)], names,
+                   [w.detach() for w in weights])

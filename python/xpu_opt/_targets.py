@@ -1,19 +1,18 @@
-"""The targets xpu_opt.compile knows, and whether this build has them.
+"""The targets xpu_opt.compile knows, and whether this build and machine
+have them.
 
 A target is an xpu-run target (a registered pipeline and, for a device, a
 runtime library). Adding one is one entry here and one in
-tools/xpu-run/Runner.cpp; a target whose pieces are not built is refused with
-the reason, never emulated.
+tools/xpu-run/Runner.cpp; a target whose pieces are not built, whose runtime
+does not load (the CUDA runtime without the NVIDIA driver) or that finds no
+device is refused with the reason before anything compiles, never emulated.
 """
 
 import dataclasses
 import subprocess
 
 from . import _paths
-
-
-class TargetUnavailable(RuntimeError):
-    """The target exists but this build or machine cannot run it."""
+from ._errors import TargetUnavailable
 
 
 @dataclasses.dataclass(frozen=True)
@@ -21,20 +20,32 @@ class Target:
     name: str
     runtime_library: str  # "" for the host
     description: str
+    # What a machine needs for the runtime library to load.
+    needs: str = ""
 
 
 TARGETS = {
     "cpu": Target("cpu", "", "the host CPU (xpu-cpu-pipeline)"),
     "opencl": Target("opencl", "libxpu_opencl_runtime.so",
-                     "any OpenCL 2.0 device with SVM (xpu-spirv-pipeline)"),
+                     "any OpenCL 2.0 device with SVM (xpu-spirv-pipeline)",
+                     "an OpenCL ICD loader (libOpenCL.so.1)"),
     "levelzero": Target("levelzero", "libxpu_levelzero_runtime.so",
-                        "Intel GPUs through Level Zero (xpu-spirv-pipeline)"),
+                        "Intel GPUs through Level Zero (xpu-spirv-pipeline)",
+                        "the Level Zero loader (libze_loader.so.1)"),
     "cuda": Target("cuda", "libxpu_cuda_runtime.so",
-                   "NVIDIA GPUs through the CUDA driver (xpu-nvvm-pipeline)"),
+                   "NVIDIA GPUs through the CUDA driver (xpu-nvvm-pipeline)",
+                   "the NVIDIA driver (libcuda.so.1)"),
 }
 
 
-def lookup(name: str) -> Target:
+def lookup(name) -> Target:
+    """The target `name` if this build has its pieces (its devices are not
+    looked for: see require())."""
+    if not isinstance(name, str):
+        hint = (f"; for torch.device('{name.type}') pass the string "
+                f"'{name.type}'" if hasattr(name, "type") else "")
+        raise TypeError(f"xpu_opt: target must be a string ({', '.join(map(repr, TARGETS))}), "
+                        f"got {type(name).__name__} {name!r}{hint}")
     if name not in TARGETS:
         raise ValueError(f"xpu_opt: unknown target '{name}' "
                          f"(known: {', '.join(TARGETS)})")
@@ -44,6 +55,36 @@ def lookup(name: str) -> Target:
         raise TargetUnavailable(
             f"xpu_opt: target '{name}' is not available in this build: "
             f"{target.runtime_library} was not built")
+    return target
+
+
+def runtime(name):
+    """The loaded runtime of device target `name` (None for the host);
+    TargetUnavailable if its library does not load."""
+    from ._runtime import Runtime
+    target = lookup(name)
+    if not target.runtime_library:
+        return None
+    path = _paths.runtime_dir() / target.runtime_library
+    try:
+        return Runtime.get(path)
+    except OSError as e:
+        raise TargetUnavailable(
+            f"xpu_opt: target '{name}' cannot run on this machine: its "
+            f"runtime {target.runtime_library} needs {target.needs} "
+            f"({e})") from None
+
+
+def require(name) -> Target:
+    """The target `name` if this machine can run it: built, its runtime
+    loads, and it finds a device. Checked before any compilation."""
+    target = lookup(name)
+    rt = runtime(name)
+    if rt is not None:
+        count, why = rt.device_count()
+        if count == 0:
+            raise TargetUnavailable(
+                f"xpu_opt: target '{name}' cannot run on this machine: {why}")
     return target
 
 
@@ -66,8 +107,8 @@ def available_targets() -> list:
     names = []
     for name in TARGETS:
         try:
-            if devices(name):
-                names.append(name)
+            require(name)
+            names.append(name)
         except (TargetUnavailable, FileNotFoundError):
             pass
     return names

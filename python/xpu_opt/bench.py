@@ -65,8 +65,13 @@ def main(argv=None):
     torch.set_num_threads(1)
     model, inputs = _kernelbench.load(args.file)
     start = time.perf_counter()
-    fast = xpu_opt.compile(model, inputs, target=args.target,
-                           precision=args.precision)
+    try:
+        fast = xpu_opt.compile(model, inputs, target=args.target,
+                               precision=args.precision)
+    except (xpu_opt.CompileError, xpu_opt.TargetUnavailable,
+            xpu_opt.DeviceError) as e:
+        print(e, file=sys.stderr)
+        return 1
     compile_s = time.perf_counter() - start
     got = fast(*inputs)
     ref = reference(model, inputs)

@@ -3,10 +3,10 @@
 // Implements the C ABI of xpu/Runtime/XPURuntime.h on Level Zero.
 //
 // Initialisation is lazy (module loads run from global constructors) and
-// zeInit is checked before anything else: with no driver the runtime prints
-// "no Level Zero driver found (zeInit: <error>)" and exits with status 1
-// without calling into the loader again, since the loader may crash on calls
-// after a failed zeInit.
+// zeInit is checked before anything else: with no driver the runtime records
+// "no Level Zero driver found (zeInit: <error>)" and never calls into the
+// loader again (the loader may crash on calls after a failed zeInit); every
+// later call that needs the device fails with the same message.
 //
 // Each stream is an immediate command list. Level Zero 1.4 immediate lists
 // are not in order, so every command signals an event from a pool and waits
@@ -18,15 +18,18 @@
 // zeKernelSetArgumentValue stops returning
 // ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE.
 //
-// Every call is checked; a failure prints the call and the error name to
-// stderr and exits with status 1.
+// Every call is checked; a failure records the call and the error name in
+// the runtime's error channel (../common/ErrorState.h: printed once, read with
+// xpuRuntimeGetLastError, later calls do nothing until xpuRuntimeClearError).
+// Nothing here exits the process.
 //
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Runtime/XPURuntime.h"
 
-#include "../common/SPIRVBuildOptions.h"
+#include "../common/ErrorState.h"
 #include "../common/HostMirrors.h"
+#include "../common/SPIRVBuildOptions.h"
 
 #include <level_zero/ze_api.h>
 
@@ -96,12 +99,16 @@ static const char *getZeResultName(ze_result_t result) {
   }
 }
 
-/// Prints `message` and exits: runtime errors cannot be returned through the
-/// mgpu* ABI.
+/// The library's error channel (never destroyed: global destructors of
+/// compiled programs still call in).
+static xpu::runtime::ErrorState &errors() {
+  static auto *state = new xpu::runtime::ErrorState("xpu levelzero runtime");
+  return *state;
+}
+
+/// Fails the current C entry point with `message` (see ErrorState.h).
 [[noreturn]] static void fatal(const std::string &message) {
-  std::fprintf(stderr, "xpu levelzero runtime: %s\n", message.c_str());
-  std::fflush(stderr);
-  std::exit(1);
+  xpu::runtime::fail(message);
 }
 
 static void checkZe(ze_result_t result, const char *call) {
@@ -113,7 +120,7 @@ static void checkZe(ze_result_t result, const char *call) {
         code + ")");
 }
 
-/// Calls the Level Zero function `fn` and exits with its name and the error
+/// Calls the Level Zero function `fn` and fails with its name and the error
 /// name if it does not return ZE_RESULT_SUCCESS.
 #define XPU_ZE_CALL(fn, ...) checkZe(fn(__VA_ARGS__), #fn)
 
@@ -244,15 +251,24 @@ static std::mutex runtimeMutex;
 static Runtime *runtime = nullptr;
 static int selectedDevice = 0;
 static bool initialized = false;
+/// Why zeInit failed, once it did: nothing is called after a failed zeInit.
+static std::string *initFailure = nullptr;
+/// Why the runtime could not start, when it could not.
+static std::string *startFailure = nullptr;
 
-/// zeInit and device discovery. Exits if there is no driver: nothing else is
-/// called after a failed zeInit.
+/// zeInit and device discovery (under runtimeMutex). Fails if there is no
+/// driver, and then again on every later call without calling zeInit.
 static std::vector<DeviceDesc> discoverDevices() {
+  if (initFailure)
+    fatal(*initFailure);
   if (!initialized) {
     ze_result_t result = zeInit(0);
-    if (result != ZE_RESULT_SUCCESS)
-      fatal(std::string("no Level Zero driver found (zeInit: ") +
-            getZeResultName(result) + ")");
+    if (result != ZE_RESULT_SUCCESS) {
+      initFailure =
+          new std::string(std::string("no Level Zero driver found (zeInit: ") +
+                          getZeResultName(result) + ")");
+      fatal(*initFailure);
+    }
     initialized = true;
   }
   uint32_t numDrivers = 0;
@@ -336,8 +352,16 @@ static Runtime *createRuntime(int index) {
 
 static Runtime &getRuntime() {
   std::lock_guard<std::mutex> lock(runtimeMutex);
-  if (!runtime)
-    runtime = createRuntime(selectedDevice);
+  if (startFailure)
+    fatal(*startFailure);
+  if (!runtime) {
+    try {
+      runtime = createRuntime(selectedDevice);
+    } catch (const xpu::runtime::Failure &failure) {
+      startFailure = new std::string(failure.what());
+      throw;
+    }
+  }
   return *runtime;
 }
 
@@ -382,43 +406,84 @@ static void synchronize(Stream &stream) {
 //===----------------------------------------------------------------------===//
 // C ABI
 //===----------------------------------------------------------------------===//
+//
+// Every entry point runs its body through `guarded` (../common/ErrorState.h):
+// a failure is recorded instead of exiting, and while one is recorded the
+// body is skipped.
+
+using xpu::runtime::guarded;
+using xpu::runtime::guardedVoid;
+using xpu::runtime::releasing;
+
+extern "C" XPU_RUNTIME_EXPORT int xpuRuntimeGetLastError(char *buffer,
+                                                         size_t size) {
+  return errors().copy(buffer, size);
+}
+
+extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeClearError(void) {
+  errors().clear();
+}
+
+extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeSetErrorPrinting(int enabled) {
+  errors().setPrinting(enabled != 0);
+}
+
+extern "C" XPU_RUNTIME_EXPORT int xpuRuntimeGetDeviceCount(void) {
+  return guarded(
+      errors(), [] { return -1; },
+      [] {
+        std::lock_guard<std::mutex> lock(runtimeMutex);
+        return static_cast<int>(discoverDevices().size());
+      });
+}
 
 extern "C" XPU_RUNTIME_EXPORT int xpuRuntimeListDevices(void) {
-  std::vector<DeviceDesc> devices;
-  {
-    std::lock_guard<std::mutex> lock(runtimeMutex);
-    devices = discoverDevices();
-  }
-  if (devices.empty())
-    std::printf("xpu levelzero runtime: no Level Zero device found\n");
-  for (size_t i = 0; i < devices.size(); ++i) {
-    const ze_device_properties_t &p = devices[i].properties;
-    std::printf("xpu levelzero runtime: device %zu: %s [%s, %u EUs x %u "
-                "threads, %u slices]\n",
-                i, p.name, p.type == ZE_DEVICE_TYPE_GPU ? "GPU" : "other",
-                p.numEUsPerSubslice * p.numSubslicesPerSlice * p.numSlices,
-                p.numThreadsPerEU, p.numSlices);
-  }
-  std::fflush(stdout);
-  return static_cast<int>(devices.size());
+  return guarded(
+      errors(), [] { return -1; },
+      [] {
+        std::vector<DeviceDesc> devices;
+        {
+          std::lock_guard<std::mutex> lock(runtimeMutex);
+          devices = discoverDevices();
+        }
+        if (devices.empty())
+          std::printf("xpu levelzero runtime: no Level Zero device found\n");
+        for (size_t i = 0; i < devices.size(); ++i) {
+          const ze_device_properties_t &p = devices[i].properties;
+          std::printf("xpu levelzero runtime: device %zu: %s [%s, %u EUs x %u "
+                      "threads, %u slices]\n",
+                      i, p.name, p.type == ZE_DEVICE_TYPE_GPU ? "GPU" : "other",
+                      p.numEUsPerSubslice * p.numSubslicesPerSlice *
+                          p.numSlices,
+                      p.numThreadsPerEU, p.numSlices);
+        }
+        std::fflush(stdout);
+        return static_cast<int>(devices.size());
+      });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeSelectDevice(int index) {
-  std::lock_guard<std::mutex> lock(runtimeMutex);
-  if (runtime && runtime->deviceIndex != index)
-    fatal("xpuRuntimeSelectDevice(" + std::to_string(index) +
-          ") called after the runtime started on device " +
-          std::to_string(runtime->deviceIndex) +
-          "; select the device before the first module load, stream, event "
-          "or allocation");
-  if (index < 0)
-    fatal("xpuRuntimeSelectDevice: negative device index " +
-          std::to_string(index));
-  selectedDevice = index;
+  guardedVoid(errors(), [&] {
+    std::lock_guard<std::mutex> lock(runtimeMutex);
+    if (runtime && runtime->deviceIndex != index)
+      fatal("xpuRuntimeSelectDevice(" + std::to_string(index) +
+            ") called after the runtime started on device " +
+            std::to_string(runtime->deviceIndex) +
+            "; select the device before the first module load, stream, "
+            "event or allocation");
+    if (index < 0)
+      fatal("xpuRuntimeSelectDevice: negative device index " +
+            std::to_string(index));
+    if (!runtime && index != selectedDevice && startFailure) {
+      // Another device may start where the first did not.
+      delete startFailure;
+      startFailure = nullptr;
+    }
+    selectedDevice = index;
+  });
 }
 
-extern "C" XPU_RUNTIME_EXPORT void *mgpuModuleLoad(const void *data,
-                                                   size_t size) {
+static void *loadModule(const void *data, size_t size) {
   Runtime &rt = getRuntime();
   if (!data || size == 0)
     fatal("mgpuModuleLoad: empty module");
@@ -430,59 +495,82 @@ extern "C" XPU_RUNTIME_EXPORT void *mgpuModuleLoad(const void *data,
                            static_cast<const uint8_t *>(data),
                            buildFlags.empty() ? nullptr : buildFlags.c_str(),
                            nullptr};
-  auto *module = new Module();
+  auto module = std::make_unique<Module>();
   ze_module_build_log_handle_t log = nullptr;
   ze_result_t result =
       zeModuleCreate(rt.context, rt.desc.device, &desc, &module->module, &log);
+  std::string text;
   if (result != ZE_RESULT_SUCCESS && log) {
     size_t logSize = 0;
-    XPU_ZE_CALL(zeModuleBuildLogGetString, log, &logSize, nullptr);
-    std::string text(logSize, '\0');
-    XPU_ZE_CALL(zeModuleBuildLogGetString, log, &logSize, text.data());
-    std::fprintf(stderr, "xpu levelzero runtime: build log:\n%s\n",
-                 text.c_str());
+    if (zeModuleBuildLogGetString(log, &logSize, nullptr) ==
+        ZE_RESULT_SUCCESS) {
+      text.assign(logSize, '\0');
+      if (zeModuleBuildLogGetString(log, &logSize, text.data()) !=
+          ZE_RESULT_SUCCESS)
+        text.clear();
+      text.resize(std::strlen(text.c_str()));
+    }
   }
   if (log)
     XPU_ZE_CALL(zeModuleBuildLogDestroy, log);
-  checkZe(result, "zeModuleCreate");
-  return module;
+  if (result != ZE_RESULT_SUCCESS) {
+    char code[16];
+    std::snprintf(code, sizeof(code), "0x%x", static_cast<unsigned>(result));
+    fatal(std::string("zeModuleCreate failed: ") + getZeResultName(result) +
+          " (" + code + ")" + (text.empty() ? "" : "; build log:\n" + text));
+  }
+  return module.release();
+}
+
+extern "C" XPU_RUNTIME_EXPORT void *mgpuModuleLoad(const void *data,
+                                                   size_t size) {
+  return guarded(
+      errors(), []() -> void * { return nullptr; },
+      [&] { return loadModule(data, size); });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuModuleUnload(void *module) {
   if (!module)
     return;
-  auto *mod = static_cast<Module *>(module);
-  for (std::unique_ptr<Function> &function : mod->functions)
-    XPU_ZE_CALL(zeKernelDestroy, function->kernel);
-  XPU_ZE_CALL(zeModuleDestroy, mod->module);
-  delete mod;
+  releasing(errors(), [&] {
+    std::unique_ptr<Module> mod(static_cast<Module *>(module));
+    for (std::unique_ptr<Function> &function : mod->functions)
+      XPU_ZE_CALL(zeKernelDestroy, function->kernel);
+    XPU_ZE_CALL(zeModuleDestroy, mod->module);
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void *mgpuModuleGetFunction(void *module,
                                                           const char *name) {
-  if (!module || !name)
-    fatal("mgpuModuleGetFunction: null module or kernel name");
-  auto *mod = static_cast<Module *>(module);
-  std::lock_guard<std::mutex> lock(mod->functionsMutex);
-  for (std::unique_ptr<Function> &function : mod->functions)
-    if (function->name == name)
-      return function.get();
-  auto function = std::make_unique<Function>();
-  function->name = name;
-  ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
-  ze_result_t result = zeKernelCreate(mod->module, &desc, &function->kernel);
-  if (result == ZE_RESULT_ERROR_INVALID_KERNEL_NAME)
-    fatal(std::string("zeKernelCreate failed: "
-                      "ZE_RESULT_ERROR_INVALID_KERNEL_NAME: the module has no "
-                      "kernel '") +
-          name + "'");
-  checkZe(result, "zeKernelCreate");
-  ze_kernel_properties_t properties{};
-  properties.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
-  XPU_ZE_CALL(zeKernelGetProperties, function->kernel, &properties);
-  function->numArgs = properties.numKernelArgs;
-  mod->functions.push_back(std::move(function));
-  return mod->functions.back().get();
+  return guarded(
+      errors(), []() -> void * { return nullptr; },
+      [&]() -> void * {
+        if (!module || !name)
+          fatal("mgpuModuleGetFunction: null module or kernel name");
+        auto *mod = static_cast<Module *>(module);
+        std::lock_guard<std::mutex> lock(mod->functionsMutex);
+        for (std::unique_ptr<Function> &function : mod->functions)
+          if (function->name == name)
+            return function.get();
+        auto function = std::make_unique<Function>();
+        function->name = name;
+        ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0,
+                                 name};
+        ze_result_t result =
+            zeKernelCreate(mod->module, &desc, &function->kernel);
+        if (result == ZE_RESULT_ERROR_INVALID_KERNEL_NAME)
+          fatal(std::string("zeKernelCreate failed: "
+                            "ZE_RESULT_ERROR_INVALID_KERNEL_NAME: the module "
+                            "has no kernel '") +
+                name + "'");
+        checkZe(result, "zeKernelCreate");
+        ze_kernel_properties_t properties{};
+        properties.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
+        XPU_ZE_CALL(zeKernelGetProperties, function->kernel, &properties);
+        function->numArgs = properties.numKernelArgs;
+        mod->functions.push_back(std::move(function));
+        return mod->functions.back().get();
+      });
 }
 
 /// Sets argument `index` from `value`, whose size is not known: Level Zero
@@ -497,11 +585,10 @@ static void setArgument(Function &fn, uint32_t index, const void *value) {
   checkZe(result, "zeKernelSetArgumentValue");
 }
 
-extern "C" XPU_RUNTIME_EXPORT void
-mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
-                 intptr_t blockX, intptr_t blockY, intptr_t blockZ,
-                 int32_t sharedMemBytes, void *stream, void **params,
-                 void ** /*extra*/, size_t paramsCount) {
+static void launchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                         intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                         intptr_t blockZ, int32_t sharedMemBytes, void *stream,
+                         void **params, size_t paramsCount) {
   if (!function)
     fatal("mgpuLaunchKernel: null function");
   auto &fn = *static_cast<Function *>(function);
@@ -569,91 +656,116 @@ mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
       timestamp);
 }
 
+extern "C" XPU_RUNTIME_EXPORT void
+mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                 intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                 int32_t sharedMemBytes, void *stream, void **params,
+                 void ** /*extra*/, size_t paramsCount) {
+  guardedVoid(errors(), [&] {
+    launchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                 sharedMemBytes, stream, params, paramsCount);
+  });
+}
+
 extern "C" XPU_RUNTIME_EXPORT void *mgpuStreamCreate(void) {
-  return createStream(getRuntime());
+  return guarded(
+      errors(), []() -> void * { return nullptr; },
+      []() -> void * { return createStream(getRuntime()); });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuStreamDestroy(void *stream) {
   if (!stream)
     return;
-  auto *s = static_cast<Stream *>(stream);
-  synchronize(*s);
-  {
+  releasing(errors(), [&] {
+    std::unique_ptr<Stream> s(static_cast<Stream *>(stream));
     Runtime &rt = getRuntime();
-    std::lock_guard<std::mutex> lock(rt.streamsMutex);
-    rt.streams.erase(s);
-  }
-  XPU_ZE_CALL(zeCommandListDestroy, s->list);
-  delete s;
+    {
+      std::lock_guard<std::mutex> lock(rt.streamsMutex);
+      rt.streams.erase(s.get());
+    }
+    if (!errors().failed())
+      synchronize(*s);
+    XPU_ZE_CALL(zeCommandListDestroy, s->list);
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuStreamSynchronize(void *stream) {
-  synchronize(getStream(stream));
+  guardedVoid(errors(), [&] { synchronize(getStream(stream)); });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuStreamWaitEvent(void *stream,
                                                        void *event) {
-  if (!event)
-    fatal("mgpuStreamWaitEvent: null event");
-  auto *ev = static_cast<Event *>(event);
-  if (!ev->recorded)
-    return;
-  Stream &s = getStream(stream);
-  enqueue(s, [&](ze_event_handle_t signal, uint32_t numWaits,
-                 ze_event_handle_t *waits) {
-    ze_event_handle_t all[2] = {ev->event, nullptr};
-    uint32_t count = 1;
-    if (numWaits)
-      all[count++] = waits[0];
-    XPU_ZE_CALL(zeCommandListAppendBarrier, s.list, signal, count, all);
+  guardedVoid(errors(), [&] {
+    if (!event)
+      fatal("mgpuStreamWaitEvent: null event");
+    auto *ev = static_cast<Event *>(event);
+    if (!ev->recorded)
+      return;
+    Stream &s = getStream(stream);
+    enqueue(s, [&](ze_event_handle_t signal, uint32_t numWaits,
+                   ze_event_handle_t *waits) {
+      ze_event_handle_t all[2] = {ev->event, nullptr};
+      uint32_t count = 1;
+      if (numWaits)
+        all[count++] = waits[0];
+      XPU_ZE_CALL(zeCommandListAppendBarrier, s.list, signal, count, all);
+    });
   });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void *mgpuEventCreate(void) {
-  auto *ev = new Event();
-  ev->event = getRuntime().events.take();
-  return ev;
+  return guarded(
+      errors(), []() -> void * { return nullptr; },
+      []() -> void * {
+        auto ev = std::make_unique<Event>();
+        ev->event = getRuntime().events.take();
+        return ev.release();
+      });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuEventDestroy(void *event) {
   if (!event)
     return;
-  auto *ev = static_cast<Event *>(event);
-  if (ev->recorded)
-    XPU_ZE_CALL(zeEventHostSynchronize, ev->event,
-                std::numeric_limits<uint64_t>::max());
-  getRuntime().events.release(ev->event);
-  delete ev;
+  releasing(errors(), [&] {
+    std::unique_ptr<Event> ev(static_cast<Event *>(event));
+    if (ev->recorded && !errors().failed())
+      XPU_ZE_CALL(zeEventHostSynchronize, ev->event,
+                  std::numeric_limits<uint64_t>::max());
+    getRuntime().events.release(ev->event);
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuEventSynchronize(void *event) {
-  if (!event)
-    fatal("mgpuEventSynchronize: null event");
-  auto *ev = static_cast<Event *>(event);
-  if (ev->recorded)
-    XPU_ZE_CALL(zeEventHostSynchronize, ev->event,
-                std::numeric_limits<uint64_t>::max());
+  guardedVoid(errors(), [&] {
+    if (!event)
+      fatal("mgpuEventSynchronize: null event");
+    auto *ev = static_cast<Event *>(event);
+    if (ev->recorded)
+      XPU_ZE_CALL(zeEventHostSynchronize, ev->event,
+                  std::numeric_limits<uint64_t>::max());
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuEventRecord(void *event, void *stream) {
-  if (!event)
-    fatal("mgpuEventRecord: null event");
-  auto *ev = static_cast<Event *>(event);
-  if (ev->recorded) {
-    XPU_ZE_CALL(zeEventHostSynchronize, ev->event,
-                std::numeric_limits<uint64_t>::max());
-    XPU_ZE_CALL(zeEventHostReset, ev->event);
-  }
-  Stream &s = getStream(stream);
-  std::lock_guard<std::mutex> lock(s.mutex);
-  ze_event_handle_t *wait = s.pending.empty() ? nullptr : &s.pending.back();
-  XPU_ZE_CALL(zeCommandListAppendBarrier, s.list, ev->event, wait ? 1u : 0u,
-              wait);
-  ev->recorded = true;
+  guardedVoid(errors(), [&] {
+    if (!event)
+      fatal("mgpuEventRecord: null event");
+    auto *ev = static_cast<Event *>(event);
+    if (ev->recorded) {
+      XPU_ZE_CALL(zeEventHostSynchronize, ev->event,
+                  std::numeric_limits<uint64_t>::max());
+      XPU_ZE_CALL(zeEventHostReset, ev->event);
+    }
+    Stream &s = getStream(stream);
+    std::lock_guard<std::mutex> lock(s.mutex);
+    ze_event_handle_t *wait = s.pending.empty() ? nullptr : &s.pending.back();
+    XPU_ZE_CALL(zeCommandListAppendBarrier, s.list, ev->event, wait ? 1u : 0u,
+                wait);
+    ev->recorded = true;
+  });
 }
 
-extern "C" XPU_RUNTIME_EXPORT void *
-mgpuMemAlloc(uint64_t size, void * /*stream*/, bool isHostShared) {
+static void *allocate(uint64_t size, bool isHostShared) {
   Runtime &rt = getRuntime();
   constexpr size_t kAlignment = 64;
   size_t bytes = size ? size : 1;
@@ -675,23 +787,37 @@ mgpuMemAlloc(uint64_t size, void * /*stream*/, bool isHostShared) {
   return ptr;
 }
 
+extern "C" XPU_RUNTIME_EXPORT void *
+mgpuMemAlloc(uint64_t size, void * /*stream*/, bool isHostShared) {
+  // After an error, zeroed host memory: host code may still write into it.
+  return guarded(
+      errors(), [&] { return errors().scratch(size); },
+      [&] { return allocate(size, isHostShared); });
+}
+
 extern "C" XPU_RUNTIME_EXPORT void mgpuMemFree(void *ptr, void *stream) {
-  if (!ptr)
+  if (!ptr || errors().freeScratch(ptr))
     return;
-  // Work queued on the stream may still use the memory.
-  synchronize(getStream(stream));
-  XPU_ZE_CALL(zeMemFree, getRuntime().context, ptr);
+  releasing(errors(), [&] {
+    // Work queued on the stream may still use the memory (after an error
+    // the stream may be broken, and the memory is freed all the same).
+    if (!errors().failed())
+      synchronize(getStream(stream));
+    XPU_ZE_CALL(zeMemFree, getRuntime().context, ptr);
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuMemcpy(void *dst, void *src, size_t size,
                                               void *stream) {
   if (size == 0)
     return;
-  Stream &s = getStream(stream);
-  enqueue(s, [&](ze_event_handle_t signal, uint32_t numWaits,
-                 ze_event_handle_t *waits) {
-    XPU_ZE_CALL(zeCommandListAppendMemoryCopy, s.list, dst, src, size, signal,
-                numWaits, waits);
+  guardedVoid(errors(), [&] {
+    Stream &s = getStream(stream);
+    enqueue(s, [&](ze_event_handle_t signal, uint32_t numWaits,
+                   ze_event_handle_t *waits) {
+      XPU_ZE_CALL(zeCommandListAppendMemoryCopy, s.list, dst, src, size, signal,
+                  numWaits, waits);
+    });
   });
 }
 
@@ -699,12 +825,14 @@ template <typename T>
 static void memsetImpl(void *dst, T value, size_t count, void *stream) {
   if (count == 0)
     return;
-  Stream &s = getStream(stream);
-  enqueue(s, [&](ze_event_handle_t signal, uint32_t numWaits,
-                 ze_event_handle_t *waits) {
-    // Like upstream's wrappers, pass a pattern that lives on the stack.
-    XPU_ZE_CALL(zeCommandListAppendMemoryFill, s.list, dst, &value, sizeof(T),
-                count * sizeof(T), signal, numWaits, waits);
+  guardedVoid(errors(), [&] {
+    Stream &s = getStream(stream);
+    enqueue(s, [&](ze_event_handle_t signal, uint32_t numWaits,
+                   ze_event_handle_t *waits) {
+      // Like upstream's wrappers, pass a pattern that lives on the stack.
+      XPU_ZE_CALL(zeCommandListAppendMemoryFill, s.list, dst, &value, sizeof(T),
+                  count * sizeof(T), signal, numWaits, waits);
+    });
   });
 }
 
@@ -721,19 +849,20 @@ extern "C" XPU_RUNTIME_EXPORT void mgpuMemset16(void *dst, unsigned short value,
 extern "C" XPU_RUNTIME_EXPORT void
 mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                           int64_t elementSizeBytes) {
-  if (!descriptor)
-    fatal("mgpuMemHostRegisterMemRef: null descriptor");
-  auto [start, size] =
-      xpu::runtime::memrefRange(rank, descriptor, elementSizeBytes);
-  if (!size)
-    return;
-  Runtime &rt = getRuntime();
-  if (rt.hostMirrors.covers(start, size))
-    return;
-  void *copy = mgpuMemAlloc(size, nullptr, /*isHostShared=*/true);
-  std::memcpy(copy, reinterpret_cast<void *>(start), size);
-  if (void *old = rt.hostMirrors.add(start, size, copy))
-    XPU_ZE_CALL(zeMemFree, rt.context, old);
+  guardedVoid(errors(), [&] {
+    if (!descriptor)
+      fatal("mgpuMemHostRegisterMemRef: null descriptor");
+    auto [start, size] =
+        xpu::runtime::memrefRange(rank, descriptor, elementSizeBytes);
+    if (!size)
+      return;
+    Runtime &rt = getRuntime();
+    rt.hostMirrors.registerRange(start, size, [&] {
+      void *copy = allocate(size, /*isHostShared=*/true);
+      std::memcpy(copy, reinterpret_cast<void *>(start), size);
+      return copy;
+    });
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t, void *,
@@ -741,16 +870,22 @@ extern "C" XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t, void *,
   // Constants stay registered for the life of the program (see the header).
 }
 
+/// The device-only test mode: allocations without `isHostShared` are
+/// zeMemAllocDevice memory already, which a discrete GPU's host cannot
+/// address; nothing changes.
+extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeSetDeviceOnlyMemory(int) {}
+
 extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeProfileStart(void) {
-  Runtime &rt = getRuntime();
-  std::lock_guard<std::mutex> lock(rt.profileMutex);
-  rt.profiledLaunches.clear();
-  rt.profileNames.clear();
-  rt.profiling = true;
+  guardedVoid(errors(), [] {
+    Runtime &rt = getRuntime();
+    std::lock_guard<std::mutex> lock(rt.profileMutex);
+    rt.profiledLaunches.clear();
+    rt.profileNames.clear();
+    rt.profiling = true;
+  });
 }
 
-extern "C" XPU_RUNTIME_EXPORT int
-xpuRuntimeProfileStop(XPUKernelProfile *entries, int capacity) {
+static int profileStop(XPUKernelProfile *entries, int capacity) {
   Runtime &rt = getRuntime();
   std::vector<std::pair<std::string, ze_event_handle_t>> launches;
   {
@@ -805,4 +940,11 @@ xpuRuntimeProfileStop(XPUKernelProfile *entries, int capacity) {
   for (int i = 0; i < count && i < capacity && entries; ++i)
     entries[i] = {names[i].c_str(), counts[i], nanoseconds[i]};
   return count;
+}
+
+extern "C" XPU_RUNTIME_EXPORT int
+xpuRuntimeProfileStop(XPUKernelProfile *entries, int capacity) {
+  return guarded(
+      errors(), [] { return 0; },
+      [&] { return profileStop(entries, capacity); });
 }

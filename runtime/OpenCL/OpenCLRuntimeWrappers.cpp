@@ -11,8 +11,13 @@
 // an IL version (built with the options the module embeds for Intel's
 // compiler, e.g. its GRF mode, on Intel devices). Otherwise (PoCL 3.1, for one)
 // the module is translated to SPIR 1.2 bitcode with `llvm-spirv -r
-// --spirv-target-env=CL1.2`, found at configure time, and loaded with
-// clCreateProgramWithBinary and the build options "-x spir -spir-std=1.2".
+// --spirv-target-env=CL1.2`, found at configure time ($XPU_OPENCL_LLVM_SPIRV
+// overrides it), and loaded with clCreateProgramWithBinary and the build
+// options "-x spir -spir-std=1.2". Translations are kept by the SPIR-V's
+// hash: xpuOpenCLWriteSPIR writes them into a directory (a package carries
+// them) and xpuOpenCLAddSPIRDirectory makes a directory's translations
+// available, so that a package loads where llvm-spirv is absent without
+// starting a process.
 //
 // Buffers: generated code passes raw pointers, so all memory from
 // mgpuMemAlloc is SVM (clSVMAlloc; fine-grain buffer SVM when the device has
@@ -36,16 +41,29 @@
 // With 1. or 2., a pointer argument must point into a registered allocation;
 // anything else is reported instead of being handed to the device.
 //
-// Errors cannot be returned through this ABI: every OpenCL call is checked
-// and a failure prints the call and the error name to stderr and exits with
-// status 1.
+// Device-only memory (xpuRuntimeSetDeviceOnlyMemory, a test mode): the
+// non-host-shared allocations of mgpuMemAlloc become CL_MEM_READ_WRITE
+// buffers without SVM, which the host cannot address. The host is handed
+// the start of an address range reserved with PROT_NONE instead, so that
+// host code that reads or writes such a buffer faults at once (PoCL runs
+// kernels on host threads: SVM would let the bug pass); the runtime reports
+// the access with the buffer (a SIGSEGV handler that then leaves the fault
+// to the previous handler), translates an address in such a range to the
+// buffer (or a sub-buffer at the offset) when it is a kernel argument, and
+// copies and fills such buffers with clEnqueue{Read,Write,Copy,Fill}Buffer.
+//
+// Errors: every OpenCL call is checked, and a failure records the call and
+// the error name in the runtime's error channel (../common/ErrorState.h:
+// printed once, read with xpuRuntimeGetLastError, later calls do nothing
+// until xpuRuntimeClearError). Nothing here exits the process.
 //
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Runtime/XPURuntime.h"
 
-#include "../common/SPIRVBuildOptions.h"
+#include "../common/ErrorState.h"
 #include "../common/HostMirrors.h"
+#include "../common/SPIRVBuildOptions.h"
 
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -64,7 +82,11 @@
 #include <string>
 #include <vector>
 
+#include <atomic>
+#include <csignal>
+
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -154,12 +176,16 @@ static const char *getCLErrorName(cl_int error) {
   }
 }
 
-/// Prints `message` and exits: runtime errors cannot be returned through the
-/// mgpu* ABI.
+/// The library's error channel (never destroyed: global destructors of
+/// compiled programs still call in).
+static xpu::runtime::ErrorState &errors() {
+  static auto *state = new xpu::runtime::ErrorState("xpu opencl runtime");
+  return *state;
+}
+
+/// Fails the current C entry point with `message` (see ErrorState.h).
 [[noreturn]] static void fatal(const std::string &message) {
-  std::fprintf(stderr, "xpu opencl runtime: %s\n", message.c_str());
-  std::fflush(stderr);
-  std::exit(1);
+  xpu::runtime::fail(message);
 }
 
 static void checkCL(cl_int error, const char *call) {
@@ -169,7 +195,7 @@ static void checkCL(cl_int error, const char *call) {
         std::to_string(error) + ")");
 }
 
-/// Calls the OpenCL function `fn` and exits with its name and the error name
+/// Calls the OpenCL function `fn` and fails with its name and the error name
 /// if it does not return CL_SUCCESS.
 #define XPU_CL_CALL(fn, ...) checkCL(fn(__VA_ARGS__), #fn)
 
@@ -340,6 +366,30 @@ struct Runtime {
   /// Start address -> size in bytes of every live mgpuMemAlloc allocation.
   std::map<uintptr_t, size_t> allocations;
 
+  /// Device-only buffers (the test mode): the start of the reserved host
+  /// range that stands for each -> the buffer.
+  struct DeviceOnlyBuffer {
+    cl_mem mem = nullptr;
+    size_t size = 0, reserved = 0;
+    /// Sub-buffers made for arguments that point inside: offset -> buffer.
+    std::map<size_t, cl_mem> subBuffers;
+  };
+  std::map<uintptr_t, DeviceOnlyBuffer> deviceOnly;
+
+  /// The device-only buffer `address` points into and the offset there, or
+  /// null.
+  DeviceOnlyBuffer *findDeviceOnly(uintptr_t address, size_t &offset) {
+    std::lock_guard<std::mutex> lock(allocationsMutex);
+    auto it = deviceOnly.upper_bound(address);
+    if (it == deviceOnly.begin())
+      return nullptr;
+    --it;
+    offset = address - it->first;
+    if (offset >= std::max<size_t>(it->second.size, 1))
+      return nullptr;
+    return &it->second;
+  }
+
   /// Host ranges registered with mgpuMemHostRegisterMemRef and their SVM
   /// copies.
   xpu::runtime::HostMirrors hostMirrors;
@@ -409,6 +459,9 @@ static const cl_queue_properties kQueueProperties[] = {
 static std::mutex runtimeMutex;
 static Runtime *runtime = nullptr;
 static int selectedDevice = 0;
+/// Why the runtime could not start, when it could not: every later call that
+/// needs it fails with the same message.
+static std::string *startFailure = nullptr;
 
 static Runtime *createRuntime(int index) {
   std::vector<DeviceDesc> devices = discoverDevices();
@@ -446,8 +499,16 @@ static Runtime *createRuntime(int index) {
 
 static Runtime &getRuntime() {
   std::lock_guard<std::mutex> lock(runtimeMutex);
-  if (!runtime)
-    runtime = createRuntime(selectedDevice);
+  if (startFailure)
+    fatal(*startFailure);
+  if (!runtime) {
+    try {
+      runtime = createRuntime(selectedDevice);
+    } catch (const xpu::runtime::Failure &failure) {
+      startFailure = new std::string(failure.what());
+      throw;
+    }
+  }
   return *runtime;
 }
 
@@ -478,8 +539,8 @@ static void buildProgram(cl_program program, cl_device_id device,
   if (error == CL_SUCCESS)
     return;
   std::string log = getBuildLog(program, device);
-  std::fprintf(stderr, "xpu opencl runtime: build log:\n%s\n", log.c_str());
-  checkCL(error, "clBuildProgram");
+  fatal(std::string("clBuildProgram failed: ") + getCLErrorName(error) + " (" +
+        std::to_string(error) + "); build log:\n" + log);
 }
 
 /// A temporary file that is removed when it goes out of scope.
@@ -506,9 +567,9 @@ struct TempFile {
 } // namespace
 
 /// Translates SPIR-V to SPIR 1.2 bitcode with llvm-spirv.
-static std::vector<unsigned char> translateToSPIR(const void *data,
-                                                  size_t size) {
-  const char *tool = XPU_LLVM_SPIRV_PATH;
+static std::vector<unsigned char> runLLVMSPIRV(const void *data, size_t size) {
+  const char *override = std::getenv("XPU_OPENCL_LLVM_SPIRV");
+  const char *tool = override && *override ? override : XPU_LLVM_SPIRV_PATH;
   if (!*tool)
     fatal("the device has no SPIR-V IL support and this runtime was built "
           "without llvm-spirv, so SPIR-V cannot be translated to SPIR 1.2; "
@@ -551,6 +612,67 @@ static std::vector<unsigned char> translateToSPIR(const void *data,
   return bitcode;
 }
 
+/// SPIR translations by the FNV-1a hash of their SPIR-V, and the
+/// directories to look for more in (`<hash>.bc`).
+namespace {
+struct Translations {
+  std::mutex mutex;
+  std::map<uint64_t, std::vector<unsigned char>> bitcode;
+  std::vector<std::string> directories;
+};
+} // namespace
+
+static Translations &translations() {
+  static auto *t = new Translations();
+  return *t;
+}
+
+static uint64_t hashBytes(const void *data, size_t size) {
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = 0; i < size; ++i) {
+    h ^= static_cast<const unsigned char *>(data)[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+static std::string translationFile(uint64_t hash) {
+  char name[32];
+  std::snprintf(name, sizeof(name), "%016llx.bc",
+                static_cast<unsigned long long>(hash));
+  return name;
+}
+
+/// The SPIR 1.2 bitcode of a SPIR-V module: a translation made or read
+/// before, one in a registered directory, else llvm-spirv's.
+static std::vector<unsigned char> translateToSPIR(const void *data,
+                                                  size_t size) {
+  uint64_t hash = hashBytes(data, size);
+  Translations &t = translations();
+  {
+    std::lock_guard<std::mutex> lock(t.mutex);
+    auto it = t.bitcode.find(hash);
+    if (it != t.bitcode.end())
+      return it->second;
+    for (const std::string &dir : t.directories) {
+      std::ifstream in(std::filesystem::path(dir) / translationFile(hash),
+                       std::ios::binary);
+      if (!in)
+        continue;
+      std::vector<unsigned char> bitcode((std::istreambuf_iterator<char>(in)),
+                                         std::istreambuf_iterator<char>());
+      if (bitcode.empty())
+        continue;
+      t.bitcode[hash] = bitcode;
+      return bitcode;
+    }
+  }
+  std::vector<unsigned char> bitcode = runLLVMSPIRV(data, size);
+  std::lock_guard<std::mutex> lock(t.mutex);
+  t.bitcode[hash] = bitcode;
+  return bitcode;
+}
+
 static cl_program loadProgram(const void *data, size_t size) {
   Runtime &rt = getRuntime();
   cl_device_id device = rt.desc.device;
@@ -578,6 +700,198 @@ static cl_program loadProgram(const void *data, size_t size) {
   checkCL(binaryStatus, "clCreateProgramWithBinary (binary status)");
   buildProgram(program, device, "-x spir -spir-std=1.2");
   return program;
+}
+
+//===----------------------------------------------------------------------===//
+// Device-only memory (the test mode)
+//===----------------------------------------------------------------------===//
+
+/// Set by xpuRuntimeSetDeviceOnlyMemory.
+static std::atomic<bool> deviceOnlyMode{false};
+
+/// The reserved ranges of device-only buffers, for the fault handler (which
+/// may take no lock): [start, end) pairs, 0 for a free slot.
+static constexpr int kFaultSlots = 4096;
+static std::atomic<uintptr_t> faultStart[kFaultSlots], faultEnd[kFaultSlots];
+static struct sigaction previousSegv, previousBus;
+
+/// Writes `value` in base `base` into `out` (no allocation: runs in a
+/// signal handler); returns the end.
+static char *formatUnsigned(char *out, uintptr_t value, unsigned base) {
+  char digits[32];
+  int n = 0;
+  do {
+    digits[n++] = "0123456789abcdef"[value % base];
+    value /= base;
+  } while (value && n < 32);
+  while (n)
+    *out++ = digits[--n];
+  return out;
+}
+
+/// Reports a host access to a device-only buffer, then leaves the fault to
+/// the handler that was there before (or the default action): the access
+/// runs again and faults again.
+static void onDeviceOnlyFault(int sig, siginfo_t *info, void *) {
+  auto address = reinterpret_cast<uintptr_t>(info->si_addr);
+  for (int i = 0; i < kFaultSlots; ++i) {
+    uintptr_t start = faultStart[i].load(std::memory_order_relaxed);
+    uintptr_t end = faultEnd[i].load(std::memory_order_relaxed);
+    if (!start || address < start || address >= end)
+      continue;
+    char line[512], *p = line;
+    auto put = [&](const char *text) {
+      while (*text && p < line + sizeof(line) - 1)
+        *p++ = *text++;
+    };
+    put("xpu opencl runtime: host code accessed device-only memory at 0x");
+    p = formatUnsigned(p, address, 16);
+    put(" (byte ");
+    p = formatUnsigned(p, address - start, 10);
+    put(" of a buffer of ");
+    p = formatUnsigned(p, end - start, 10);
+    put(" bytes from mgpuMemAlloc, device-only test mode): only kernels may "
+        "read or write it\n");
+    (void)!write(STDERR_FILENO, line, p - line);
+    break;
+  }
+  sigaction(sig, sig == SIGSEGV ? &previousSegv : &previousBus, nullptr);
+}
+
+static void installFaultHandler() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction action;
+    std::memset(&action, 0, sizeof(action));
+    action.sa_sigaction = onDeviceOnlyFault;
+    action.sa_flags = SA_SIGINFO;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGSEGV, &action, &previousSegv);
+    sigaction(SIGBUS, &action, &previousBus);
+  });
+}
+
+static void addFaultRange(uintptr_t start, size_t size) {
+  for (int i = 0; i < kFaultSlots; ++i) {
+    uintptr_t expected = 0;
+    if (faultStart[i].compare_exchange_strong(expected, start)) {
+      faultEnd[i].store(start + std::max<size_t>(size, 1));
+      return;
+    }
+  }
+}
+
+static void removeFaultRange(uintptr_t start) {
+  for (int i = 0; i < kFaultSlots; ++i)
+    if (faultStart[i].load() == start) {
+      faultEnd[i].store(0);
+      faultStart[i].store(0);
+      return;
+    }
+}
+
+/// A device-only buffer of `bytes` and the reserved host range for it.
+static void *allocateDeviceOnly(Runtime &rt, size_t bytes) {
+  cl_int error = CL_SUCCESS;
+  cl_mem mem =
+      clCreateBuffer(rt.context, CL_MEM_READ_WRITE, bytes, nullptr, &error);
+  checkCL(error, "clCreateBuffer");
+  long page = sysconf(_SC_PAGESIZE);
+  size_t reserved = (bytes + page - 1) / page * page;
+  void *range = mmap(nullptr, reserved, PROT_NONE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (range == MAP_FAILED) {
+    clReleaseMemObject(mem);
+    fatal("mmap of " + std::to_string(reserved) +
+          " bytes of address space for a device-only buffer failed: " +
+          std::strerror(errno));
+  }
+  installFaultHandler();
+  auto start = reinterpret_cast<uintptr_t>(range);
+  addFaultRange(start, bytes);
+  std::lock_guard<std::mutex> lock(rt.allocationsMutex);
+  Runtime::DeviceOnlyBuffer &buffer = rt.deviceOnly[start];
+  buffer.mem = mem;
+  buffer.size = bytes;
+  buffer.reserved = reserved;
+  return range;
+}
+
+/// Frees a device-only buffer; false if `ptr` is not one.
+static bool freeDeviceOnly(Runtime &rt, void *ptr, void *stream) {
+  Runtime::DeviceOnlyBuffer buffer;
+  {
+    std::lock_guard<std::mutex> lock(rt.allocationsMutex);
+    auto it = rt.deviceOnly.find(reinterpret_cast<uintptr_t>(ptr));
+    if (it == rt.deviceOnly.end())
+      return false;
+    buffer = std::move(it->second);
+    rt.deviceOnly.erase(it);
+  }
+  cl_int finished = clFinish(getQueue(stream));
+  for (auto &[offset, sub] : buffer.subBuffers)
+    clReleaseMemObject(sub);
+  clReleaseMemObject(buffer.mem);
+  removeFaultRange(reinterpret_cast<uintptr_t>(ptr));
+  munmap(ptr, buffer.reserved);
+  checkCL(finished, "clFinish");
+  return true;
+}
+
+/// The buffer a kernel argument `address` inside a device-only buffer
+/// stands for: the buffer itself, or a sub-buffer from the offset on.
+static cl_mem deviceOnlyArgument(Runtime &rt, Runtime::DeviceOnlyBuffer &buffer,
+                                 size_t offset) {
+  if (offset == 0)
+    return buffer.mem;
+  std::lock_guard<std::mutex> lock(rt.allocationsMutex);
+  auto it = buffer.subBuffers.find(offset);
+  if (it != buffer.subBuffers.end())
+    return it->second;
+  cl_uint alignBits = 0;
+  XPU_CL_CALL(clGetDeviceInfo, rt.desc.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+              sizeof(alignBits), &alignBits, nullptr);
+  size_t align = std::max<cl_uint>(alignBits / 8, 1);
+  if (offset % align)
+    fatal("a kernel argument points " + std::to_string(offset) +
+          " bytes into a device-only buffer, which is not a multiple of the "
+          "device's sub-buffer alignment (" +
+          std::to_string(align) + " bytes)");
+  cl_buffer_region region = {offset, buffer.size - offset};
+  cl_int error = CL_SUCCESS;
+  cl_mem sub = clCreateSubBuffer(buffer.mem, CL_MEM_READ_WRITE,
+                                 CL_BUFFER_CREATE_TYPE_REGION, &region, &error);
+  checkCL(error, "clCreateSubBuffer");
+  buffer.subBuffers[offset] = sub;
+  return sub;
+}
+
+/// Copies between host memory, SVM and device-only buffers; true if either
+/// side is a device-only buffer (and the copy was made).
+static bool copyDeviceOnly(Runtime &rt, void *dst, const void *src, size_t size,
+                           cl_command_queue queue) {
+  size_t dstOffset = 0, srcOffset = 0;
+  Runtime::DeviceOnlyBuffer *to =
+      rt.findDeviceOnly(reinterpret_cast<uintptr_t>(dst), dstOffset);
+  Runtime::DeviceOnlyBuffer *from =
+      rt.findDeviceOnly(reinterpret_cast<uintptr_t>(src), srcOffset);
+  if (!to && !from)
+    return false;
+  if ((to && dstOffset + size > to->size) ||
+      (from && srcOffset + size > from->size))
+    fatal("mgpuMemcpy of " + std::to_string(size) +
+          " bytes runs past the end of a device-only buffer");
+  // Blocking: the host side may be memory the caller reuses right after.
+  if (to && from)
+    XPU_CL_CALL(clEnqueueCopyBuffer, queue, from->mem, to->mem, srcOffset,
+                dstOffset, size, 0, nullptr, nullptr);
+  else if (to)
+    XPU_CL_CALL(clEnqueueWriteBuffer, queue, to->mem, CL_TRUE, dstOffset, size,
+                src, 0, nullptr, nullptr);
+  else
+    XPU_CL_CALL(clEnqueueReadBuffer, queue, from->mem, CL_TRUE, srcOffset, size,
+                dst, 0, nullptr, nullptr);
+  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -796,6 +1110,13 @@ static std::string describeArg(const Function &function, size_t index) {
 
 static void setPointerArg(Runtime &rt, Function &function, cl_uint index,
                           void *value) {
+  size_t offset = 0;
+  if (Runtime::DeviceOnlyBuffer *buffer =
+          rt.findDeviceOnly(reinterpret_cast<uintptr_t>(value), offset)) {
+    cl_mem mem = deviceOnlyArgument(rt, *buffer, offset);
+    XPU_CL_CALL(clSetKernelArg, function.kernel, index, sizeof(cl_mem), &mem);
+    return;
+  }
   // Registered host memory (constants): the kernel reads the SVM copy.
   if (value && !rt.isAllocated(reinterpret_cast<uintptr_t>(value)))
     if (void *mirror = rt.mirrorOf(reinterpret_cast<uintptr_t>(value)))
@@ -830,81 +1151,127 @@ static void setScalarArgBySize(Function &function, cl_uint index,
 //===----------------------------------------------------------------------===//
 // C ABI
 //===----------------------------------------------------------------------===//
+//
+// Every entry point runs its body through `guarded` (../common/ErrorState.h):
+// a failure is recorded instead of exiting, and while one is recorded the
+// body is skipped.
+
+using xpu::runtime::guarded;
+using xpu::runtime::guardedVoid;
+using xpu::runtime::releasing;
+
+extern "C" XPU_RUNTIME_EXPORT int xpuRuntimeGetLastError(char *buffer,
+                                                         size_t size) {
+  return errors().copy(buffer, size);
+}
+
+extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeClearError(void) {
+  errors().clear();
+}
+
+extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeSetErrorPrinting(int enabled) {
+  errors().setPrinting(enabled != 0);
+}
+
+extern "C" XPU_RUNTIME_EXPORT int xpuRuntimeGetDeviceCount(void) {
+  return guarded(
+      errors(), [] { return -1; },
+      [] { return static_cast<int>(discoverDevices().size()); });
+}
 
 extern "C" XPU_RUNTIME_EXPORT int xpuRuntimeListDevices(void) {
-  std::vector<DeviceDesc> devices = discoverDevices();
-  if (devices.empty())
-    std::printf("xpu opencl runtime: no OpenCL device found\n");
-  for (size_t i = 0; i < devices.size(); ++i)
-    std::printf("xpu opencl runtime: device %zu: %s\n", i,
-                describeDevice(devices[i]).c_str());
-  std::fflush(stdout);
-  return static_cast<int>(devices.size());
+  return guarded(
+      errors(), [] { return -1; },
+      [] {
+        std::vector<DeviceDesc> devices = discoverDevices();
+        if (devices.empty())
+          std::printf("xpu opencl runtime: no OpenCL device found\n");
+        for (size_t i = 0; i < devices.size(); ++i)
+          std::printf("xpu opencl runtime: device %zu: %s\n", i,
+                      describeDevice(devices[i]).c_str());
+        std::fflush(stdout);
+        return static_cast<int>(devices.size());
+      });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeSelectDevice(int index) {
-  std::lock_guard<std::mutex> lock(runtimeMutex);
-  if (runtime && runtime->deviceIndex != index)
-    fatal("xpuRuntimeSelectDevice(" + std::to_string(index) +
-          ") called after the runtime started on device " +
-          std::to_string(runtime->deviceIndex) +
-          "; select the device before the first module load, stream, event "
-          "or allocation");
-  if (index < 0)
-    fatal("xpuRuntimeSelectDevice: negative device index " +
-          std::to_string(index));
-  selectedDevice = index;
+  guardedVoid(errors(), [&] {
+    std::lock_guard<std::mutex> lock(runtimeMutex);
+    if (runtime && runtime->deviceIndex != index)
+      fatal("xpuRuntimeSelectDevice(" + std::to_string(index) +
+            ") called after the runtime started on device " +
+            std::to_string(runtime->deviceIndex) +
+            "; select the device before the first module load, stream, "
+            "event or allocation");
+    if (index < 0)
+      fatal("xpuRuntimeSelectDevice: negative device index " +
+            std::to_string(index));
+    if (!runtime && index != selectedDevice && startFailure) {
+      // Another device may start where the first did not.
+      delete startFailure;
+      startFailure = nullptr;
+    }
+    selectedDevice = index;
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void *mgpuModuleLoad(const void *data,
                                                    size_t size) {
-  auto *module = new Module();
-  module->program = loadProgram(data, size);
-  module->signatures = parseSPIRVKernelSignatures(data, size);
-  return module;
+  return guarded(
+      errors(), []() -> void * { return nullptr; },
+      [&]() -> void * {
+        auto module = std::make_unique<Module>();
+        module->program = loadProgram(data, size);
+        module->signatures = parseSPIRVKernelSignatures(data, size);
+        return module.release();
+      });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuModuleUnload(void *module) {
   if (!module)
     return;
-  auto *mod = static_cast<Module *>(module);
-  for (std::unique_ptr<Function> &function : mod->functions)
-    XPU_CL_CALL(clReleaseKernel, function->kernel);
-  XPU_CL_CALL(clReleaseProgram, mod->program);
-  delete mod;
+  releasing(errors(), [&] {
+    std::unique_ptr<Module> mod(static_cast<Module *>(module));
+    for (std::unique_ptr<Function> &function : mod->functions)
+      XPU_CL_CALL(clReleaseKernel, function->kernel);
+    XPU_CL_CALL(clReleaseProgram, mod->program);
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void *mgpuModuleGetFunction(void *module,
                                                           const char *name) {
-  if (!module || !name)
-    fatal("mgpuModuleGetFunction: null module or kernel name");
-  auto *mod = static_cast<Module *>(module);
-  std::lock_guard<std::mutex> lock(mod->functionsMutex);
-  for (std::unique_ptr<Function> &function : mod->functions)
-    if (function->name == name)
-      return function.get();
-  auto function = std::make_unique<Function>();
-  function->name = name;
-  cl_int error = CL_SUCCESS;
-  function->kernel = clCreateKernel(mod->program, name, &error);
-  if (error == CL_INVALID_KERNEL_NAME)
-    fatal(std::string("clCreateKernel failed: CL_INVALID_KERNEL_NAME: the "
-                      "module has no kernel '") +
-          name + "'");
-  checkCL(error, "clCreateKernel");
-  auto signature = mod->signatures.find(name);
-  classifyArguments(*function, signature == mod->signatures.end()
-                                   ? nullptr
-                                   : &signature->second);
-  mod->functions.push_back(std::move(function));
-  return mod->functions.back().get();
+  return guarded(
+      errors(), []() -> void * { return nullptr; },
+      [&]() -> void * {
+        if (!module || !name)
+          fatal("mgpuModuleGetFunction: null module or kernel name");
+        auto *mod = static_cast<Module *>(module);
+        std::lock_guard<std::mutex> lock(mod->functionsMutex);
+        for (std::unique_ptr<Function> &function : mod->functions)
+          if (function->name == name)
+            return function.get();
+        auto function = std::make_unique<Function>();
+        function->name = name;
+        cl_int error = CL_SUCCESS;
+        function->kernel = clCreateKernel(mod->program, name, &error);
+        if (error == CL_INVALID_KERNEL_NAME)
+          fatal(std::string("clCreateKernel failed: CL_INVALID_KERNEL_NAME: "
+                            "the module has no kernel '") +
+                name + "'");
+        checkCL(error, "clCreateKernel");
+        auto signature = mod->signatures.find(name);
+        classifyArguments(*function, signature == mod->signatures.end()
+                                         ? nullptr
+                                         : &signature->second);
+        mod->functions.push_back(std::move(function));
+        return mod->functions.back().get();
+      });
 }
 
-extern "C" XPU_RUNTIME_EXPORT void
-mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
-                 intptr_t blockX, intptr_t blockY, intptr_t blockZ,
-                 int32_t sharedMemBytes, void *stream, void **params,
-                 void ** /*extra*/, size_t paramsCount) {
+static void launchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                         intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                         intptr_t blockZ, int32_t sharedMemBytes, void *stream,
+                         void **params, size_t paramsCount) {
   if (!function)
     fatal("mgpuLaunchKernel: null function");
   Runtime &rt = getRuntime();
@@ -960,6 +1327,13 @@ mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
       // an SVM pointer, anything else a scalar (see the file header).
       uintptr_t value = 0;
       std::memcpy(&value, params[i], sizeof(value));
+      size_t offset = 0;
+      if (Runtime::DeviceOnlyBuffer *buffer =
+              rt.findDeviceOnly(value, offset)) {
+        cl_mem mem = deviceOnlyArgument(rt, *buffer, offset);
+        XPU_CL_CALL(clSetKernelArg, fn.kernel, index, sizeof(cl_mem), &mem);
+        break;
+      }
       if (value && !rt.isAllocated(value))
         if (void *mirror = rt.mirrorOf(value))
           value = reinterpret_cast<uintptr_t>(mirror);
@@ -993,77 +1367,106 @@ mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
     rt.profiledLaunches.emplace_back(fn.name, event);
 }
 
+extern "C" XPU_RUNTIME_EXPORT void
+mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                 intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                 int32_t sharedMemBytes, void *stream, void **params,
+                 void ** /*extra*/, size_t paramsCount) {
+  guardedVoid(errors(), [&] {
+    launchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                 sharedMemBytes, stream, params, paramsCount);
+  });
+}
+
 extern "C" XPU_RUNTIME_EXPORT void *mgpuStreamCreate(void) {
-  Runtime &rt = getRuntime();
-  cl_int error = CL_SUCCESS;
-  cl_command_queue queue = clCreateCommandQueueWithProperties(
-      rt.context, rt.desc.device, kQueueProperties, &error);
-  checkCL(error, "clCreateCommandQueueWithProperties");
-  return queue;
+  return guarded(
+      errors(), []() -> void * { return nullptr; },
+      []() -> void * {
+        Runtime &rt = getRuntime();
+        cl_int error = CL_SUCCESS;
+        cl_command_queue queue = clCreateCommandQueueWithProperties(
+            rt.context, rt.desc.device, kQueueProperties, &error);
+        checkCL(error, "clCreateCommandQueueWithProperties");
+        return queue;
+      });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuStreamDestroy(void *stream) {
   if (!stream)
     return;
-  auto queue = static_cast<cl_command_queue>(stream);
-  XPU_CL_CALL(clFinish, queue);
-  XPU_CL_CALL(clReleaseCommandQueue, queue);
+  releasing(errors(), [&] {
+    auto queue = static_cast<cl_command_queue>(stream);
+    XPU_CL_CALL(clFinish, queue);
+    XPU_CL_CALL(clReleaseCommandQueue, queue);
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuStreamSynchronize(void *stream) {
-  XPU_CL_CALL(clFinish, getQueue(stream));
+  guardedVoid(errors(), [&] { XPU_CL_CALL(clFinish, getQueue(stream)); });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuStreamWaitEvent(void *stream,
                                                        void *event) {
-  if (!event)
-    fatal("mgpuStreamWaitEvent: null event");
-  auto *ev = static_cast<Event *>(event);
-  // An event that was never recorded has nothing to wait for.
-  if (!ev->event)
-    return;
-  XPU_CL_CALL(clEnqueueBarrierWithWaitList, getQueue(stream), 1, &ev->event,
-              nullptr);
+  guardedVoid(errors(), [&] {
+    if (!event)
+      fatal("mgpuStreamWaitEvent: null event");
+    auto *ev = static_cast<Event *>(event);
+    // An event that was never recorded has nothing to wait for.
+    if (!ev->event)
+      return;
+    XPU_CL_CALL(clEnqueueBarrierWithWaitList, getQueue(stream), 1, &ev->event,
+                nullptr);
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void *mgpuEventCreate(void) {
-  // Initialise here too, so that event use cannot be the first call.
-  (void)getRuntime();
-  return new Event();
+  return guarded(
+      errors(), []() -> void * { return nullptr; },
+      []() -> void * {
+        // Initialise here too, so that event use cannot be the first call.
+        (void)getRuntime();
+        return new Event();
+      });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuEventDestroy(void *event) {
   if (!event)
     return;
-  auto *ev = static_cast<Event *>(event);
-  if (ev->event)
-    XPU_CL_CALL(clReleaseEvent, ev->event);
-  delete ev;
+  releasing(errors(), [&] {
+    std::unique_ptr<Event> ev(static_cast<Event *>(event));
+    if (ev->event)
+      XPU_CL_CALL(clReleaseEvent, ev->event);
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuEventSynchronize(void *event) {
-  if (!event)
-    fatal("mgpuEventSynchronize: null event");
-  auto *ev = static_cast<Event *>(event);
-  if (ev->event)
-    XPU_CL_CALL(clWaitForEvents, 1, &ev->event);
+  guardedVoid(errors(), [&] {
+    if (!event)
+      fatal("mgpuEventSynchronize: null event");
+    auto *ev = static_cast<Event *>(event);
+    if (ev->event)
+      XPU_CL_CALL(clWaitForEvents, 1, &ev->event);
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuEventRecord(void *event, void *stream) {
-  if (!event)
-    fatal("mgpuEventRecord: null event");
-  auto *ev = static_cast<Event *>(event);
-  cl_event marker = nullptr;
-  XPU_CL_CALL(clEnqueueMarkerWithWaitList, getQueue(stream), 0, nullptr,
-              &marker);
-  if (ev->event)
-    XPU_CL_CALL(clReleaseEvent, ev->event);
-  ev->event = marker;
+  guardedVoid(errors(), [&] {
+    if (!event)
+      fatal("mgpuEventRecord: null event");
+    auto *ev = static_cast<Event *>(event);
+    cl_event marker = nullptr;
+    XPU_CL_CALL(clEnqueueMarkerWithWaitList, getQueue(stream), 0, nullptr,
+                &marker);
+    if (ev->event)
+      XPU_CL_CALL(clReleaseEvent, ev->event);
+    ev->event = marker;
+  });
 }
 
-extern "C" XPU_RUNTIME_EXPORT void *
-mgpuMemAlloc(uint64_t size, void * /*stream*/, bool isHostShared) {
+static void *allocate(uint64_t size, bool isHostShared) {
   Runtime &rt = getRuntime();
+  if (!isHostShared && deviceOnlyMode)
+    return allocateDeviceOnly(rt, std::max<uint64_t>(size, 1));
   if (isHostShared && !rt.fineGrain)
     fatal("mgpuMemAlloc: host-shared memory needs fine-grain buffer SVM, "
           "which device " +
@@ -1083,38 +1486,65 @@ mgpuMemAlloc(uint64_t size, void * /*stream*/, bool isHostShared) {
   return ptr;
 }
 
+extern "C" XPU_RUNTIME_EXPORT void *
+mgpuMemAlloc(uint64_t size, void * /*stream*/, bool isHostShared) {
+  // After an error, zeroed host memory: host code may still write into it.
+  return guarded(
+      errors(), [&] { return errors().scratch(size); },
+      [&] { return allocate(size, isHostShared); });
+}
+
 extern "C" XPU_RUNTIME_EXPORT void mgpuMemFree(void *ptr, void *stream) {
-  if (!ptr)
+  if (!ptr || errors().freeScratch(ptr))
     return;
-  Runtime &rt = getRuntime();
-  {
-    std::lock_guard<std::mutex> lock(rt.allocationsMutex);
-    auto it = rt.allocations.find(reinterpret_cast<uintptr_t>(ptr));
-    if (it == rt.allocations.end())
-      fatal("mgpuMemFree: " + formatPointer(ptr) +
-            " was not returned by mgpuMemAlloc or was already freed");
-    rt.allocations.erase(it);
-  }
-  // Work queued on the stream may still use the memory.
-  XPU_CL_CALL(clFinish, getQueue(stream));
-  clSVMFree(rt.context, ptr);
+  releasing(errors(), [&] {
+    Runtime &rt = getRuntime();
+    if (freeDeviceOnly(rt, ptr, stream))
+      return;
+    {
+      std::lock_guard<std::mutex> lock(rt.allocationsMutex);
+      auto it = rt.allocations.find(reinterpret_cast<uintptr_t>(ptr));
+      if (it == rt.allocations.end())
+        fatal("mgpuMemFree: " + formatPointer(ptr) +
+              " was not returned by mgpuMemAlloc or was already freed");
+      rt.allocations.erase(it);
+    }
+    // Work queued on the stream may still use the memory; after an error
+    // the queue may be broken, and the memory is freed all the same.
+    cl_int finished = clFinish(getQueue(stream));
+    clSVMFree(rt.context, ptr);
+    checkCL(finished, "clFinish");
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuMemcpy(void *dst, void *src, size_t size,
                                               void *stream) {
   if (size == 0)
     return;
-  XPU_CL_CALL(clEnqueueSVMMemcpy, getQueue(stream), CL_FALSE, dst, src, size, 0,
-              nullptr, nullptr);
+  guardedVoid(errors(), [&] {
+    if (copyDeviceOnly(getRuntime(), dst, src, size, getQueue(stream)))
+      return;
+    XPU_CL_CALL(clEnqueueSVMMemcpy, getQueue(stream), CL_FALSE, dst, src, size,
+                0, nullptr, nullptr);
+  });
 }
 
 template <typename T>
 static void memsetImpl(void *dst, T value, size_t count, void *stream) {
   if (count == 0)
     return;
-  // OpenCL copies the pattern when the command is enqueued.
-  XPU_CL_CALL(clEnqueueSVMMemFill, getQueue(stream), dst, &value, sizeof(T),
-              count * sizeof(T), 0, nullptr, nullptr);
+  guardedVoid(errors(), [&] {
+    // OpenCL copies the pattern when the command is enqueued.
+    size_t offset = 0;
+    if (Runtime::DeviceOnlyBuffer *buffer = getRuntime().findDeviceOnly(
+            reinterpret_cast<uintptr_t>(dst), offset)) {
+      XPU_CL_CALL(clEnqueueFillBuffer, getQueue(stream), buffer->mem, &value,
+                  sizeof(T), offset, count * sizeof(T), 0, nullptr, nullptr);
+      return;
+    }
+    XPU_CL_CALL(clEnqueueSVMMemFill, getQueue(stream), dst, &value, sizeof(T),
+                count * sizeof(T), 0, nullptr, nullptr);
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuMemset32(void *dst, unsigned int value,
@@ -1130,20 +1560,24 @@ extern "C" XPU_RUNTIME_EXPORT void mgpuMemset16(void *dst, unsigned short value,
 extern "C" XPU_RUNTIME_EXPORT void
 mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                           int64_t elementSizeBytes) {
-  if (!descriptor)
-    fatal("mgpuMemHostRegisterMemRef: null descriptor");
-  auto [start, size] =
-      xpu::runtime::memrefRange(rank, descriptor, elementSizeBytes);
-  if (!size)
-    return;
-  Runtime &rt = getRuntime();
-  if (rt.hostMirrors.covers(start, size) || rt.isAllocated(start))
-    return; // already device-visible
-  void *copy = mgpuMemAlloc(size, nullptr, /*isHostShared=*/false);
-  XPU_CL_CALL(clEnqueueSVMMemcpy, rt.defaultQueue, CL_TRUE, copy,
-              reinterpret_cast<void *>(start), size, 0, nullptr, nullptr);
-  if (void *old = rt.hostMirrors.add(start, size, copy))
-    mgpuMemFree(old, nullptr); // a larger range replaces it
+  guardedVoid(errors(), [&] {
+    if (!descriptor)
+      fatal("mgpuMemHostRegisterMemRef: null descriptor");
+    auto [start, size] =
+        xpu::runtime::memrefRange(rank, descriptor, elementSizeBytes);
+    if (!size)
+      return;
+    Runtime &rt = getRuntime();
+    size_t offset = 0;
+    if (rt.isAllocated(start) || rt.findDeviceOnly(start, offset))
+      return; // device-visible already
+    rt.hostMirrors.registerRange(start, size, [&] {
+      void *copy = allocate(size, /*isHostShared=*/false);
+      XPU_CL_CALL(clEnqueueSVMMemcpy, rt.defaultQueue, CL_TRUE, copy,
+                  reinterpret_cast<void *>(start), size, 0, nullptr, nullptr);
+      return copy;
+    });
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t, void *,
@@ -1152,51 +1586,98 @@ extern "C" XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t, void *,
   // the same function registers them again, and the copy is still valid.
 }
 
+extern "C" XPU_RUNTIME_EXPORT void xpuOpenCLAddSPIRDirectory(const char *dir) {
+  guardedVoid(errors(), [&] {
+    if (!dir)
+      fatal("xpuOpenCLAddSPIRDirectory: null directory");
+    Translations &t = translations();
+    std::lock_guard<std::mutex> lock(t.mutex);
+    t.directories.push_back(dir);
+  });
+}
+
+extern "C" XPU_RUNTIME_EXPORT int xpuOpenCLWriteSPIR(const char *dir) {
+  return guarded(
+      errors(), [] { return -1; },
+      [&] {
+        if (!dir)
+          fatal("xpuOpenCLWriteSPIR: null directory");
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        if (ec)
+          fatal(std::string("cannot create ") + dir + ": " + ec.message());
+        Translations &t = translations();
+        std::lock_guard<std::mutex> lock(t.mutex);
+        for (const auto &[hash, bitcode] : t.bitcode) {
+          std::filesystem::path path =
+              std::filesystem::path(dir) / translationFile(hash);
+          std::ofstream out(path, std::ios::binary);
+          out.write(reinterpret_cast<const char *>(bitcode.data()),
+                    static_cast<std::streamsize>(bitcode.size()));
+          if (!out)
+            fatal("cannot write " + path.string());
+        }
+        return static_cast<int>(t.bitcode.size());
+      });
+}
+
+extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeSetDeviceOnlyMemory(int enabled) {
+  guardedVoid(errors(), [&] { deviceOnlyMode = enabled != 0; });
+}
+
 extern "C" XPU_RUNTIME_EXPORT void xpuRuntimeProfileStart(void) {
-  Runtime &rt = getRuntime();
-  std::lock_guard<std::mutex> lock(rt.profileMutex);
-  for (auto &launch : rt.profiledLaunches)
-    if (launch.second)
-      clReleaseEvent(launch.second);
-  rt.profiledLaunches.clear();
-  rt.profileNames.clear();
-  rt.profiling = true;
+  guardedVoid(errors(), [] {
+    Runtime &rt = getRuntime();
+    std::lock_guard<std::mutex> lock(rt.profileMutex);
+    for (auto &launch : rt.profiledLaunches)
+      if (launch.second)
+        clReleaseEvent(launch.second);
+    rt.profiledLaunches.clear();
+    rt.profileNames.clear();
+    rt.profiling = true;
+  });
 }
 
 extern "C" XPU_RUNTIME_EXPORT int
 xpuRuntimeProfileStop(XPUKernelProfile *entries, int capacity) {
-  Runtime &rt = getRuntime();
-  std::lock_guard<std::mutex> lock(rt.profileMutex);
-  rt.profiling = false;
-  std::vector<std::string> &names = rt.profileNames;
-  names.clear();
-  std::vector<uint64_t> launches;
-  std::vector<int64_t> nanoseconds;
-  for (auto &[name, event] : rt.profiledLaunches) {
-    size_t i = std::find(names.begin(), names.end(), name) - names.begin();
-    if (i == names.size()) {
-      names.push_back(name);
-      launches.push_back(0);
-      nanoseconds.push_back(0);
-    }
-    ++launches[i];
-    cl_ulong start = 0, end = 0;
-    bool timed =
-        event && clWaitForEvents(1, &event) == CL_SUCCESS &&
-        clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START,
-                                sizeof(start), &start, nullptr) == CL_SUCCESS &&
-        clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof(end),
-                                &end, nullptr) == CL_SUCCESS;
-    if (!timed || nanoseconds[i] < 0)
-      nanoseconds[i] = -1;
-    else
-      nanoseconds[i] += static_cast<int64_t>(end - start);
-    if (event)
-      clReleaseEvent(event);
-  }
-  rt.profiledLaunches.clear();
-  int count = static_cast<int>(names.size());
-  for (int i = 0; i < count && i < capacity && entries; ++i)
-    entries[i] = {names[i].c_str(), launches[i], nanoseconds[i]};
-  return count;
+  return guarded(
+      errors(), [] { return 0; },
+      [&] {
+        Runtime &rt = getRuntime();
+        std::lock_guard<std::mutex> lock(rt.profileMutex);
+        rt.profiling = false;
+        std::vector<std::string> &names = rt.profileNames;
+        names.clear();
+        std::vector<uint64_t> launches;
+        std::vector<int64_t> nanoseconds;
+        for (auto &[name, event] : rt.profiledLaunches) {
+          size_t i =
+              std::find(names.begin(), names.end(), name) - names.begin();
+          if (i == names.size()) {
+            names.push_back(name);
+            launches.push_back(0);
+            nanoseconds.push_back(0);
+          }
+          ++launches[i];
+          cl_ulong start = 0, end = 0;
+          bool timed =
+              event && clWaitForEvents(1, &event) == CL_SUCCESS &&
+              clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START,
+                                      sizeof(start), &start,
+                                      nullptr) == CL_SUCCESS &&
+              clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END,
+                                      sizeof(end), &end, nullptr) == CL_SUCCESS;
+          if (!timed || nanoseconds[i] < 0)
+            nanoseconds[i] = -1;
+          else
+            nanoseconds[i] += static_cast<int64_t>(end - start);
+          if (event)
+            clReleaseEvent(event);
+        }
+        rt.profiledLaunches.clear();
+        int count = static_cast<int>(names.size());
+        for (int i = 0; i < count && i < capacity && entries; ++i)
+          entries[i] = {names[i].c_str(), launches[i], nanoseconds[i]};
+        return count;
+      });
 }

@@ -16,6 +16,7 @@
 #include <map>
 #include <mutex>
 #include <utility>
+#include <vector>
 
 namespace xpu::runtime {
 
@@ -53,27 +54,29 @@ public:
     return static_cast<char *>(it->second.second) + (address - it->first);
   }
 
-  /// True if [start, start + size) is registered already.
-  bool covers(uintptr_t start, size_t size) {
+  /// Registers [start, start + size) with a copy from `makeCopy()` unless
+  /// it is registered already. The check and the copy happen under one lock,
+  /// so that two threads registering the same constant make one copy; a
+  /// copy is never freed, not even one a larger range at the same start
+  /// replaces, since a kernel another thread launched may still read it.
+  template <typename MakeCopy>
+  void registerRange(uintptr_t start, size_t size, MakeCopy &&makeCopy) {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = ranges.find(start);
-    return it != ranges.end() && it->second.first >= size;
-  }
-
-  /// Registers `copy` for [start, start + size); returns the copy it
-  /// replaces (null if none), for the caller to free.
-  void *add(uintptr_t start, size_t size, void *copy) {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto &entry = ranges[start];
-    void *old = entry.second;
-    entry = {size, copy};
-    return old;
+    if (it != ranges.end() && it->second.first >= size)
+      return;
+    void *copy = makeCopy();
+    if (it != ranges.end())
+      retired.push_back(it->second.second);
+    ranges[start] = {size, copy};
   }
 
 private:
   std::mutex mutex;
   /// Start address -> (size in bytes, copy).
   std::map<uintptr_t, std::pair<size_t, void *>> ranges;
+  /// Copies replaced by larger ranges, kept alive (see registerRange).
+  std::vector<void *> retired;
 };
 
 } // namespace xpu::runtime

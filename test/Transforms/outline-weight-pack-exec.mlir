@@ -25,7 +25,7 @@
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d0)>
 #map2 = affine_map<(d0, d1) -> (d1)>
-func.func @forward(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %s: tensor<32xf32>, %b: tensor<32xf32>) -> tensor<16x32xf32> {
+func.func @forward(%x: tensor<16x64xf32>, %w: tensor<32x64xf32> {xpu.weight}, %s: tensor<32xf32> {xpu.weight}, %b: tensor<32xf32> {xpu.weight}) -> tensor<16x32xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %e0 = tensor.empty() : tensor<32x64xf32>
   %ws = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel"]}

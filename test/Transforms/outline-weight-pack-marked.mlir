@@ -6,7 +6,7 @@
 // RUN: xpu-opt %s --split-input-file --xpu-outline-weight-pack=weights=marked --xpu-outline-weight-pack=weights=marked | FileCheck %s
 // RUN: not xpu-opt %s --split-input-file --xpu-outline-weight-pack=weights=sometimes 2>&1 | FileCheck %s --check-prefix=BAD
 
-// BAD: error: xpu-outline-weight-pack: weights must be 'auto' or 'marked', got 'sometimes'
+// BAD: error: xpu-outline-weight-pack: weights must be 'auto' or 'marked' (both: the arguments marked xpu.weight), got 'sometimes'
 
 // CHECK-LABEL: func.func @f
 //  CHECK-SAME:   (%[[X:[a-z0-9]+]]: tensor<4xf32>, %[[A:[a-z0-9]+]]: tensor<4xf32>, %[[W:[a-z0-9]+]]: tensor<4xf32> {xpu.weight})
@@ -27,10 +27,10 @@ func.func @f(%x: tensor<4xf32>, %a: tensor<4xf32>, %w: tensor<4xf32> {xpu.weight
 
 // -----
 
-// Nothing is marked: no weights (auto would take %w).
+// Nothing is marked: no weights.
 // CHECK-LABEL: func.func @unmarked
 //   CHECK-NOT:   call
-// expected-remark @+1 {{@unmarked: the function has no weights (no argument is marked xpu.weight)}}
+// expected-remark @+1 {{@unmarked: the function has no weights (no argument is marked xpu.weight; an unmarked argument may be an activation)}}
 func.func @unmarked(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
   %w2 = linalg.add ins(%w, %w : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>

@@ -4,11 +4,11 @@
 // RUN: xpu-opt %s --split-input-file --xpu-outline-weight-pack --xpu-remarks --verify-diagnostics --mlir-disable-threading > /dev/null
 
 // nn.Linear whose weight is scaled per output channel and transposed before
-// the matmul (weights=auto: every argument after the first). The scale and
+// the matmul (the weight and the scale are marked xpu.weight). The scale and
 // the transpose move to @forward.pack; the zero fill (constants only) stays
 // with the matmul; @forward keeps its signature.
 // CHECK-LABEL: func.func @forward
-//  CHECK-SAME:   (%[[X:[a-z0-9]+]]: tensor<16x64xf32>, %[[W:[a-z0-9]+]]: tensor<32x64xf32>, %[[S:[a-z0-9]+]]: tensor<32xf32>) -> tensor<16x32xf32>
+//  CHECK-SAME:   (%[[X:[a-z0-9]+]]: tensor<16x64xf32>, %[[W:[a-z0-9]+]]: tensor<32x64xf32> {xpu.weight}, %[[S:[a-z0-9]+]]: tensor<32xf32> {xpu.weight}) -> tensor<16x32xf32>
 //  CHECK-NEXT:   %[[P:.+]] = call @forward.pack(%[[W]], %[[S]]) : (tensor<32x64xf32>, tensor<32xf32>) -> tensor<64x32xf32>
 //  CHECK-NEXT:   %[[R:.+]] = call @forward.packed(%[[X]], %[[P]]) : (tensor<16x64xf32>, tensor<64x32xf32>) -> tensor<16x32xf32>
 //  CHECK-NEXT:   return %[[R]] : tensor<16x32xf32>
@@ -27,7 +27,7 @@
 //       CHECK:   %[[MM:.+]] = linalg.matmul ins(%[[X]], %[[WT]] : tensor<16x64xf32>, tensor<64x32xf32>) outs(%[[Z]] : tensor<16x32xf32>)
 //       CHECK:   return %[[MM]]
 // expected-remark @+1 {{@forward: moved 2 op(s) that depend only on the weights (args #1, #2) into @forward.pack, which returns 1 packed value(s); @forward.packed takes the inputs (args #0) and the packed values}}
-func.func @forward(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %s: tensor<32xf32>) -> tensor<16x32xf32> {
+func.func @forward(%x: tensor<16x64xf32>, %w: tensor<32x64xf32> {xpu.weight}, %s: tensor<32xf32> {xpu.weight}) -> tensor<16x32xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %e0 = tensor.empty() : tensor<32x64xf32>
   %ws = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
@@ -109,7 +109,7 @@ func.func @marked(%x: tensor<8x16xf32>, %w: tensor<4x16xf32> {xpu.weight}, %var:
 //       CHECK:   xpu.gemm
 //   CHECK-NOT: func.func @nothing_to_outline.pack
 // expected-remark @+1 {{@nothing_to_outline: no computation depends only on the weights (args #1, #2)}}
-func.func @nothing_to_outline(%x: tensor<8x16xf32>, %w: tensor<4x16xf32>, %b: tensor<4xf32>) -> tensor<8x4xf32> {
+func.func @nothing_to_outline(%x: tensor<8x16xf32>, %w: tensor<4x16xf32> {xpu.weight}, %b: tensor<4xf32> {xpu.weight}) -> tensor<8x4xf32> {
   %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<4xf32>) {
   ^bb0(%acc: f32, %vb: f32):
     %0 = arith.addf %acc, %vb : f32
@@ -125,7 +125,7 @@ func.func @nothing_to_outline(%x: tensor<8x16xf32>, %w: tensor<4x16xf32>, %b: te
 //   CHECK-NOT:   call
 //       CHECK:   linalg.fill
 // expected-remark @+1 {{@constants_only: no computation depends only on the weights (args #1)}}
-func.func @constants_only(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>) -> tensor<8x4xf32> {
+func.func @constants_only(%x: tensor<8x16xf32>, %w: tensor<16x4xf32> {xpu.weight}) -> tensor<8x4xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %e = tensor.empty() : tensor<8x4xf32>
   %z = linalg.fill ins(%cst : f32) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
@@ -137,7 +137,7 @@ func.func @constants_only(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>) -> tensor<
 
 // CHECK-LABEL: func.func @single_argument
 //   CHECK-NOT:   call
-// expected-remark @+1 {{@single_argument: the function has no weights (weights=auto: every argument after the first; it has one argument)}}
+// expected-remark @+1 {{@single_argument: the function has no weights (no argument is marked xpu.weight; an unmarked argument may be an activation)}}
 func.func @single_argument(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %e = tensor.empty() : tensor<8x16xf32>
   %t = linalg.copy ins(%x : tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
@@ -151,7 +151,7 @@ func.func @single_argument(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
 //   CHECK-NOT:   @side_effects_stay.pack
 //       CHECK:   call @helper
 // expected-remark @+1 {{@side_effects_stay: no computation depends only on the weights (args #1)}}
-func.func @side_effects_stay(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<4xf32> {
+func.func @side_effects_stay(%x: tensor<4xf32>, %w: tensor<4xf32> {xpu.weight}) -> tensor<4xf32> {
   %h = call @helper(%w) : (tensor<4xf32>) -> tensor<4xf32>
   %e = tensor.empty() : tensor<4xf32>
   %r = linalg.add ins(%x, %h : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
@@ -165,7 +165,7 @@ func.func private @helper(tensor<4xf32>) -> tensor<4xf32>
 // CHECK-LABEL: func.func @unused_weight_computation
 //   CHECK-NOT:   call
 // expected-remark @+1 {{@unused_weight_computation: the computation on the weights is not used}}
-func.func @unused_weight_computation(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<4xf32> {
+func.func @unused_weight_computation(%x: tensor<4xf32>, %w: tensor<4xf32> {xpu.weight}) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
   %dead = linalg.add ins(%w, %w : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
   return %x : tensor<4xf32>
@@ -176,7 +176,7 @@ func.func @unused_weight_computation(%x: tensor<4xf32>, %w: tensor<4xf32>) -> te
 // CHECK-LABEL: func.func @two_blocks
 //   CHECK-NOT:   call
 // expected-remark @+1 {{@two_blocks: the body has 2 blocks; only single-block functions are outlined}}
-func.func @two_blocks(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<4xf32> {
+func.func @two_blocks(%x: tensor<4xf32>, %w: tensor<4xf32> {xpu.weight}) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
   %r = linalg.add ins(%w, %w : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
   cf.br ^bb1
@@ -190,7 +190,7 @@ func.func @two_blocks(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-LABEL: func.func @taken
 //   CHECK-NOT:   call
 // expected-remark @+1 {{@taken: the symbol @taken.pack already exists}}
-func.func @taken(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<4xf32> {
+func.func @taken(%x: tensor<4xf32>, %w: tensor<4xf32> {xpu.weight}) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
   %w2 = linalg.add ins(%w, %w : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
   %r = linalg.add ins(%x, %w2 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
@@ -237,7 +237,7 @@ func.func @no_tensor_arguments(%a: f32, %b: f32) -> f32 {
 //       CHECK:   %[[BV:.+]] = tensor.extract_slice %[[PANEL]][0, 0] [1, 24] [1, 1] {xpu.panel} : tensor<8x24xf32> to tensor<24xf32>
 //       CHECK:   xpu.gemm %[[X]], %[[WV]] rhs_layout(kn) acc(f32) epilogue(%[[BV]] per_col
 // expected-remark @+1 {{@layouts: moved 2 op(s) that depend only on the weights (args #1, #2) into @layouts.pack, which returns 2 packed value(s)}}
-func.func @layouts(%x: tensor<8x16xf32>, %w: tensor<16x24xf32>, %b: tensor<24xf32>) -> tensor<8x24xf32> {
+func.func @layouts(%x: tensor<8x16xf32>, %w: tensor<16x24xf32> {xpu.weight}, %b: tensor<24xf32> {xpu.weight}) -> tensor<8x24xf32> {
   %zero = arith.constant 0.0 : f32
   %wp = tensor.pad %w low[0, 0] high[0, 8] {
   ^bb0(%i: index, %j: index):
@@ -277,17 +277,16 @@ func.func @again.packed(%x: tensor<4xf32>, %w2: tensor<4xf32>) -> tensor<4xf32> 
 
 // -----
 
-// bmm of two activations (weights=auto): the second operand of a batched
-// GEMM is an activation, not a weight, so its transpose stays in @bmm and
-// nothing is packed; the residual after it is still taken for a weight,
-// but nothing depends on it alone.
+// bmm of two activations plus a residual, none marked (a module without
+// parameters): every argument is an input, so the transpose of %b stays in
+// @bmm and nothing is packed. A caller that packs once and then feeds new
+// inputs would otherwise keep the first call's %b.
 // CHECK-LABEL: func.func @bmm
 //   CHECK-NOT:   call @bmm.pack
 //       CHECK:   linalg.transpose
 //       CHECK:   xpu.gemm
 // CHECK-NOT: func.func @bmm.pack
-// expected-remark @+2 {{@bmm: argument #1 is an operand of a batched GEMM: an activation, not a weight}}
-// expected-remark @+1 {{@bmm: no computation depends only on the weights (args #2)}}
+// expected-remark @+1 {{@bmm: the function has no weights (no argument is marked xpu.weight; an unmarked argument may be an activation)}}
 func.func @bmm(%a: tensor<4x16x32xf32>, %b: tensor<4x24x32xf32>, %r: tensor<4x16x24xf32>) -> tensor<4x16x24xf32> {
   %e = tensor.empty() : tensor<4x32x24xf32>
   %bt = linalg.transpose ins(%b : tensor<4x24x32xf32>) outs(%e : tensor<4x32x24xf32>) permutation = [0, 2, 1]
@@ -297,4 +296,24 @@ func.func @bmm(%a: tensor<4x16x32xf32>, %b: tensor<4x24x32xf32>, %r: tensor<4x16
     xpu.yield %0 : f32
   } : (tensor<4x16x32xf32>, tensor<4x32x24xf32>) -> tensor<4x16x24xf32>
   return %g : tensor<4x16x24xf32>
+}
+
+// -----
+
+// `a @ b.T` of two inputs (a module without parameters): the transpose of
+// %b depends on %b alone, but %b is no weight, so it stays.
+// CHECK-LABEL: func.func @matmul_of_inputs
+//   CHECK-NOT:   call
+//       CHECK:   linalg.transpose
+//       CHECK:   linalg.matmul
+// CHECK-NOT: func.func @matmul_of_inputs.pack
+// expected-remark @+1 {{@matmul_of_inputs: the function has no weights (no argument is marked xpu.weight; an unmarked argument may be an activation)}}
+func.func @matmul_of_inputs(%a: tensor<8x16xf32>, %b: tensor<4x16xf32>) -> tensor<8x4xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %et = tensor.empty() : tensor<16x4xf32>
+  %bt = linalg.transpose ins(%b : tensor<4x16xf32>) outs(%et : tensor<16x4xf32>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<8x4xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %mm = linalg.matmul ins(%a, %bt : tensor<8x16xf32>, tensor<16x4xf32>) outs(%z : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %mm : tensor<8x4xf32>
 }

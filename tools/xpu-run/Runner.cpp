@@ -1,4 +1,4 @@
-//===- Runner.cpp - compile a module for a target and call its functions --===//
+//===- Runner.cpp - call the functions of a JIT-compiled program ----------===//
 
 #include "Runner.h"
 
@@ -7,247 +7,16 @@
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Pass/Pass.h"
-#include "mlir/Pass/PassInstrumentation.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
-#include "mlir/Support/Timing.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <thread>
-#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::xpu::run;
-
-//===----------------------------------------------------------------------===//
-// Targets
-//===----------------------------------------------------------------------===//
-
-static const TargetInfo kTargets[] = {
-    {"cpu", "xpu-cpu-pipeline", "", "the host CPU (xpu-cpu-pipeline)"},
-    {"opencl", "xpu-spirv-pipeline", "libxpu_opencl_runtime.so",
-     "any OpenCL 2.0 device with SVM (xpu-spirv-pipeline, SPIR-V kernels)"},
-    {"levelzero", "xpu-spirv-pipeline", "libxpu_levelzero_runtime.so",
-     "Intel GPUs through Level Zero (xpu-spirv-pipeline; xpu-xe-pipeline "
-     "with --xpu-chip)"},
-    {"cuda", "xpu-nvvm-pipeline", "libxpu_cuda_runtime.so",
-     "NVIDIA GPUs through the CUDA driver (xpu-nvvm-pipeline)"},
-};
-
-ArrayRef<TargetInfo> mlir::xpu::run::allTargets() { return kTargets; }
-
-/// The directory holding xpu-run's runtime libraries: ../lib next to the
-/// executable (an install or the build tree), else the build tree's.
-static std::string runtimeLibraryDir() {
-  std::string exe = llvm::sys::fs::getMainExecutable(
-      nullptr, reinterpret_cast<void *>(&runtimeLibraryDir));
-  llvm::SmallString<256> dir(
-      llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
-  llvm::sys::path::append(dir, "lib");
-  llvm::SmallString<256> probe(dir);
-  llvm::sys::path::append(probe, "libxpu_opencl_runtime.so");
-  if (!exe.empty() && llvm::sys::fs::exists(probe))
-    return std::string(dir);
-  return XPU_RUNTIME_LIBRARY_DIR;
-}
-
-/// Why `target` cannot be used in this build, or nothing.
-static std::optional<std::string> unavailable(const TargetInfo &target) {
-  if (!PassPipelineInfo::lookup(target.pipeline))
-    return llvm::formatv("its pipeline {0} is not part of this build",
-                         target.pipeline)
-        .str();
-  if (*target.runtimeLibrary) {
-    llvm::SmallString<256> path(runtimeLibraryDir());
-    llvm::sys::path::append(path, target.runtimeLibrary);
-    if (!llvm::sys::fs::exists(path))
-      return llvm::formatv("its runtime library {0} was not built",
-                           target.runtimeLibrary)
-          .str();
-  }
-  return std::nullopt;
-}
-
-FailureOr<const TargetInfo *> mlir::xpu::run::lookupTarget(StringRef name,
-                                                           Location loc) {
-  std::string available;
-  const TargetInfo *found = nullptr;
-  for (const TargetInfo &t : kTargets) {
-    if (!unavailable(t))
-      available += (available.empty() ? "" : ", ") + std::string(t.name);
-    if (name == t.name)
-      found = &t;
-  }
-  if (!found)
-    return emitError(loc) << "xpu-run: unknown target '" << name
-                          << "' (available: " << available << ")";
-  if (std::optional<std::string> why = unavailable(*found))
-    return emitError(loc) << "xpu-run: target '" << name
-                          << "' is not available in this build: " << *why
-                          << " (available: " << available << ")";
-  return found;
-}
-
-FailureOr<std::string>
-mlir::xpu::run::runtimeLibraryPath(const TargetInfo &target, Location loc) {
-  if (!*target.runtimeLibrary)
-    return std::string();
-  llvm::SmallString<256> path(runtimeLibraryDir());
-  llvm::sys::path::append(path, target.runtimeLibrary);
-  if (!llvm::sys::fs::exists(path))
-    return emitError(loc) << "xpu-run: the runtime library '" << path
-                          << "' does not exist";
-  return std::string(path);
-}
-
-uint64_t mlir::xpu::run::physicalMemoryBytes() {
-  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || pageSize <= 0)
-    return 0;
-  return uint64_t(pages) * uint64_t(pageSize);
-}
-
-//===----------------------------------------------------------------------===//
-// Progress
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// Prints "xpu-run: <what>..." if the step takes longer than a second, and
-/// how long it took when it ends, so that a long compile is not silent.
-class Progress {
-public:
-  Progress(bool enabled, std::string what) : what(std::move(what)) {
-    if (!enabled)
-      return;
-    start = std::chrono::steady_clock::now();
-    thread = std::thread([this] {
-      std::unique_lock<std::mutex> lock(mutex);
-      if (!cv.wait_for(lock, std::chrono::seconds(1),
-                       [this] { return done; })) {
-        llvm::errs() << "xpu-run: " << this->what << "...\n";
-        llvm::errs().flush();
-        printed = true;
-      }
-    });
-  }
-  ~Progress() {
-    if (!thread.joinable())
-      return;
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      done = true;
-    }
-    cv.notify_all();
-    thread.join();
-    if (printed) {
-      double s = std::chrono::duration<double>(
-                     std::chrono::steady_clock::now() - start)
-                     .count();
-      llvm::errs() << llvm::formatv("xpu-run: {0}: done in {1:f1} s\n", what,
-                                    s);
-    }
-  }
-
-private:
-  std::string what;
-  std::thread thread;
-  std::mutex mutex;
-  std::condition_variable cv;
-  bool done = false, printed = false;
-  std::chrono::steady_clock::time_point start;
-};
-
-/// Adds the entry wrappers right before the first bufferization.
-struct EntryInstrumentation : PassInstrumentation {
-  EntryPlan *plan;
-  bool added = false;
-  bool failed = false;
-  explicit EntryInstrumentation(EntryPlan *plan) : plan(plan) {}
-  void runBeforePass(Pass *pass, Operation *op) override {
-    if (added || pass->getArgument() != "one-shot-bufferize")
-      return;
-    auto module = dyn_cast<ModuleOp>(op);
-    if (!module)
-      return;
-    added = true;
-    failed = mlir::failed(addEntryWrappers(module, *plan));
-  }
-};
-} // namespace
-
-LogicalResult mlir::xpu::run::compileModule(ModuleOp module,
-                                            const CompileOptions &options,
-                                            EntryPlan *plan) {
-  MLIRContext *ctx = module.getContext();
-  std::string pipelineName = options.pipelineOverride.empty()
-                                 ? options.target->pipeline
-                                 : options.pipelineOverride;
-  std::string text;
-  if (!options.passPipeline.empty()) {
-    text = options.passPipeline;
-    if (!StringRef(text).trim().starts_with("builtin.module("))
-      text = "builtin.module(" + text + ")";
-  } else {
-    text =
-        "builtin.module(" + pipelineName + "{" + options.pipelineOptions + "})";
-  }
-  std::string parseErrors;
-  llvm::raw_string_ostream errs(parseErrors);
-  FailureOr<OpPassManager> parsed = parsePassPipeline(text, errs);
-  if (failed(parsed)) {
-    // The parser's first line says which option (or pass) it stopped at.
-    StringRef first = StringRef(parseErrors).trim().split('\n').first;
-    InFlightDiagnostic diag = module.emitError();
-    if (options.passPipeline.empty())
-      diag << "xpu-run: invalid --xpu-pipeline-options '"
-           << options.pipelineOptions << "' for " << pipelineName;
-    else
-      diag << "xpu-run: cannot parse --pass-pipeline '" << options.passPipeline
-           << "'";
-    if (!first.empty())
-      diag << ": " << first;
-    return failure();
-  }
-  PassManager pm(ctx);
-  static_cast<OpPassManager &>(pm) = *parsed;
-  if (failed(applyPassManagerCLOptions(pm)))
-    return module.emitError() << "xpu-run: bad pass manager options";
-  applyDefaultTimingPassManagerCLOptions(pm);
-  auto *instrumentation = plan ? new EntryInstrumentation(plan) : nullptr;
-  if (instrumentation)
-    pm.addInstrumentation(
-        std::unique_ptr<PassInstrumentation>(instrumentation));
-  {
-    Progress progress(
-        options.progress,
-        llvm::formatv("compiling for {0} ({1})", options.target->name,
-                      options.passPipeline.empty() ? pipelineName
-                                                   : "--pass-pipeline")
-            .str());
-    if (failed(pm.run(module)))
-      return failure();
-  }
-  if (instrumentation && instrumentation->failed)
-    return failure();
-  if (instrumentation && !instrumentation->added)
-    return module.emitError()
-           << "xpu-run: the pipeline has no one-shot-bufferize, before which "
-              "xpu-run adds the wrapper it calls @"
-           << plan->function << " through";
-  if (options.printIR)
-    module->print(llvm::errs());
-  return success();
-}
 
 //===----------------------------------------------------------------------===//
 // Program
@@ -257,7 +26,8 @@ Program::~Program() = default;
 
 FailureOr<std::unique_ptr<Program>>
 Program::create(ModuleOp module, const TargetInfo &target,
-                ArrayRef<std::string> sharedLibs, unsigned optLevel) {
+                ArrayRef<std::string> sharedLibs, unsigned optLevel,
+                bool deviceOnly) {
   auto program = std::unique_ptr<Program>(new Program());
   SmallVector<std::string> libs(sharedLibs.begin(), sharedLibs.end());
   FailureOr<std::string> runtime = runtimeLibraryPath(target, module.getLoc());
@@ -279,9 +49,28 @@ Program::create(ModuleOp module, const TargetInfo &target,
         library.getAddressOfSymbol("xpuRuntimeProfileStart"));
     program->profileStop_ = reinterpret_cast<int (*)(XPUKernelProfile *, int)>(
         library.getAddressOfSymbol("xpuRuntimeProfileStop"));
-    if (!program->memAlloc_ || !program->memFree_)
+    program->lastError_ = reinterpret_cast<int (*)(char *, size_t)>(
+        library.getAddressOfSymbol("xpuRuntimeGetLastError"));
+    if (!program->memAlloc_ || !program->memFree_ || !program->lastError_)
       return module.emitError() << "xpu-run: '" << *runtime
-                                << "' does not export mgpuMemAlloc/mgpuMemFree";
+                                << "' does not export mgpuMemAlloc/mgpuMemFree/"
+                                   "xpuRuntimeGetLastError";
+    program->memcpy_ =
+        reinterpret_cast<void (*)(void *, void *, size_t, void *)>(
+            library.getAddressOfSymbol("mgpuMemcpy"));
+    program->streamSynchronize_ = reinterpret_cast<void (*)(void *)>(
+        library.getAddressOfSymbol("mgpuStreamSynchronize"));
+    if (deviceOnly) {
+      auto setDeviceOnly = reinterpret_cast<void (*)(int)>(
+          library.getAddressOfSymbol("xpuRuntimeSetDeviceOnlyMemory"));
+      if (!setDeviceOnly || !program->memcpy_ || !program->streamSynchronize_)
+        return module.emitError()
+               << "xpu-run: '" << *runtime
+               << "' does not export xpuRuntimeSetDeviceOnlyMemory, "
+                  "mgpuMemcpy and mgpuStreamSynchronize";
+      setDeviceOnly(1);
+      program->deviceOnly_ = true;
+    }
   }
   SmallVector<StringRef> libRefs(libs.begin(), libs.end());
   ExecutionEngineOptions engineOptions;
@@ -307,11 +96,18 @@ Program::create(ModuleOp module, const TargetInfo &target,
         llvm::formatv("loading the kernels on {0}", target.name).str());
     program->engine_->initialize();
   }
+  // The kernel modules loaded in global constructors.
+  if (failed(program->checkRuntime()))
+    return failure();
   return program;
 }
 
+LogicalResult Program::checkRuntime() const {
+  return lastError_ && lastError_(nullptr, 0) > 0 ? failure() : success();
+}
+
 FailureOr<Buffer> Program::allocate(Type t, const HostTensor *value,
-                                    Location loc) {
+                                    Location loc, bool deviceOnly) {
   Buffer b;
   Type elt = t;
   if (auto tensor = dyn_cast<RankedTensorType>(t)) {
@@ -356,16 +152,31 @@ FailureOr<Buffer> Program::allocate(Type t, const HostTensor *value,
                "machine's {2} bytes of memory",
                t, b.bytes, physical);
   size_t rounded = std::max<size_t>((b.bytes + 63) / 64 * 64, 64);
-  b.data = memAlloc_ ? memAlloc_(rounded, nullptr, /*isHostShared=*/true)
+  b.deviceOnly = deviceOnly && deviceOnly_;
+  b.data = memAlloc_ ? memAlloc_(rounded, nullptr,
+                                 /*isHostShared=*/!b.deviceOnly)
                      : std::aligned_alloc(64, rounded);
   if (!b.data)
     return emitError(loc) << llvm::formatv(
                "xpu-run: cannot allocate {0} bytes for a buffer of type {1}",
                b.bytes, t);
-  if (value)
+  if (b.deviceOnly) {
+    // Filled through the runtime: the host cannot touch the memory.
+    std::vector<uint8_t> zeros;
+    const void *from = value ? value->bytes.data() : nullptr;
+    if (!from) {
+      zeros.assign(b.bytes, 0);
+      from = zeros.data();
+    }
+    memcpy_(b.data, const_cast<void *>(from), b.bytes, nullptr);
+    streamSynchronize_(nullptr);
+    if (failed(checkRuntime()))
+      return failure();
+  } else if (value) {
     std::memcpy(b.data, value->bytes.data(), b.bytes);
-  else
+  } else {
     std::memset(b.data, 0, b.bytes);
+  }
   auto ptr = reinterpret_cast<int64_t>(b.data);
   b.descriptor = {ptr, ptr, 0};
   for (int64_t d : b.shape)
@@ -397,6 +208,12 @@ HostTensor Program::read(const Buffer &b) const {
   if (b.isScalar) {
     t.bytes.assign(elemBytes(b.kind), 0);
     std::memcpy(t.bytes.data(), &b.scalar, elemBytes(b.kind));
+    return t;
+  }
+  if (b.deviceOnly) {
+    t.bytes.assign(b.bytes, 0);
+    memcpy_(t.bytes.data(), b.data, b.bytes, nullptr);
+    streamSynchronize_(nullptr);
     return t;
   }
   t.bytes.assign(static_cast<const uint8_t *>(b.data),
@@ -436,7 +253,7 @@ LogicalResult Program::call(StringRef function, ArrayRef<Buffer *> inputs,
     }
   }
   it->second(args.data());
-  return success();
+  return checkRuntime();
 }
 
 bool Program::profileStart() {

@@ -1,17 +1,17 @@
 //===- Runner.h - compile a module for a target and call its functions -*- C++
 //-*-===//
 //
-// The pieces of xpu-run that its modes share: the table of targets (each a
-// registered pipeline and, for devices, a runtime library), compiling a
-// module with a target's pipeline (wrappers from EntryPoints.h added before
-// bufferization), and a JIT-compiled program whose functions are called
-// with host tensors in device-visible buffers.
+// The pieces of xpu-run that its modes share: a JIT-compiled program whose
+// functions are called with host tensors in device-visible buffers (the
+// targets and compiling are in tools/common/Compile.h, shared with
+// xpu-compile).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef XPU_TOOLS_XPU_RUN_RUNNER_H
 #define XPU_TOOLS_XPU_RUN_RUNNER_H
 
+#include "Compile.h"
 #include "EntryPoints.h"
 #include "HostTensor.h"
 
@@ -26,50 +26,6 @@ struct XPUKernelProfile;
 
 namespace mlir::xpu::run {
 
-/// A target xpu-run compiles for: the pipeline registered under
-/// `pipeline` and, for devices, the runtime library the code calls. Adding a
-/// target is one entry in the table (Runner.cpp); a target whose pipeline
-/// is not registered in this build, or whose runtime library was not built,
-/// is reported as unavailable.
-struct TargetInfo {
-  const char *name;
-  const char *pipeline;
-  /// File name of the runtime library next to xpu-run's lib/ (or in the
-  /// build tree); empty for the host.
-  const char *runtimeLibrary;
-  const char *description;
-};
-
-/// Every target xpu-run knows, available or not.
-ArrayRef<TargetInfo> allTargets();
-/// The target named `name`, or an error that lists the available ones.
-FailureOr<const TargetInfo *> lookupTarget(StringRef name, Location loc);
-/// Full path of `target`'s runtime library ("" for the host), or an error.
-FailureOr<std::string> runtimeLibraryPath(const TargetInfo &target,
-                                          Location loc);
-
-/// How to compile.
-struct CompileOptions {
-  const TargetInfo *target = nullptr;
-  /// Pipeline options ("precision=f64 optimize=false ...").
-  std::string pipelineOptions;
-  /// Replaces the target's pipeline (--pass-pipeline), if not empty.
-  std::string passPipeline;
-  /// Runs the registered pipeline named here instead of the target's
-  /// (xpu-xe-pipeline for --xpu-chip).
-  std::string pipelineOverride;
-  /// Print the lowered module to stderr.
-  bool printIR = false;
-  /// Say what is compiling when it takes longer than a second.
-  bool progress = true;
-};
-
-/// Compiles `module` to the LLVM dialect for `options.target`. With a plan,
-/// the wrappers of its function (and of the `.pack` / `.packed` parts) are
-/// added before bufferization.
-LogicalResult compileModule(ModuleOp module, const CompileOptions &options,
-                            EntryPlan *plan);
-
 /// A device-visible buffer and its memref descriptor.
 struct Buffer {
   void *data = nullptr;
@@ -81,6 +37,9 @@ struct Buffer {
   /// A scalar argument's value (8 bytes, the low ones used).
   int64_t scalar = 0;
   bool isScalar = false;
+  /// Memory the host cannot touch (--device-only-buffers): filled and read
+  /// with the runtime's copies.
+  bool deviceOnly = false;
 };
 
 /// What the runtime recorded for one kernel.
@@ -99,27 +58,38 @@ public:
   /// JIT-compiles the lowered `module` for `target` with the given shared
   /// libraries (the runtime library is added for devices) and runs its
   /// global constructors (kernel module loads).
+  /// With `deviceOnly`, the runtime's device-only test mode is on
+  /// (xpuRuntimeSetDeviceOnlyMemory) and allocate() can hand out memory the
+  /// host cannot touch.
   static FailureOr<std::unique_ptr<Program>>
   create(ModuleOp module, const TargetInfo &target,
-         ArrayRef<std::string> sharedLibs, unsigned optLevel);
+         ArrayRef<std::string> sharedLibs, unsigned optLevel,
+         bool deviceOnly = false);
 
   ExecutionEngine &engine() { return *engine_; }
   bool isDevice() const { return memAlloc_ != nullptr; }
 
   /// A buffer for a value of type `t` (a scalar, or a tensor of it), filled
-  /// from `value` when given. Fails with a message when memory runs out.
-  FailureOr<Buffer> allocate(Type t, const HostTensor *value, Location loc);
+  /// from `value` when given; device-only memory with `deviceOnly` (on a
+  /// program created with it). Fails with a message when memory runs out.
+  FailureOr<Buffer> allocate(Type t, const HostTensor *value, Location loc,
+                             bool deviceOnly = false);
   void release(Buffer &buffer);
   /// The buffer's contents.
   HostTensor read(const Buffer &buffer) const;
 
   /// Calls the wrapper `_mlir_ciface___xpu_entry_<function>` with the
-  /// inputs and the outputs, in that order.
+  /// inputs and the outputs, in that order; fails when the device runtime
+  /// recorded an error (see checkRuntime).
   LogicalResult call(StringRef function, ArrayRef<Buffer *> inputs,
                      ArrayRef<Buffer *> outputs, Location loc);
 
   /// Looks the wrapper of `function` up (the JIT compiles on first lookup).
   LogicalResult prepare(StringRef function, Location loc);
+
+  /// Fails when the device runtime recorded an error (the runtime printed
+  /// it): the buffers' contents are meaningless then.
+  LogicalResult checkRuntime() const;
 
   /// Kernel profiling of the device runtime; false on the host.
   bool profileStart();
@@ -129,13 +99,14 @@ private:
   std::unique_ptr<ExecutionEngine> engine_;
   void *(*memAlloc_)(uint64_t, void *, bool) = nullptr;
   void (*memFree_)(void *, void *) = nullptr;
+  void (*memcpy_)(void *, void *, size_t, void *) = nullptr;
+  void (*streamSynchronize_)(void *) = nullptr;
+  bool deviceOnly_ = false;
   void (*profileStart_)() = nullptr;
   int (*profileStop_)(XPUKernelProfile *, int) = nullptr;
+  int (*lastError_)(char *, size_t) = nullptr;
   llvm::StringMap<void (*)(void **)> entries_;
 };
-
-/// Bytes of physical memory of this machine (0 if unknown).
-uint64_t physicalMemoryBytes();
 
 } // namespace mlir::xpu::run
 

@@ -11,18 +11,25 @@
 //   xpu-run model.mlir --compare-pipeline=xpu-optimize [--target=opencl]
 //
 // `--function` calls a function on tensors through a wrapper (EntryPoints.h)
-// with device-visible buffers; when xpu-outline-weight-pack split it, the
-// weights are packed once (`<fn>.pack`) and each call runs `<fn>.packed`.
+// with device-visible buffers; when xpu-outline-weight-pack split it (only
+// arguments marked xpu.weight are packed), `<fn>.pack` runs once on the
+// plan's pack operands and each call runs `<fn>.packed`: the arguments of one
+// xpu-run never change between calls, so one pack serves them all. A device
+// runtime's error (XPURuntime.h: printed by the runtime) ends the run with
+// exit status 1 after the call that met it.
 // `--time` prints per-call wall time and, on devices, per-kernel launch
-// counts and device time. `--emit-object` writes the compiled program as a
-// relocatable object instead (the Python package links it into a shared
-// library) and `--emit-plan` the JSON description of its entry points.
+// counts and device time. `--emit-package=DIR` writes the compiled
+// function as a package instead (tools/common/Package.h: the shared library,
+// its interface and the runtime it needs; what the Python package compiles
+// with, and the format xpu-compile writes); `--emit-object` writes only the
+// relocatable object and `--emit-plan` the package's interface.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DifferentialCheck.h"
 #include "EntryPoints.h"
 #include "HostTensor.h"
+#include "Package.h"
 #include "Runner.h"
 
 #include "xpu/Config/BuildPaths.h"
@@ -34,7 +41,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -45,11 +51,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "mlir/Target/LLVMIR/Export.h"
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/IR/LegacyPassManager.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
@@ -59,7 +61,6 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Target/TargetMachine.h"
 
 #include <algorithm>
 #include <chrono>
@@ -193,9 +194,24 @@ static cl::opt<std::string>
                cl::init(""), cl::cat(callCategory));
 static cl::opt<std::string>
     emitPlan("emit-plan",
-             cl::desc("With --emit-object: write the entry points and the "
-                      "weight-packing plan as JSON to this file"),
+             cl::desc("With --emit-object: write the package interface (the "
+                      "entry points and the weight-packing plan) as JSON to "
+                      "this file"),
              cl::init(""), cl::cat(callCategory));
+static cl::opt<bool> deviceOnlyBuffers(
+    "device-only-buffers",
+    cl::desc("A test mode of device targets: the function's arguments are "
+             "memory the host cannot touch (xpuRuntimeSetDeviceOnlyMemory; on "
+             "OpenCL a buffer without SVM whose host address faults), so that "
+             "host code reading an argument fails instead of passing on SVM; "
+             "the results stay host-visible"),
+    cl::init(false), cl::cat(callCategory));
+static cl::opt<std::string> emitPackage(
+    "emit-package",
+    cl::desc("Compile --function and write it as a package into this "
+             "directory (model.so, interface.json and the runtime library it "
+             "needs; the format of xpu-compile) instead of running it"),
+    cl::init(""), cl::cat(callCategory));
 
 // The differential check.
 static cl::opt<std::string> comparePipeline(
@@ -229,10 +245,34 @@ static cl::opt<double> compareTolerance(
     cl::init(0.0), cl::cat(compareCategory));
 
 /// Prints `loc` as `file:line:col: `, the way compilers do.
+/// Prints `loc` as "file:line:col: ". A call-site location (torch-mlir's
+/// debug information: an op of torch/nn/modules/linear.py called from the
+/// user's forward) prints the outermost caller, the line a user wrote, and
+/// then the callee in parentheses.
 static void printLocation(Location loc) {
-  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
-    llvm::errs() << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
-                 << ":" << fileLoc.getColumn() << ": ";
+  FileLineColLoc callee = loc->findInstanceOf<FileLineColLoc>();
+  FileLineColLoc caller;
+  Location l = loc;
+  while (auto site = dyn_cast<CallSiteLoc>(l)) {
+    l = site.getCaller();
+    if (auto found = l->findInstanceOf<FileLineColLoc>())
+      caller = found;
+  }
+  auto print = [](FileLineColLoc f) {
+    llvm::errs() << f.getFilename().getValue() << ":" << f.getLine() << ":"
+                 << f.getColumn();
+  };
+  if (!callee)
+    return;
+  if (caller && caller != callee) {
+    print(caller);
+    llvm::errs() << " (";
+    print(callee);
+    llvm::errs() << "): ";
+    return;
+  }
+  print(callee);
+  llvm::errs() << ": ";
 }
 
 /// One line per problem, and a non-zero exit.
@@ -393,6 +433,13 @@ static std::optional<std::string> checkOptionValues() {
     return "--emit-object needs --function (the entry point it exports)";
   if (!emitPlan.empty() && emitObject.empty())
     return "--emit-plan needs --emit-object";
+  if (!emitPackage.empty() && function.empty())
+    return "--emit-package needs --function (the entry point it exports)";
+  if (!emitPackage.empty() && !emitObject.empty())
+    return "--emit-package and --emit-object exclude each other";
+  if (deviceOnlyBuffers && (function.empty() || targetName == "cpu"))
+    return "--device-only-buffers needs --function and a device --target "
+           "(opencl, levelzero or cuda)";
   return std::nullopt;
 }
 
@@ -429,6 +476,7 @@ static std::optional<int> handleDevices(const TargetInfo &target,
     return fail("'" + *path +
                 "' does not export xpuRuntimeListDevices / "
                 "xpuRuntimeSelectDevice");
+  // A count below 0: the driver cannot be used (the runtime printed why).
   if (listDevices)
     return listFn() > 0 ? 0 : 1;
   // Count quietly: the listing goes to stdout.
@@ -445,6 +493,8 @@ static std::optional<int> handleDevices(const TargetInfo &target,
   }
   if (null)
     std::fclose(null);
+  if (count < 0)
+    return 1;
   if (device >= count)
     return fail("--xpu-device=" + std::to_string(device) +
                 " but the runtime found " + std::to_string(count) +
@@ -457,6 +507,10 @@ static CompileOptions compileOptions(const TargetInfo &target) {
   CompileOptions options;
   options.target = &target;
   options.pipelineOptions = effectivePipelineOptions();
+  // A package's caller owns its buffers: device memory on CUDA.
+  if (!emitPackage.empty() || !emitObject.empty())
+    options.pipelineOptions =
+        packagePipelineOptions(target, options.pipelineOptions, true);
   options.passPipeline = passPipeline;
   options.printIR = printIR;
   options.progress = progress;
@@ -562,6 +616,10 @@ static int runMain(ModuleOp module, const TargetInfo &target) {
     return fail("cannot run @" + mainFuncName + ": " +
                 llvm::toString(std::move(error)));
   llvm::outs().flush();
+  // The device runtime printed its error; what @main printed after it is
+  // meaningless.
+  if (failed((*program)->checkRuntime()))
+    return 1;
   std::fflush(stdout);
   return 0;
 }
@@ -739,53 +797,41 @@ static int runFunction(ModuleOp module, const TargetInfo &target) {
   if (failed(compileModule(module, compileOptions(target), &*plan)))
     return 1;
 
-  if (!emitObject.empty()) {
-    // Write the program as a PIC object for a shared library.
-    llvm::LLVMContext llvmContext;
-    std::unique_ptr<llvm::Module> llvmModule =
-        translateModuleToLLVMIR(module, llvmContext);
-    if (!llvmModule)
-      return fail("cannot translate the lowered module to LLVM IR");
-    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-    if (!builder)
-      return fail("cannot describe the host: " +
-                  llvm::toString(builder.takeError()));
-    builder->setRelocationModel(llvm::Reloc::PIC_);
-    builder->setCodeGenOptLevel(
-        static_cast<llvm::CodeGenOptLevel>(std::min(optLevel(), 3u)));
-    auto machine = builder->createTargetMachine();
-    if (!machine)
-      return fail("cannot create a target machine: " +
-                  llvm::toString(machine.takeError()));
-    ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(),
-                                                    machine->get());
-    auto optimize = makeOptimizingTransformer(optLevel(), 0, machine->get());
-    if (llvm::Error e = optimize(llvmModule.get()))
-      return fail("cannot optimize the program: " +
-                  llvm::toString(std::move(e)));
-    std::error_code ec;
-    llvm::ToolOutputFile out(emitObject, ec, llvm::sys::fs::OF_None);
-    if (ec)
-      return fail("cannot write '" + emitObject + "': " + ec.message());
-    llvm::legacy::PassManager codegen;
-    if ((*machine)->addPassesToEmitFile(codegen, out.os(), nullptr,
-                                        llvm::CodeGenFileType::ObjectFile))
-      return fail("the target cannot emit object files");
-    codegen.run(*llvmModule);
-    out.keep();
+  if (!emitObject.empty() || !emitPackage.empty()) {
+    CompileOptions compiled = compileOptions(target);
+    PackageInfo info;
+    info.target = &target;
+    info.pipeline = compiled.pipelineOverride.empty()
+                        ? target.pipeline
+                        : compiled.pipelineOverride;
+    info.pipelineOptions = compiled.pipelineOptions;
+    info.producer = std::string("xpu-run ") + XPU_VERSION_STRING +
+                    " (LLVM/MLIR " + XPU_LLVM_VERSION_STRING + ")";
+    EmitOptions emit;
+    emit.optLevel = optLevel();
+    // The CPU target's code is the computation: this CPU's features.
+    emit.nativeHost = !*target.runtimeLibrary;
+    emit.runtimeDir = runtimeLibraryDir();
+    emit.tool = "xpu-run";
+    if (!emitPackage.empty())
+      return failed(writePackage(module, *plan, info, emitPackage, emit)) ? 1
+                                                                          : 0;
+    if (failed(writeObject(module, emitObject, emit, info)))
+      return 1;
     if (!emitPlan.empty()) {
+      describeDeviceCode(module, info);
       std::error_code planEc;
       llvm::ToolOutputFile planOut(emitPlan, planEc, llvm::sys::fs::OF_Text);
       if (planEc)
         return fail("cannot write '" + emitPlan + "': " + planEc.message());
-      planOut.os() << planToJSON(*plan) << "\n";
+      planOut.os() << interfaceJSON(*plan, info);
       planOut.keep();
     }
     return 0;
   }
 
-  FailureOr<std::unique_ptr<Program>> programOr =
-      Program::create(module, target, effectiveSharedLibs(), optLevel());
+  FailureOr<std::unique_ptr<Program>> programOr = Program::create(
+      module, target, effectiveSharedLibs(), optLevel(), deviceOnlyBuffers);
   if (failed(programOr))
     return 1;
   Program &program = **programOr;
@@ -797,8 +843,12 @@ static int runFunction(ModuleOp module, const TargetInfo &target) {
       for (Buffer &b : *group)
         program.release(b);
   };
+  // The arguments are device-only memory with --device-only-buffers; the
+  // results stay host-visible: the SPIR-V pipeline's entry wrapper writes
+  // them with a host copy (its buffers are SVM).
   for (auto [i, t] : llvm::enumerate(plan->inputs)) {
-    FailureOr<Buffer> b = program.allocate(t, &values[i], loc);
+    FailureOr<Buffer> b =
+        program.allocate(t, &values[i], loc, deviceOnlyBuffers);
     if (failed(b))
       return releaseAll(), 1;
     args.push_back(*b);

@@ -50,7 +50,8 @@ struct XPUOptimizePipelineOptions
   PassOptions::Option<std::string> weights{
       *this, "weights",
       llvm::cl::desc("Which arguments are weights for xpu-outline-weight-pack: "
-                     "auto (default) or marked"),
+                     "auto (default) or marked, both the arguments marked "
+                     "xpu.weight: a function without marks is not split"),
       llvm::cl::init("auto")};
   PassOptions::ListOption<std::string> keepF64{
       *this, "keep-f64",

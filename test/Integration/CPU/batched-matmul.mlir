@@ -12,7 +12,7 @@
 
 #map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #map1 = affine_map<(d0, d1, d2) -> (d2)>
-func.func @forward(%a: tensor<4x24x40xf32>, %bm: tensor<4x40x20xf32>, %bias: tensor<20xf32>) -> tensor<4x24x20xf32> {
+func.func @forward(%a: tensor<4x24x40xf32>, %bm: tensor<4x40x20xf32>, %bias: tensor<20xf32> {xpu.weight}) -> tensor<4x24x20xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %e1 = tensor.empty() : tensor<4x24x20xf32>
   %z = linalg.fill ins(%cst : f32) outs(%e1 : tensor<4x24x20xf32>) -> tensor<4x24x20xf32>

@@ -21,7 +21,7 @@
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>
 #map2 = affine_map<(d0) -> (d0)>
-func.func @forward(%x: tensor<16x64xf64>, %w: tensor<32x64xf64>, %b: tensor<32xf64>) -> tensor<16x32xf64> {
+func.func @forward(%x: tensor<16x64xf64>, %w: tensor<32x64xf64> {xpu.weight}, %b: tensor<32xf64> {xpu.weight}) -> tensor<16x32xf64> {
   %cst = arith.constant 0.000000e+00 : f64
   %e0 = tensor.empty() : tensor<64x32xf64>
   %wt = linalg.transpose ins(%w : tensor<32x64xf64>) outs(%e0 : tensor<64x32xf64>) permutation = [1, 0]

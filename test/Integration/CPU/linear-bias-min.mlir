@@ -11,7 +11,7 @@
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>
-func.func @forward(%x: tensor<32x64xf32>, %w: tensor<48x64xf32>, %b: tensor<48xf32>) -> tensor<32x48xf32> {
+func.func @forward(%x: tensor<32x64xf32>, %w: tensor<48x64xf32> {xpu.weight}, %b: tensor<48xf32> {xpu.weight}) -> tensor<32x48xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %quarter = arith.constant 2.500000e-01 : f32
   %e0 = tensor.empty() : tensor<64x48xf32>

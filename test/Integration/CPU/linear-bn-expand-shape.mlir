@@ -16,9 +16,9 @@
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>
 #map2 = affine_map<(d0, d1) -> (0, d1)>
-func.func @forward(%x: tensor<20x48xf32>, %w: tensor<36x48xf32>, %b: tensor<36xf32>,
-                   %gamma: tensor<36xf32>, %beta: tensor<36xf32>,
-                   %mean: tensor<36xf32>, %var: tensor<36xf32>) -> tensor<20x36xf32> {
+func.func @forward(%x: tensor<20x48xf32>, %w: tensor<36x48xf32> {xpu.weight}, %b: tensor<36xf32> {xpu.weight},
+                   %gamma: tensor<36xf32> {xpu.weight}, %beta: tensor<36xf32> {xpu.weight},
+                   %mean: tensor<36xf32> {xpu.weight}, %var: tensor<36xf32> {xpu.weight}) -> tensor<20x36xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %eps = arith.constant 1.000000e-05 : f32
   %e0 = tensor.empty() : tensor<48x36xf32>

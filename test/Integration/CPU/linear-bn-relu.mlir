@@ -13,9 +13,9 @@
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>
 #map2 = affine_map<(d0) -> (d0)>
-func.func @forward(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %b: tensor<32xf32>,
-                   %gamma: tensor<32xf32>, %beta: tensor<32xf32>,
-                   %mean: tensor<32xf32>, %var: tensor<32xf32>) -> tensor<16x32xf32> {
+func.func @forward(%x: tensor<16x64xf32>, %w: tensor<32x64xf32> {xpu.weight}, %b: tensor<32xf32> {xpu.weight},
+                   %gamma: tensor<32xf32> {xpu.weight}, %beta: tensor<32xf32> {xpu.weight},
+                   %mean: tensor<32xf32> {xpu.weight}, %var: tensor<32xf32> {xpu.weight}) -> tensor<16x32xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %eps = arith.constant 1.000000e-05 : f32
   %one = arith.constant 1.000000e+00 : f32

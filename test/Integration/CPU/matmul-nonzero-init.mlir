@@ -10,7 +10,7 @@
 // RUN: cat %s %S/Inputs/gen.mlir | xpu-run -e main -entry-point-result=void --xpu-pipeline-options=optimize=false | %{check}
 // RUN: cat %s %S/Inputs/gen.mlir | xpu-run -e main -entry-point-result=void | %{check}
 
-func.func @forward(%a: tensor<24x56xf32>, %bm: tensor<56x40xf32>, %c: tensor<24x40xf32>) -> tensor<24x40xf32> {
+func.func @forward(%a: tensor<24x56xf32>, %bm: tensor<56x40xf32> {xpu.weight}, %c: tensor<24x40xf32>) -> tensor<24x40xf32> {
   %mm = linalg.matmul ins(%a, %bm : tensor<24x56xf32>, tensor<56x40xf32>) outs(%c : tensor<24x40xf32>) -> tensor<24x40xf32>
   return %mm : tensor<24x40xf32>
 }

@@ -15,7 +15,7 @@
 #mapA = affine_map<(d0, d1, d2) -> (d0, d2)>
 #mapB = affine_map<(d0, d1, d2) -> (d1, d2)>
 #mapC = affine_map<(d0, d1, d2) -> (d0, d1)>
-func.func @forward(%x: tensor<40x72xf32>, %w: tensor<56x72xf32>, %b: tensor<56xf32>) -> tensor<40x56xf32> {
+func.func @forward(%x: tensor<40x72xf32>, %w: tensor<56x72xf32> {xpu.weight}, %b: tensor<56xf32> {xpu.weight}) -> tensor<40x56xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %e1 = tensor.empty() : tensor<40x56xf32>
   %z = linalg.fill ins(%cst : f32) outs(%e1 : tensor<40x56xf32>) -> tensor<40x56xf32>

@@ -12,7 +12,7 @@
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>
-func.func @forward(%x: tensor<131x97xf32>, %w: tensor<67x97xf32>, %b: tensor<67xf32>) -> tensor<131x67xf32> {
+func.func @forward(%x: tensor<131x97xf32>, %w: tensor<67x97xf32> {xpu.weight}, %b: tensor<67xf32> {xpu.weight}) -> tensor<131x67xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %e0 = tensor.empty() : tensor<97x67xf32>
   %wt = linalg.transpose ins(%w : tensor<67x97xf32>) outs(%e0 : tensor<97x67xf32>) permutation = [1, 0]

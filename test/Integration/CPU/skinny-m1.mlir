@@ -10,7 +10,7 @@
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>
-func.func @forward(%x: tensor<1x256xf32>, %w: tensor<96x256xf32>, %b: tensor<96xf32>) -> tensor<1x96xf32> {
+func.func @forward(%x: tensor<1x256xf32>, %w: tensor<96x256xf32> {xpu.weight}, %b: tensor<96xf32> {xpu.weight}) -> tensor<1x96xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %e0 = tensor.empty() : tensor<256x96xf32>
   %wt = linalg.transpose ins(%w : tensor<96x256xf32>) outs(%e0 : tensor<256x96xf32>) permutation = [1, 0]

@@ -43,9 +43,9 @@
 #v = affine_map<(d0) -> (d0)>
 
 // nn.Linear(64, 32) + BatchNorm1d(32).eval() + GELU + ReLU, torch-mlir form.
-func.func @linear_bn_gelu_relu(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %b: tensor<32xf32>,
-                               %gamma: tensor<32xf32>, %beta: tensor<32xf32>,
-                               %mean: tensor<32xf32>, %var: tensor<32xf32>) -> tensor<16x32xf32> {
+func.func @linear_bn_gelu_relu(%x: tensor<16x64xf32>, %w: tensor<32x64xf32> {xpu.weight}, %b: tensor<32xf32> {xpu.weight},
+                               %gamma: tensor<32xf32> {xpu.weight}, %beta: tensor<32xf32> {xpu.weight},
+                               %mean: tensor<32xf32> {xpu.weight}, %var: tensor<32xf32> {xpu.weight}) -> tensor<16x32xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %eps = arith.constant 1.000000e-05 : f32
   %one = arith.constant 1.000000e+00 : f32
@@ -105,9 +105,9 @@ func.func @linear_bn_gelu_relu(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %b:
 
 // KernelBench 39: x @ W^T + b, * scale (per channel), BatchNorm (rsqrt form
 // with expand_shape'd [1, C] statistics).
-func.func @gemm_scale_batchnorm(%x: tensor<24x48xf32>, %w: tensor<40x48xf32>, %b: tensor<40xf32>,
-                                %scale: tensor<40xf32>, %gamma: tensor<40xf32>, %beta: tensor<40xf32>,
-                                %mean: tensor<40xf32>, %var: tensor<40xf32>) -> tensor<24x40xf32> {
+func.func @gemm_scale_batchnorm(%x: tensor<24x48xf32>, %w: tensor<40x48xf32> {xpu.weight}, %b: tensor<40xf32> {xpu.weight},
+                                %scale: tensor<40xf32> {xpu.weight}, %gamma: tensor<40xf32> {xpu.weight}, %beta: tensor<40xf32> {xpu.weight},
+                                %mean: tensor<40xf32> {xpu.weight}, %var: tensor<40xf32> {xpu.weight}) -> tensor<24x40xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %eps = arith.constant 1.000000e-05 : f32
   %e0 = tensor.empty() : tensor<48x40xf32>
@@ -144,7 +144,7 @@ func.func @gemm_scale_batchnorm(%x: tensor<24x48xf32>, %w: tensor<40x48xf32>, %b
 }
 
 // tanh(y) * exp(y) * y + tanh(y): the register guard splits it after the bias.
-func.func @heavy_chain(%x: tensor<16x32xf32>, %w: tensor<24x32xf32>, %b: tensor<24xf32>) -> tensor<16x24xf32> {
+func.func @heavy_chain(%x: tensor<16x32xf32>, %w: tensor<24x32xf32> {xpu.weight}, %b: tensor<24xf32> {xpu.weight}) -> tensor<16x24xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %e = tensor.empty() : tensor<16x24xf32>
   %z = linalg.fill ins(%cst : f32) outs(%e : tensor<16x24xf32>) -> tensor<16x24xf32>
@@ -165,7 +165,7 @@ func.func @heavy_chain(%x: tensor<16x32xf32>, %w: tensor<24x32xf32>, %b: tensor<
 }
 
 // relu(a @ b) + a @ b with b a [k, n] weight.
-func.func @residual(%a: tensor<8x64xf32>, %bw: tensor<64x12xf32>) -> tensor<8x12xf32> {
+func.func @residual(%a: tensor<8x64xf32>, %bw: tensor<64x12xf32> {xpu.weight}) -> tensor<8x12xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %e = tensor.empty() : tensor<8x12xf32>
   %z = linalg.fill ins(%cst : f32) outs(%e : tensor<8x12xf32>) -> tensor<8x12xf32>
@@ -187,7 +187,7 @@ func.func @residual(%a: tensor<8x64xf32>, %bw: tensor<64x12xf32>) -> tensor<8x12
 }
 
 // A float64 Linear + bias + tanh.
-func.func @linear_f64(%x: tensor<8x16xf64>, %w: tensor<12x16xf64>, %b: tensor<12xf64>) -> tensor<8x12xf64> {
+func.func @linear_f64(%x: tensor<8x16xf64>, %w: tensor<12x16xf64> {xpu.weight}, %b: tensor<12xf64> {xpu.weight}) -> tensor<8x12xf64> {
   %cst = arith.constant 0.000000e+00 : f64
   %e0 = tensor.empty() : tensor<16x12xf64>
   %wt = linalg.transpose ins(%w : tensor<12x16xf64>) outs(%e0 : tensor<16x12xf64>) permutation = [1, 0]
@@ -205,7 +205,7 @@ func.func @linear_f64(%x: tensor<8x16xf64>, %w: tensor<12x16xf64>, %b: tensor<12
 }
 
 // exp(a @ b - 1) followed by its row max (a softmax's first reduction).
-func.func @gemm_rowmax(%a: tensor<8x16xf32>, %bw: tensor<16x24xf32>) -> tensor<8xf32> {
+func.func @gemm_rowmax(%a: tensor<8x16xf32>, %bw: tensor<16x24xf32> {xpu.weight}) -> tensor<8xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %one = arith.constant 1.000000e+00 : f32
   %ninf = arith.constant 0xFF800000 : f32

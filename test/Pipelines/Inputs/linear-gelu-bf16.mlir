@@ -3,7 +3,7 @@
 // epilogue generic for bias, GELU and the bf16 result).
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #col = affine_map<(d0, d1) -> (d1)>
-func.func @forward(%x: tensor<256x128xbf16>, %w: tensor<512x128xbf16>, %b: tensor<512xf32>) -> tensor<256x512xbf16> {
+func.func @forward(%x: tensor<256x128xbf16>, %w: tensor<512x128xbf16> {xpu.weight}, %b: tensor<512xf32> {xpu.weight}) -> tensor<256x512xbf16> {
   %cst = arith.constant 0.000000e+00 : f32
   %e0 = tensor.empty() : tensor<128x512xbf16>
   %wt = linalg.transpose ins(%w : tensor<512x128xbf16>) outs(%e0 : tensor<128x512xbf16>) permutation = [1, 0]

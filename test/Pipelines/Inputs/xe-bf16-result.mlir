@@ -4,7 +4,7 @@
 // the kernel now stores the f32 accumulator and the host rounds it.
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>
-func.func @forward(%x: tensor<64x128xbf16>, %w: tensor<128x256xbf16>, %b: tensor<256xf32>) -> tensor<64x256xbf16> {
+func.func @forward(%x: tensor<64x128xbf16>, %w: tensor<128x256xbf16> {xpu.weight}, %b: tensor<256xf32> {xpu.weight}) -> tensor<64x256xbf16> {
   %cst = arith.constant 0.000000e+00 : f32
   %e0 = tensor.empty() : tensor<64x256xf32>
   %z = linalg.fill ins(%cst : f32) outs(%e0 : tensor<64x256xf32>) -> tensor<64x256xf32>

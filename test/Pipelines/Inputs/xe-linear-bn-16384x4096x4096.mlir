@@ -2,9 +2,9 @@
 // as torch-mlir emits it (full size, compiled only).
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>
-func.func @forward(%x: tensor<16384x4096xf32>, %w: tensor<4096x4096xf32>, %b: tensor<4096xf32>,
-                   %mean: tensor<4096xf32>, %var: tensor<4096xf32>, %gamma: tensor<4096xf32>,
-                   %beta: tensor<4096xf32>) -> tensor<16384x4096xf32> {
+func.func @forward(%x: tensor<16384x4096xf32>, %w: tensor<4096x4096xf32> {xpu.weight}, %b: tensor<4096xf32> {xpu.weight},
+                   %mean: tensor<4096xf32> {xpu.weight}, %var: tensor<4096xf32> {xpu.weight}, %gamma: tensor<4096xf32> {xpu.weight},
+                   %beta: tensor<4096xf32> {xpu.weight}) -> tensor<16384x4096xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %eps = arith.constant 9.99999974E-6 : f32
   %e0 = tensor.empty() : tensor<4096x4096xf32>

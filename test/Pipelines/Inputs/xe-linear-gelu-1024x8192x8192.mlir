@@ -2,7 +2,7 @@
 // only).
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>
-func.func @forward(%x: tensor<1024x8192xf32>, %w: tensor<8192x8192xf32>, %b: tensor<8192xf32>) -> tensor<1024x8192xf32> {
+func.func @forward(%x: tensor<1024x8192xf32>, %w: tensor<8192x8192xf32> {xpu.weight}, %b: tensor<8192xf32> {xpu.weight}) -> tensor<1024x8192xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %half = arith.constant 5.000000e-01 : f32
   %one = arith.constant 1.000000e+00 : f32

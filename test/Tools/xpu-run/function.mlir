@@ -31,8 +31,9 @@
 // RUN: not cmp %t/r1.npy %t/r3.npy
 
 // Timing on the CPU: per-call wall time. The CPU pipeline packs the weight
-// into micro-kernel panels (xpu-cpu-pack-operands) in @forward.pack, which
-// runs once, before the calls.
+// (marked xpu.weight: only marked arguments are packed) into micro-kernel
+// panels (xpu-cpu-pack-operands) in @forward.pack, which runs once, before
+// the calls (the inputs of one xpu-run do not change between calls).
 // RUN: xpu-run %s --function=forward --repeat=5 --time --output=@%t/t.npy | FileCheck %s --check-prefix=TIME
 // TIME: xpu-run: @forward on cpu: 5 call(s), wall time per call: min {{[0-9.]+}} ms, median {{[0-9.]+}} ms, mean {{[0-9.]+}} ms
 // TIME-NEXT: xpu-run: @forward.pack (weights packed once, before the calls): {{[0-9.]+}} ms
@@ -58,7 +59,7 @@
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #col = affine_map<(d0, d1) -> (d1)>
-func.func @forward(%x: tensor<32x64xf32>, %w: tensor<48x64xf32>, %b: tensor<48xf32>) -> tensor<32x48xf32> {
+func.func @forward(%x: tensor<32x64xf32>, %w: tensor<48x64xf32> {xpu.weight}, %b: tensor<48xf32> {xpu.weight}) -> tensor<32x48xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %e0 = tensor.empty() : tensor<64x48xf32>
   %wt = linalg.transpose ins(%w : tensor<48x64xf32>) outs(%e0 : tensor<64x48xf32>) permutation = [1, 0]

@@ -3,18 +3,23 @@
 // Catalog: dtype_prepack_bf16 (pack time), model_class_pattern
 // (`_pack_weights`), mem_wrapper_one_time_device_moves.
 //
-// A model's forward function takes its input first and its parameters after
-// it. Whatever depends only on parameters (transposes, bf16 conversions,
-// BatchNorm folded into the weights, ...) is the same for every call: it
-// moves into `@fn.pack(weights) -> packed`, which a runtime calls once, and
-// the rest into `@fn.packed(inputs, weights read as they are, packed) ->
-// results`. `@fn` keeps its signature and calls both, so it still computes
-// the same thing.
+// A model's forward function takes its inputs and its parameters, the
+// latter marked `xpu.weight`. Whatever depends only on parameters
+// (transposes, bf16 conversions, BatchNorm folded into the weights, ...) is
+// the same for every call: it moves into `@fn.pack(weights) -> packed`,
+// which a runtime calls once per weight set, and the rest into
+// `@fn.packed(inputs, weights read as they are, packed) -> results`. `@fn`
+// keeps its signature and calls both, so it still computes the same thing.
+//
+// Packing is a promise about weights only: a runtime that packs once and
+// then feeds new inputs must never find an activation in `.pack`. So only
+// marked arguments are weights; a function without marks (`a @ b` exported
+// from a module without parameters: both operands are inputs) is left
+// whole. Callers still repack when any operand of `.pack` changes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
-#include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
@@ -77,8 +82,8 @@ struct OutlineWeightPackPass final
   void runOnOperation() override {
     if (weights != "auto" && weights != "marked") {
       getOperation().emitError()
-          << "xpu-outline-weight-pack: weights must be 'auto' or 'marked', "
-             "got '"
+          << "xpu-outline-weight-pack: weights must be 'auto' or 'marked' "
+             "(both: the arguments marked xpu.weight), got '"
           << weights << "'";
       return signalPassFailure();
     }
@@ -99,56 +104,14 @@ struct OutlineWeightPackPass final
       outline(fn, symbols);
   }
 
-  /// Indices of the weight arguments of `fn`.
+  /// Indices of the weight arguments of `fn`: the marked ones (auto and
+  /// marked alike; an unmarked argument may be an activation).
   SmallVector<unsigned> weightArgs(func::FuncOp fn) {
     SmallVector<unsigned> marked;
     for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
       if (fn.getArgAttr(i, XPUDialect::getWeightAttrName()))
         marked.push_back(i);
-    if (weights == "marked" || !marked.empty())
-      return marked;
-    // auto: every argument after the first, except the operands of a
-    // batched GEMM (bmm multiplies two activations; a weight shared by the
-    // batch is not batched).
-    SmallVector<unsigned> result;
-    for (unsigned i = 1, e = fn.getNumArguments(); i < e; ++i)
-      if (!feedsBatchedGemm(fn.getArgument(i)))
-        result.push_back(i);
-      else
-        remark::missed(fn.getLoc(), remarkOpts(kPassArg, "NotAWeight"))
-            << remark::reason("@{0}: argument #{1} is an operand of a batched "
-                              "GEMM: an activation, not a weight",
-                              fn.getSymName(), i);
-    return result;
-  }
-
-  /// True if `v` reaches a batched GEMM's lhs or rhs through ops that only
-  /// move data (transposes, reshapes, casts, elementwise generics).
-  static bool feedsBatchedGemm(Value v) {
-    SmallVector<Value> worklist{v};
-    llvm::DenseSet<Value> seen;
-    while (!worklist.empty()) {
-      Value cur = worklist.pop_back_val();
-      if (!seen.insert(cur).second)
-        continue;
-      for (OpOperand &use : cur.getUses()) {
-        Operation *user = use.getOwner();
-        if (auto gemm = dyn_cast<GemmOp>(user)) {
-          if (gemm.isBatched() && use.getOperandNumber() < 2)
-            return true;
-          continue;
-        }
-        if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(user)) {
-          if (bmm.isDpsInput(&use))
-            return true;
-          continue;
-        }
-        if (isa<linalg::TransposeOp, linalg::GenericOp, tensor::CastOp,
-                tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user))
-          llvm::append_range(worklist, user->getResults());
-      }
-    }
-    return false;
+    return marked;
   }
 
   void missed(func::FuncOp fn, const Twine &why) {
@@ -163,11 +126,8 @@ void OutlineWeightPackPass::outline(func::FuncOp fn, SymbolTable &symbols) {
   MLIRContext *ctx = &getContext();
   SmallVector<unsigned> weightIdx = weightArgs(fn);
   if (weightIdx.empty()) {
-    missed(fn, weights == "marked" || fn.getNumArguments() > 1
-                   ? "the function has no weights (no argument is marked "
-                     "xpu.weight)"
-                   : "the function has no weights (weights=auto: every "
-                     "argument after the first; it has one argument)");
+    missed(fn, "the function has no weights (no argument is marked "
+               "xpu.weight; an unmarked argument may be an activation)");
     return;
   }
   if (!fn.getBody().hasOneBlock()) {

@@ -11,9 +11,22 @@
 // otherwise. Handles are opaque: a module, function, stream or event of one
 // backend means nothing to another.
 //
-// Errors cannot be returned through this ABI: a failing driver call prints the
-// call, the error name and a short explanation to stderr and exits with
-// status 1.
+// Errors: no function of a runtime exits or aborts the process. The mgpu*
+// functions return no status, so a failure (no driver or device, a failing
+// driver call, a pointer the device cannot use) is recorded in the runtime's
+// error channel, which the caller reads with xpuRuntimeGetLastError after a
+// sequence of calls (a compiled function's call, say):
+// * the first error since the last xpuRuntimeClearError is kept and printed
+//   once to stderr ("xpu <api> runtime: <message>"), unless the caller
+//   turned printing off with xpuRuntimeSetErrorPrinting(0);
+// * while an error is recorded, every call that would touch the device
+//   returns at once (null handles, no launches or copies), mgpuMemAlloc
+//   returns zeroed host memory, so that the host code of a compiled program
+//   can finish without faulting, and releases still release;
+// * an error that leaves the runtime unusable (no driver, no device) is
+//   recorded again by the next call that needs the device after a clear,
+//   without calling into the driver again.
+// The results of calls made while an error is recorded are meaningless.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,7 +63,7 @@ XPU_RUNTIME_EXPORT void *mgpuModuleLoad(const void *data, size_t size);
 XPU_RUNTIME_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel,
                                            size_t size);
 XPU_RUNTIME_EXPORT void mgpuModuleUnload(void *module);
-/// Returns the kernel `name` of `module`; exits if there is none.
+/// Returns the kernel `name` of `module`; an error if there is none.
 XPU_RUNTIME_EXPORT void *mgpuModuleGetFunction(void *module, const char *name);
 
 /// Launches `function` on `gridX*gridY*gridZ` workgroups of
@@ -115,6 +128,19 @@ XPU_RUNTIME_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank,
                                                     void *descriptor,
                                                     int64_t elementSizeBytes);
 
+/// A test mode (xpu-specific): while `enabled`, mgpuMemAlloc without
+/// `isHostShared` returns memory the host cannot read or write, so that host
+/// code touching a buffer only kernels may use fails at once instead of
+/// passing unnoticed on a device whose memory the host happens to reach
+/// (PoCL's SVM, CUDA's managed memory). OpenCL: a CL_MEM_READ_WRITE buffer
+/// without SVM, which the host sees as an address of a reserved range that
+/// faults on access (the runtime prints which buffer before the fault takes
+/// its course) and which the runtime translates at launches and in copies;
+/// Level Zero: zeMemAllocDevice; CUDA: device memory from cuMemAllocAsync
+/// (the latter two are what they allocate anyway). Such memory is filled
+/// and read back with mgpuMemcpy. Set it before the allocations it is for.
+XPU_RUNTIME_EXPORT void xpuRuntimeSetDeviceOnlyMemory(int enabled);
+
 //===----------------------------------------------------------------------===//
 // Kernel profiling (xpu-specific)
 //===----------------------------------------------------------------------===//
@@ -142,11 +168,33 @@ XPU_RUNTIME_EXPORT int xpuRuntimeProfileStop(XPUKernelProfile *entries,
                                              int capacity);
 
 //===----------------------------------------------------------------------===//
+// Errors (xpu-specific; see the top of this file)
+//===----------------------------------------------------------------------===//
+
+/// Copies the recorded error ("xpu <api> runtime: <message>"), cut to
+/// `size` - 1 bytes and zero-terminated, into `buffer` (which may be null
+/// when `size` is 0) and returns its full length; returns 0 when no error is
+/// recorded.
+XPU_RUNTIME_EXPORT int xpuRuntimeGetLastError(char *buffer, size_t size);
+
+/// Forgets the recorded error: later calls run again.
+XPU_RUNTIME_EXPORT void xpuRuntimeClearError(void);
+
+/// Turns the printing of each recorded error to stderr on (the default) or
+/// off, for callers that report errors themselves.
+XPU_RUNTIME_EXPORT void xpuRuntimeSetErrorPrinting(int enabled);
+
+//===----------------------------------------------------------------------===//
 // Device discovery and selection (xpu-specific)
 //===----------------------------------------------------------------------===//
 
+/// The number of devices this runtime can use, printing nothing; -1, with
+/// the error recorded, when the driver cannot be used at all.
+XPU_RUNTIME_EXPORT int xpuRuntimeGetDeviceCount(void);
+
 /// Prints one line per device this runtime can use to stdout, numbered as
-/// xpuRuntimeSelectDevice expects, and returns the number of devices.
+/// xpuRuntimeSelectDevice expects, and returns the number of devices (-1,
+/// with the error recorded, when the driver cannot be used at all).
 XPU_RUNTIME_EXPORT int xpuRuntimeListDevices(void);
 
 /// Selects the device with the given index in xpuRuntimeListDevices' listing
@@ -154,6 +202,22 @@ XPU_RUNTIME_EXPORT int xpuRuntimeListDevices(void);
 /// event or allocation; selecting another device afterwards, or an index out
 /// of range, is an error.
 XPU_RUNTIME_EXPORT void xpuRuntimeSelectDevice(int index);
+
+//===----------------------------------------------------------------------===//
+// OpenCL only (xpu_opencl_runtime)
+//===----------------------------------------------------------------------===//
+
+/// Devices without SPIR-V IL support (PoCL) get each module translated to
+/// SPIR 1.2 bitcode by llvm-spirv, a separate program. The runtime keeps
+/// the translations by the SPIR-V module's hash: this writes every one it
+/// made or read into `dir` (`<hash>.bc`, created if missing) and returns
+/// their number (-1, with the error recorded, on failure), so that a
+/// package can carry them.
+XPU_RUNTIME_EXPORT int xpuOpenCLWriteSPIR(const char *dir);
+
+/// Makes the translations in `dir` (written by xpuOpenCLWriteSPIR)
+/// available: a module with one there loads without llvm-spirv.
+XPU_RUNTIME_EXPORT void xpuOpenCLAddSPIRDirectory(const char *dir);
 
 //===----------------------------------------------------------------------===//
 // CUDA only (xpu_cuda_runtime)

@@ -58,7 +58,7 @@
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #col = affine_map<(d0, d1) -> (d1)>
 
-func.func @square(%x: tensor<1000x1000xf32>, %w: tensor<1000x1000xf32>) -> tensor<1000x1000xf32> {
+func.func @square(%x: tensor<1000x1000xf32>, %w: tensor<1000x1000xf32> {xpu.weight}) -> tensor<1000x1000xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %et = tensor.empty() : tensor<1000x1000xf32>
   %wt = linalg.transpose ins(%w : tensor<1000x1000xf32>) outs(%et : tensor<1000x1000xf32>) permutation = [1, 0]
@@ -68,7 +68,7 @@ func.func @square(%x: tensor<1000x1000xf32>, %w: tensor<1000x1000xf32>) -> tenso
   return %g : tensor<1000x1000xf32>
 }
 
-func.func @odd(%x: tensor<131x517xf32>, %w: tensor<4097x517xf32>) -> tensor<131x4097xf32> {
+func.func @odd(%x: tensor<131x517xf32>, %w: tensor<4097x517xf32> {xpu.weight}) -> tensor<131x4097xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %et = tensor.empty() : tensor<517x4097xf32>
   %wt = linalg.transpose ins(%w : tensor<4097x517xf32>) outs(%et : tensor<517x4097xf32>) permutation = [1, 0]
@@ -78,7 +78,7 @@ func.func @odd(%x: tensor<131x517xf32>, %w: tensor<4097x517xf32>) -> tensor<131x
   return %g : tensor<131x4097xf32>
 }
 
-func.func @sigmoid(%x: tensor<333x777xf32>, %w: tensor<1000x777xf32>, %b: tensor<1000xf32>) -> tensor<333x1000xf32> {
+func.func @sigmoid(%x: tensor<333x777xf32>, %w: tensor<1000x777xf32> {xpu.weight}, %b: tensor<1000xf32> {xpu.weight}) -> tensor<333x1000xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %one = arith.constant 1.000000e+00 : f32
   %et = tensor.empty() : tensor<777x1000xf32>
@@ -99,7 +99,7 @@ func.func @sigmoid(%x: tensor<333x777xf32>, %w: tensor<1000x777xf32>, %b: tensor
   return %r : tensor<333x1000xf32>
 }
 
-func.func @kn_tanh(%x: tensor<61x1031xf32>, %w: tensor<1031x263xf32>, %b: tensor<263xf32>) -> tensor<61x263xf32> {
+func.func @kn_tanh(%x: tensor<61x1031xf32>, %w: tensor<1031x263xf32> {xpu.weight}, %b: tensor<263xf32> {xpu.weight}) -> tensor<61x263xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %e = tensor.empty() : tensor<61x263xf32>
   %z = linalg.fill ins(%cst : f32) outs(%e : tensor<61x263xf32>) -> tensor<61x263xf32>
@@ -114,12 +114,12 @@ func.func @kn_tanh(%x: tensor<61x1031xf32>, %w: tensor<1031x263xf32>, %b: tensor
   return %r : tensor<61x263xf32>
 }
 
-func.func @batched(%x: tensor<3x67x300xf32>, %w: tensor<3x300x45xf32>, %c: tensor<3x67x45xf32>) -> tensor<3x67x45xf32> {
+func.func @batched(%x: tensor<3x67x300xf32>, %w: tensor<3x300x45xf32>, %c: tensor<3x67x45xf32> {xpu.weight}) -> tensor<3x67x45xf32> {
   %g = linalg.batch_matmul ins(%x, %w : tensor<3x67x300xf32>, tensor<3x300x45xf32>) outs(%c : tensor<3x67x45xf32>) -> tensor<3x67x45xf32>
   return %g : tensor<3x67x45xf32>
 }
 
-func.func @addmm_relu(%x: tensor<37x517xf32>, %w: tensor<517x29xf32>, %c: tensor<37x29xf32>) -> tensor<37x29xf32> {
+func.func @addmm_relu(%x: tensor<37x517xf32>, %w: tensor<517x29xf32> {xpu.weight}, %c: tensor<37x29xf32> {xpu.weight}) -> tensor<37x29xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %g = linalg.matmul ins(%x, %w : tensor<37x517xf32>, tensor<517x29xf32>) outs(%c : tensor<37x29xf32>) -> tensor<37x29xf32>
   %e = tensor.empty() : tensor<37x29xf32>

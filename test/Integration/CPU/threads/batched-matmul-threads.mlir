@@ -11,7 +11,7 @@
 
 #map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #map1 = affine_map<(d0, d1, d2) -> (d2)>
-func.func @forward(%a: tensor<3x13x77xf32>, %bm: tensor<3x77x290xf32>, %bias: tensor<290xf32>) -> tensor<3x13x290xf32> {
+func.func @forward(%a: tensor<3x13x77xf32>, %bm: tensor<3x77x290xf32>, %bias: tensor<290xf32> {xpu.weight}) -> tensor<3x13x290xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %e1 = tensor.empty() : tensor<3x13x290xf32>
   %z = linalg.fill ins(%cst : f32) outs(%e1 : tensor<3x13x290xf32>) -> tensor<3x13x290xf32>

@@ -19,7 +19,7 @@
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>
-func.func @forward(%x: tensor<67x611xf32>, %w: tensor<611x301xf32>, %b: tensor<301xf32>) -> tensor<67x301xf32> {
+func.func @forward(%x: tensor<67x611xf32>, %w: tensor<611x301xf32> {xpu.weight}, %b: tensor<301xf32> {xpu.weight}) -> tensor<67x301xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %half = arith.constant 5.000000e-01 : f32
   %one = arith.constant 1.000000e+00 : f32

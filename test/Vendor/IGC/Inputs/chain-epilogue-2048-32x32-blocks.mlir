@@ -1,6 +1,6 @@
 // The GEMM of chain-epilogue-2048.mlir with a config written by hand: 32x32
 // subgroup blocks in 256-GRF mode, for test/Vendor/IGC/register-model.test.
-func.func @forward(%a: tensor<2048x2048xbf16>, %b: tensor<2048x2048xbf16>, %bias: tensor<2048xf32>) -> tensor<2048x2048xf32> {
+func.func @forward(%a: tensor<2048x2048xbf16>, %b: tensor<2048x2048xbf16> {xpu.weight}, %bias: tensor<2048xf32> {xpu.weight}) -> tensor<2048x2048xf32> {
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%bias per_col : tensor<2048xf32>) {
   ^bb0(%acc: f32, %c: f32):
     %one = arith.constant 1.000000e+00 : f32

@@ -1,7 +1,7 @@
 // A GEMM whose epilogue is a KernelBench-style chain (bias, Swish, tanh,
 // GELU, Hardtanh) as xpu-optimize would fuse it whole, bf16 operands, for
 // test/Vendor/IGC/register-model.test.
-func.func @forward(%a: tensor<2048x2048xbf16>, %b: tensor<2048x2048xbf16>, %bias: tensor<2048xf32>) -> tensor<2048x2048xf32> {
+func.func @forward(%a: tensor<2048x2048xbf16>, %b: tensor<2048x2048xbf16> {xpu.weight}, %bias: tensor<2048xf32> {xpu.weight}) -> tensor<2048x2048xf32> {
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%bias per_col : tensor<2048xf32>) {
   ^bb0(%acc: f32, %c: f32):
     %one = arith.constant 1.000000e+00 : f32

@@ -4,8 +4,8 @@
 // (compiled only: the register-model calibration corpus).
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>
-func.func @forward(%x: tensor<2048x2048xf32>, %w: tensor<2048x2048xf32>, %b: tensor<2048xf32>,
-                   %add: tensor<2048xf32>) -> tensor<2048x2048xf32> {
+func.func @forward(%x: tensor<2048x2048xf32>, %w: tensor<2048x2048xf32> {xpu.weight}, %b: tensor<2048xf32> {xpu.weight},
+                   %add: tensor<2048xf32> {xpu.weight}) -> tensor<2048x2048xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %half = arith.constant 5.000000e-01 : f32
   %one = arith.constant 1.000000e+00 : f32

@@ -381,9 +381,11 @@ def XPUOutlineWeightPackPass : Pass<"xpu-outline-weight-pack", "ModuleOp"> {
     `<fn>.packed` per input. Both parts are public with a C interface
     (`llvm.emit_c_interface`) and are marked `xpu.pack_part` ("pack" or
     "packed") so that a later run does not split them again. Weights are the
-    arguments marked `xpu.weight`, or with `weights=auto` every argument
-    after the first. Computation on constants only is folded at compile
-    time instead.
+    arguments marked `xpu.weight` (the Python package marks a module's
+    parameters and buffers): packing is a promise that `.pack` reads weights
+    only, so a function without marks (`a @ b` of two inputs) is left whole.
+    Callers still repack whenever an operand of `.pack` changes.
+    Computation on constants only is folded at compile time instead.
 
     Only public, single-block functions with tensor arguments are split
     (private functions are helpers). An op moves when all its operands (and
@@ -402,8 +404,9 @@ def XPUOutlineWeightPackPass : Pass<"xpu-outline-weight-pack", "ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
   let options = [
     Option<"weights", "weights", "std::string", /*default=*/"\"auto\"",
-           "Which arguments are weights: 'auto' (all after the first unless "
-           "some are marked xpu.weight) or 'marked' (only xpu.weight)">
+           "Which arguments are weights: 'auto' or 'marked', both the "
+           "arguments marked xpu.weight (an unmarked argument may be an "
+           "activation; 'marked' is kept for existing scripts)">
   ];
   let statistics = [
     Statistic<"numOutlined", "num-outlined", "Functions split into pack and "
