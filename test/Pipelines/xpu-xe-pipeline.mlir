@@ -21,7 +21,7 @@
 // kernels, never on the host (the host must not read the caller's device
 // memory: xpu-verify-no-host-device-access), all in one module per binary
 // (xpu-merge-kernel-modules): valid SPIR-V without the GEMM builtins.
-// SIMT-COUNT-38: {{^[a-z0-9-]+ (pvc|bmg) forward.pack_kernel.0.spv: spirv-val ok simt$}}
+// SIMT-COUNT-38: {{^[a-z0-9-]+ (pvc|bmg) forward(.pack)?_kernel.0.spv: spirv-val ok simt$}}
 // SIMT-NOT: {{.}}
 
 // The three schedules forced on every GEMM (schedule=, programs= of the
