@@ -148,6 +148,11 @@ def compile_spirv(ocloc, spv, device, options, out_dir):
     if options:
         args += ["-options", options]
     result = run(args)
+    # ocloc that stops early (a crash, an option it rejects) writes no
+    # output directory: a failed build with its output, not a traceback.
+    if not os.path.isdir(out_dir):
+        return None, "ocloc exited with status %d and wrote no %s\n%s" % (
+            result.returncode, out_dir, result.stdout)
     binaries = [f for f in sorted(os.listdir(out_dir))
                 if not f.endswith((".spv", ".txt", ".dbg"))]
     if result.returncode != 0 or not binaries:
