@@ -58,6 +58,13 @@ if config.xpu_sanitizers:
     config.environment["ASAN_OPTIONS"] = \
         "detect_leaks=0:allow_user_poisoning=0:abort_on_error=0"
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1"
+# A test that expects a process to die of SIGSEGV/SIGBUS (`not --crash`) runs
+# it under %default_fault_handlers: ASan's own handlers would turn the fault
+# into a report and exit status 1. Empty in other builds.
+config.substitutions.append(
+    ("%default_fault_handlers",
+     "env ASAN_OPTIONS=" + config.environment["ASAN_OPTIONS"] +
+     ":handle_segv=0:handle_sigbus=0" if config.xpu_sanitizers else ""))
 
 import shutil
 if shutil.which("spirv-val") and shutil.which("spirv-dis"):
