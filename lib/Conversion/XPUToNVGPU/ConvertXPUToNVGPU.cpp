@@ -15,11 +15,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "xpu/Conversion/GPUHost/GPUHost.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
-#include "xpu/Conversion/XPUToGPU/XPUToGPU.h"
 #include "xpu/Conversion/XPUToNVGPU/XPUToNVGPU.h"
-#include "xpu/Conversion/XPUToXeGPU/XPUToXeGPU.h"
 #include "xpu/Dialect/XPU/Utils/GemmBackends.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
@@ -701,7 +700,7 @@ struct ConvertXPUToNVGPUPass final
   /// descriptors' reads, and #nvvm.target for gpu-module-to-binary.
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
-    registerXPUGPULaunchMemoryEffects(registry);
+    registerGPULaunchMemoryEffectsModel(registry);
     registerGPUBarrierMemoryEffectsModel(registry);
     registerXPUNVGPUMemoryEffects(registry);
     NVVM::registerNVVMTargetInterfaceExternalModels(registry);
