@@ -32,17 +32,6 @@ constexpr StringLiteral kSchedules[] = {"auto", "data_parallel", "persistent",
                                         "stream_k"};
 constexpr StringLiteral kFixups[] = {"deterministic", "atomic"};
 
-/// "a, b or c".
-std::string listValues(ArrayRef<StringRef> values) {
-  std::string s;
-  for (auto [i, v] : llvm::enumerate(values)) {
-    if (i)
-      s += i + 1 == values.size() ? " or " : ", ";
-    s += v.str();
-  }
-  return s;
-}
-
 template <size_t N>
 SmallVector<StringRef> toRefs(const StringLiteral (&values)[N]) {
   return SmallVector<StringRef>(std::begin(values), std::end(values));
@@ -53,7 +42,7 @@ LogicalResult checkOneOf(PipelineOptionErrorFn emitError, StringRef option,
   if (llvm::is_contained(accepted, value))
     return success();
   return emitError("invalid value '" + value + "' for option '" + option +
-                   "' (expected " + listValues(accepted) + ")");
+                   "' (expected " + listAlternatives(accepted) + ")");
 }
 
 /// An optional list of `count` sizes, each in [1, max] ('-' when empty).
@@ -112,7 +101,7 @@ struct HelpTexts {
         auto i = static_cast<size_t>(kind);
         t.precision[i] =
             "Precision of the model's GEMMs: " +
-            listValues(getPrecisions(kind)) + " (default " +
+            listAlternatives(getPrecisions(kind)) + " (default " +
             getPrecisions(kind).front().str() +
             "). f32 keeps f32 numerics (f64 GEMMs are demoted by "
             "xpu-demote-f64, with a remark), f64 keeps f64 GEMMs, bf16 and "
@@ -127,7 +116,7 @@ struct HelpTexts {
                             "always on tensor cores";
         if (kind == PipelineKind::Optimize || kind == PipelineKind::CPU)
           continue;
-        t.chip[i] = "Chip: " + listValues(getPipelineChips(kind)) +
+        t.chip[i] = "Chip: " + listAlternatives(getPipelineChips(kind)) +
                     " (default " + getDefaultChip(kind).str() +
                     "); the #xpu.target preset when the module has none, and "
                     "the chip the kernels are compiled for";
@@ -138,6 +127,16 @@ struct HelpTexts {
   }
 };
 } // namespace
+
+std::string mlir::xpu::listAlternatives(ArrayRef<StringRef> values) {
+  std::string s;
+  for (auto [i, v] : llvm::enumerate(values)) {
+    if (i)
+      s += i + 1 == values.size() ? " or " : ", ";
+    s += v.str();
+  }
+  return s;
+}
 
 std::optional<PipelineKind> mlir::xpu::lookupPipelineKind(StringRef name) {
   return llvm::StringSwitch<std::optional<PipelineKind>>(name)

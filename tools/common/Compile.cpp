@@ -98,24 +98,13 @@ StringRef mlir::xpu::run::getTargetPipeline(StringRef targetName,
   return {};
 }
 
-/// "a, b or c".
-static std::string listValues(ArrayRef<StringRef> values) {
-  std::string s;
-  for (auto [i, v] : llvm::enumerate(values)) {
-    if (i)
-      s += i + 1 == values.size() ? " or " : ", ";
-    s += v.str();
-  }
-  return s;
-}
-
 std::optional<std::string> mlir::xpu::run::checkXeChip(StringRef xpuChip,
                                                        StringRef targetName) {
   ArrayRef<StringRef> chips = getPipelineChips(PipelineKind::Xe);
   if (xpuChip.empty() ||
       (targetName == "levelzero" && llvm::is_contained(chips, xpuChip)))
     return std::nullopt;
-  return ("--xpu-chip must be " + listValues(chips) +
+  return ("--xpu-chip must be " + listAlternatives(chips) +
           ", with --target=levelzero (got --xpu-chip=" + xpuChip +
           " --target=" + targetName + ")")
       .str();
@@ -125,7 +114,7 @@ StringRef mlir::xpu::run::getXeChipHelp() {
   static const std::string help =
       "With --target=levelzero: compile with xpu-xe-pipeline (XeGPU, DPAS) "
       "for this Intel chip, " +
-      listValues(getPipelineChips(PipelineKind::Xe));
+      listAlternatives(getPipelineChips(PipelineKind::Xe));
   return help;
 }
 
@@ -140,7 +129,7 @@ std::optional<std::string> mlir::xpu::run::checkPrecision(StringRef precision,
   if (succeeded(resolvePrecision(*kind, precision,
                                  [](const Twine &) { return failure(); })))
     return std::nullopt;
-  return ("--precision must be " + listValues(getPrecisions(*kind)) +
+  return ("--precision must be " + listAlternatives(getPrecisions(*kind)) +
           " for --target=" + targetName + ", got '" + precision + "'")
       .str();
 }

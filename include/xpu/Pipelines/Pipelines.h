@@ -11,6 +11,10 @@ namespace mlir::xpu {
 /// Reports one invalid option value (the pipeline's name is added).
 using PipelineOptionErrorFn = llvm::function_ref<LogicalResult(const Twine &)>;
 
+/// "a, b or c": the accepted values as option errors (and the tools' errors
+/// on the same values) list them.
+std::string listAlternatives(ArrayRef<StringRef> values);
+
 /// Every pipeline's options are checked once, when they are parsed: the
 /// registered pipelines (xpu-opt, mlir-opt with the plugin) and
 /// `createFromString` (xpu-run, C++ users) reject a value the pipeline does

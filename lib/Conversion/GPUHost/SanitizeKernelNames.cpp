@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "xpu/Conversion/GPUHost/GPUHost.h"
 #include "xpu/Conversion/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -20,8 +21,7 @@ namespace mlir::xpu {
 using namespace mlir;
 using namespace mlir::xpu;
 
-namespace {
-std::string sanitize(StringRef name) {
+std::string mlir::xpu::getKernelIdentifier(StringRef name) {
   std::string out;
   for (char c : name)
     out.push_back(llvm::isAlnum(c) || c == '_' || c == '$' ? c : '_');
@@ -30,13 +30,14 @@ std::string sanitize(StringRef name) {
   return out;
 }
 
+namespace {
 struct SanitizeKernelNamesPass final
     : xpu::impl::XPUSanitizeKernelNamesPassBase<SanitizeKernelNamesPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable top(module);
     auto fresh = [](SymbolTable &table, StringRef name) {
-      std::string base = sanitize(name), out = base;
+      std::string base = getKernelIdentifier(name), out = base;
       for (unsigned i = 0; table.lookup(out); ++i)
         out = llvm::formatv("{0}_{1}", base, i).str();
       return out;
@@ -46,7 +47,7 @@ struct SanitizeKernelNamesPass final
       SymbolTable inner(gpuModule);
       for (auto func :
            llvm::make_early_inc_range(gpuModule.getOps<gpu::GPUFuncOp>())) {
-        if (sanitize(func.getName()) == func.getName())
+        if (getKernelIdentifier(func.getName()) == func.getName())
           continue;
         std::string name = fresh(inner, func.getName());
         // Launches name the kernel as @module::@kernel.
@@ -63,7 +64,7 @@ struct SanitizeKernelNamesPass final
         if (failed(inner.rename(func, StringAttr::get(&getContext(), name))))
           return signalPassFailure();
       }
-      if (sanitize(gpuModule.getName()) == gpuModule.getName())
+      if (getKernelIdentifier(gpuModule.getName()) == gpuModule.getName())
         continue;
       std::string name = fresh(top, gpuModule.getName());
       if (failed(top.rename(gpuModule, StringAttr::get(&getContext(), name))))

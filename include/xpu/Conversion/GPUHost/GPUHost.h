@@ -38,6 +38,12 @@ void registerGPUBarrierMemoryEffectsModel(DialectRegistry &registry);
 /// xpu does not).
 void registerGPULaunchMemoryEffectsModel(DialectRegistry &registry);
 
+/// `name` as an identifier every kernel assembler takes (PTX: letters,
+/// digits, `_` and `$`, not starting with a digit): the others become `_`.
+/// xpu-sanitize-kernel-names renames kernels with it; backends that name
+/// kernels themselves use it too.
+std::string getKernelIdentifier(StringRef name);
+
 /// True for an op in device code: inside a gpu.module, gpu.launch or
 /// gpu.func.
 bool isInGPUCode(Operation *op);
