@@ -99,7 +99,7 @@ def measure(args, model, inputs, path, chip):
         if path == "xe":
             flag = "--xpu-xe-pipeline=chip=%s dump-binaries=%s" % (chip, tmp)
         else:
-            flag = "--xpu-spirv-pipeline=target=%s dump-binaries=%s" % (chip,
+            flag = "--xpu-spirv-pipeline=chip=%s dump-binaries=%s" % (chip,
                                                                          tmp)
         run = subprocess.run([args.opt, flag, "--xpu-remarks",
                               "--mlir-disable-threading", "-o", os.devnull],

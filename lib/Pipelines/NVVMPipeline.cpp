@@ -59,18 +59,15 @@ static void addNVVMKernelLowering(OpPassManager &pm) {
 
 void mlir::xpu::addXPUNVVMFrontEnd(OpPassManager &pm,
                                    const XPUNVVMPipelineOptions &options) {
-  // Precision: tf32 keeps f32 numerics up to the kernel, which rounds the
-  // operands; bf16 and f16 convert them at pack time (xpu-prepack-bf16).
-  bool tf32 = options.precision == "tf32";
-  std::string precision = tf32 ? "f32" : options.precision.getValue();
-  // The backend of each GEMM (xpu-select-strategy, backend=auto): nvgpu
-  // configs (#xpu.nvgpu: mma.sync, or wgmma on sm_90a) for the GEMMs the
-  // tensor cores take, whose operands xpu-materialize-layouts then pads to
-  // the pitch the kernels read (in <fn>.pack for weights); SIMT configs for
-  // the f32 (without tf32) and f64 ones.
-  detail::addGPUFrontEnd(pm, options.optimize, precision, options.chip,
-                         options.reassociate, /*gemmKernels=*/true, "auto",
-                         options.getScheduleOptions(), tf32);
+  // Precision (resolvePrecision): tf32 keeps f32 numerics up to the kernel,
+  // which rounds the operands; bf16 and f16 convert them at pack time
+  // (xpu-prepack-bf16). The backend of each GEMM (xpu-select-strategy,
+  // backend=auto): nvgpu configs (#xpu.nvgpu: mma.sync, or wgmma on sm_90a) for
+  // the GEMMs the tensor cores take, whose operands xpu-materialize-layouts
+  // then pads to the pitch the kernels read (in <fn>.pack for weights); SIMT
+  // configs for the f32 (without tf32) and f64 ones.
+  detail::addGPUFrontEnd(
+      pm, detail::getGPUFrontEndOptions(options, options.chip, "auto"));
   if (options.cInterfaces)
     pm.addPass(createXPUExportCInterfacesPass());
 }
@@ -87,11 +84,7 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
   detail::addLowerXPUToLinalg(pm);
 
   detail::addBufferization(pm);
-  bufferization::buildBufferDeallocationPipeline(pm);
-  // Clones of buffers a function returns but does not own: an allocation
-  // and a copy, which xpu-linalg-to-gpu-loops makes a gpu.memcpy (left
-  // alone, bufferization.clone reached the LLVM dialect unlowered).
-  pm.addPass(createConvertBufferizationToMemRefPass());
+  detail::addBufferDeallocation(pm);
 
   // The other statically shaped linalg ops: kernels with full workgroups
   // (elementwise and pack work one thread per element, row reductions one
@@ -150,10 +143,11 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
 
 void mlir::xpu::registerXPUNVVMPipeline() {
   detail::registerPipeline<XPUNVVMPipelineOptions>(
-      "NVIDIA (sm_80, sm_90, sm_90a): raise to xpu, optimize, select a "
+      "NVIDIA chips (chip=): raise to xpu, optimize, select a "
       "strategy, lower GEMMs with 16-bit operands (or tf32 when asked) to "
       "tensor-core kernels (convert-xpu-to-nvgpu: cp.async pipeline, "
-      "swizzled shared memory, ldmatrix, mma.sync; on sm_90a TMA and wgmma; "
+      "swizzled shared memory, ldmatrix, mma.sync; TMA and wgmma on the chips "
+      "that have them; "
       "fused epilogue on the accumulators) and f32 GEMMs to programs of "
       "SIMT tiles (xpu-schedule-gemm, convert-xpu-to-gpu), the other linalg "
       "ops to kernels with full workgroups, compile the "

@@ -2,8 +2,10 @@
 //
 // Every value a pipeline option takes is checked once, when the options are
 // parsed, and a bad one is reported in the user's words: the pipeline, the
-// option, the value given and the values accepted. The passes the pipelines
-// build keep their own checks for direct use.
+// option, the value given and the values accepted. The precision policy and
+// the chips of each pipeline live here, once, for the pipelines, the tools
+// and the Python package; the chips come from #xpu.target's preset table.
+// The passes the pipelines build keep their own checks for direct use.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,30 +13,28 @@
 #include "xpu/Pipelines/Pipelines.h"
 
 #include "xpu/Dialect/XPU/IR/XPUAttrs.h"
+#include "xpu/Dialect/XPU/IR/XPUDialect.h"
 
+#include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace mlir::xpu;
 
 namespace {
-constexpr StringLiteral kPrecisions[] = {"f32", "bf16", "f16", "f64"};
+constexpr StringLiteral kModelPrecisions[] = {"f32", "bf16", "f16", "f64"};
+/// NVIDIA: no f64 GEMM kernels; tf32 tensor cores for f32 models.
+constexpr StringLiteral kNVVMPrecisions[] = {"f32", "tf32", "bf16", "f16"};
 constexpr StringLiteral kWeights[] = {"auto", "marked"};
-constexpr StringLiteral kXeChips[] = {"pvc", "bmg"};
 constexpr StringLiteral kSchedules[] = {"auto", "data_parallel", "persistent",
                                         "stream_k"};
 constexpr StringLiteral kFixups[] = {"deterministic", "atomic"};
 
-/// "a, b or c".
-std::string listValues(ArrayRef<StringRef> values) {
-  std::string s;
-  for (auto [i, v] : llvm::enumerate(values)) {
-    if (i)
-      s += i + 1 == values.size() ? " or " : ", ";
-    s += v.str();
-  }
-  return s;
+template <size_t N>
+SmallVector<StringRef> toRefs(const StringLiteral (&values)[N]) {
+  return SmallVector<StringRef>(std::begin(values), std::end(values));
 }
 
 LogicalResult checkOneOf(PipelineOptionErrorFn emitError, StringRef option,
@@ -42,13 +42,7 @@ LogicalResult checkOneOf(PipelineOptionErrorFn emitError, StringRef option,
   if (llvm::is_contained(accepted, value))
     return success();
   return emitError("invalid value '" + value + "' for option '" + option +
-                   "' (expected " + listValues(accepted) + ")");
-}
-
-LogicalResult checkPrecision(PipelineOptionErrorFn emitError, StringRef value) {
-  SmallVector<StringRef> accepted(std::begin(kPrecisions),
-                                  std::end(kPrecisions));
-  return checkOneOf(emitError, "precision", value, accepted);
+                   "' (expected " + listAlternatives(accepted) + ")");
 }
 
 /// An optional list of `count` sizes, each in [1, max] ('-' when empty).
@@ -67,14 +61,167 @@ LogicalResult checkSizes(PipelineOptionErrorFn emitError, StringRef option,
                    "' (expected " + Twine(count) + " sizes " + meaning +
                    ", each between 1 and " + Twine(max) + ")");
 }
-/// The schedule options of the GPU pipelines.
-LogicalResult checkSchedule(PipelineOptionErrorFn emitError,
-                            const GPUScheduleOptions &options) {
-  SmallVector<StringRef> schedules(std::begin(kSchedules),
-                                   std::end(kSchedules));
-  SmallVector<StringRef> fixups(std::begin(kFixups), std::end(kFixups));
-  if (failed(checkOneOf(emitError, "schedule", options.schedule, schedules)) ||
-      failed(checkOneOf(emitError, "fixup", options.fixup, fixups)))
+
+/// The chips of the preset table for each pipeline kind, read once from
+/// TargetAttr's presets (their vendor says which pipelines take them).
+struct PresetChips {
+  SmallVector<StringRef> intel, nvidia, gpus;
+
+  static const PresetChips &get() {
+    static const PresetChips chips = [] {
+      PresetChips c;
+      MLIRContext ctx(MLIRContext::Threading::DISABLED);
+      ctx.loadDialect<XPUDialect>();
+      for (StringRef name : TargetAttr::getPresetNames()) {
+        TargetAttr preset = TargetAttr::getPreset(&ctx, name);
+        if (!preset || preset.isCpu())
+          continue;
+        c.gpus.push_back(name);
+        if (preset.isIntel())
+          c.intel.push_back(name);
+        if (preset.isNvidia())
+          c.nvidia.push_back(name);
+      }
+      return c;
+    }();
+    return chips;
+  }
+};
+
+/// Help texts built once from the tables (cl::desc keeps a StringRef).
+struct HelpTexts {
+  std::string precision[5], chip[5];
+
+  static const HelpTexts &get() {
+    static const HelpTexts texts = [] {
+      HelpTexts t;
+      for (auto kind :
+           {PipelineKind::Optimize, PipelineKind::CPU, PipelineKind::SPIRV,
+            PipelineKind::Xe, PipelineKind::NVVM}) {
+        auto i = static_cast<size_t>(kind);
+        t.precision[i] =
+            "Precision of the model's GEMMs: " +
+            listAlternatives(getPrecisions(kind)) + " (default " +
+            getPrecisions(kind).front().str() +
+            "). f32 keeps f32 numerics (f64 GEMMs are demoted by "
+            "xpu-demote-f64, with a remark), f64 keeps f64 GEMMs, bf16 and "
+            "f16 convert the operands once at pack time (xpu-prepack-bf16) "
+            "and accumulate in f32";
+        if (kind == PipelineKind::Xe)
+          t.precision[i] += "; DPAS multiplies bf16 or f16, so f32 models "
+                            "get bf16 operands (f64 GEMMs stay f64 SIMT work)";
+        if (kind == PipelineKind::NVVM)
+          t.precision[i] += "; f32 GEMMs run as SIMT kernels, tf32 ones on "
+                            "tensor cores with tf32 operands, 16-bit models "
+                            "always on tensor cores";
+        if (kind == PipelineKind::Optimize || kind == PipelineKind::CPU)
+          continue;
+        t.chip[i] = "Chip: " + listAlternatives(getPipelineChips(kind)) +
+                    " (default " + getDefaultChip(kind).str() +
+                    "); the #xpu.target preset when the module has none, and "
+                    "the chip the kernels are compiled for";
+      }
+      return t;
+    }();
+    return texts;
+  }
+};
+} // namespace
+
+std::string mlir::xpu::listAlternatives(ArrayRef<StringRef> values) {
+  std::string s;
+  for (auto [i, v] : llvm::enumerate(values)) {
+    if (i)
+      s += i + 1 == values.size() ? " or " : ", ";
+    s += v.str();
+  }
+  return s;
+}
+
+std::optional<PipelineKind> mlir::xpu::lookupPipelineKind(StringRef name) {
+  return llvm::StringSwitch<std::optional<PipelineKind>>(name)
+      .Case(XPUOptimizePipelineOptions::kPipelineName, PipelineKind::Optimize)
+      .Case(XPUCPUPipelineOptions::kPipelineName, PipelineKind::CPU)
+      .Case(XPUSPIRVPipelineOptions::kPipelineName, PipelineKind::SPIRV)
+      .Case(XPUXePipelineOptions::kPipelineName, PipelineKind::Xe)
+      .Case(XPUNVVMPipelineOptions::kPipelineName, PipelineKind::NVVM)
+      .Default(std::nullopt);
+}
+
+ArrayRef<StringRef> mlir::xpu::getPrecisions(PipelineKind kind) {
+  static const SmallVector<StringRef> model = toRefs(kModelPrecisions);
+  static const SmallVector<StringRef> nvvm = toRefs(kNVVMPrecisions);
+  return kind == PipelineKind::NVVM ? nvvm : model;
+}
+
+FailureOr<PrecisionPolicy>
+mlir::xpu::resolvePrecision(PipelineKind kind, StringRef requested,
+                            PipelineOptionErrorFn emitError) {
+  if (failed(checkOneOf(emitError, kPrecisionOption, requested,
+                        getPrecisions(kind))))
+    return failure();
+  PrecisionPolicy policy;
+  policy.operands = requested.str();
+  if (kind == PipelineKind::Xe && requested == "f32") {
+    // DPAS multiplies bf16 or f16: an f32 model gets bf16 operands converted
+    // once at pack time (xpu-prepack-bf16 says so in a remark), and
+    // accumulates in f32.
+    policy.operands = "bf16";
+  } else if (kind == PipelineKind::NVVM && requested == "tf32") {
+    // tf32 keeps f32 numerics up to the kernel, which rounds the operands.
+    policy.operands = "f32";
+    policy.tf32 = true;
+  }
+  return policy;
+}
+
+ArrayRef<StringRef> mlir::xpu::getPipelineChips(PipelineKind kind) {
+  const PresetChips &chips = PresetChips::get();
+  switch (kind) {
+  case PipelineKind::Xe:
+    return chips.intel;
+  case PipelineKind::NVVM:
+    return chips.nvidia;
+  case PipelineKind::SPIRV:
+    // GPU presets only: the strategy gives no config for the cpu target.
+    return chips.gpus;
+  case PipelineKind::Optimize:
+  case PipelineKind::CPU:
+    return {};
+  }
+  llvm_unreachable("unknown pipeline kind");
+}
+
+StringRef mlir::xpu::getDefaultChip(PipelineKind kind) {
+  // TODO(issue 23): the default chip of each vendor belongs to the preset
+  // table (e.g. a default flag on the preset); until it says, the NVIDIA
+  // pipeline names its default here and the others take their vendor's
+  // first preset.
+  if (kind == PipelineKind::NVVM)
+    return "sm_90";
+  ArrayRef<StringRef> chips = getPipelineChips(kind);
+  return chips.empty() ? StringRef() : chips.front();
+}
+
+LogicalResult mlir::xpu::checkPipelineChip(PipelineKind kind, StringRef option,
+                                           StringRef chip,
+                                           PipelineOptionErrorFn emitError) {
+  return checkOneOf(emitError, option, chip, getPipelineChips(kind));
+}
+
+StringRef mlir::xpu::detail::getPrecisionHelp(PipelineKind kind) {
+  return HelpTexts::get().precision[static_cast<size_t>(kind)];
+}
+
+StringRef mlir::xpu::detail::getChipHelp(PipelineKind kind) {
+  return HelpTexts::get().chip[static_cast<size_t>(kind)];
+}
+
+LogicalResult mlir::xpu::checkScheduleOptions(const GPUScheduleOptions &options,
+                                              PipelineOptionErrorFn emitError) {
+  if (failed(checkOneOf(emitError, "schedule", options.schedule,
+                        toRefs(kSchedules))) ||
+      failed(checkOneOf(emitError, "fixup", options.fixup, toRefs(kFixups))))
     return failure();
   if (options.programs < 0)
     return emitError("invalid value '" + Twine(options.programs) +
@@ -83,21 +230,23 @@ LogicalResult checkSchedule(PipelineOptionErrorFn emitError,
                      "count)");
   return success();
 }
-} // namespace
 
 LogicalResult
 XPUOptimizePipelineOptions::validate(PipelineOptionErrorFn emitError) const {
-  SmallVector<StringRef> weightModes(std::begin(kWeights), std::end(kWeights));
-  return success(
-      succeeded(checkPrecision(emitError, precision)) &&
-      succeeded(checkOneOf(emitError, "weights", weights, weightModes)));
+  if (failed(validateCommon(emitError)) ||
+      failed(checkOneOf(emitError, "weights", weights, toRefs(kWeights))))
+    return failure();
+  if (weights.hasValue())
+    warnDeprecated("option 'weights' is deprecated and has no effect: the "
+                   "weights are always the arguments marked xpu.weight");
+  return success();
 }
 
 LogicalResult
 XPUCPUPipelineOptions::validate(PipelineOptionErrorFn emitError) const {
   // The register tile is one vector per row of the micro-kernel: 256 lanes
   // and 4096 elements are far beyond any register file.
-  if (failed(checkPrecision(emitError, precision)) ||
+  if (failed(validateCommon(emitError)) ||
       failed(checkSizes(emitError, "cache-tile", cacheTile, 3, int64_t(1) << 30,
                         "[mc, nc, kc]")) ||
       failed(checkSizes(emitError, "register-tile", registerTile, 2, 256,
@@ -117,31 +266,26 @@ XPUCPUPipelineOptions::validate(PipelineOptionErrorFn emitError) const {
 
 LogicalResult
 XPUSPIRVPipelineOptions::validate(PipelineOptionErrorFn emitError) const {
-  // GPU presets only: the strategy gives no config for the cpu target.
-  SmallVector<StringRef> gpus;
-  for (StringRef name : TargetAttr::getPresetNames())
-    if (name != "cpu")
-      gpus.push_back(name);
-  return success(succeeded(checkPrecision(emitError, precision)) &&
-                 succeeded(checkOneOf(emitError, "target", target, gpus)) &&
-                 succeeded(checkSchedule(emitError, getScheduleOptions())));
+  if (!target.hasValue())
+    return validateGPU(emitError);
+  // The deprecated spelling of chip: checked like it, and it wins.
+  if (failed(validateCommon(emitError)) ||
+      failed(checkPipelineChip(kKind, "target", target, emitError)) ||
+      failed(checkScheduleOptions(getScheduleOptions(), emitError)))
+    return failure();
+  warnDeprecated("option 'target' is deprecated, use 'chip' (chip=" + target +
+                 ")");
+  return success();
 }
 
 LogicalResult
 XPUXePipelineOptions::validate(PipelineOptionErrorFn emitError) const {
-  SmallVector<StringRef> chips(std::begin(kXeChips), std::end(kXeChips));
-  return success(succeeded(checkOneOf(emitError, "chip", chip, chips)) &&
-                 succeeded(checkPrecision(emitError, precision)) &&
-                 succeeded(checkSchedule(emitError, getScheduleOptions())));
+  return validateGPU(emitError);
 }
 
 LogicalResult
 XPUNVVMPipelineOptions::validate(PipelineOptionErrorFn emitError) const {
-  return success(succeeded(checkOneOf(emitError, "chip", chip,
-                                      {"sm_80", "sm_90", "sm_90a"})) &&
-                 succeeded(checkOneOf(emitError, "precision", precision,
-                                      {"f32", "tf32", "bf16", "f16"})) &&
+  return success(succeeded(validateGPU(emitError)) &&
                  succeeded(checkOneOf(emitError, "binary-format", binaryFormat,
-                                      {"bin", "fatbin", "isa"})) &&
-                 succeeded(checkSchedule(emitError, getScheduleOptions())));
+                                      {"bin", "fatbin", "isa"})));
 }

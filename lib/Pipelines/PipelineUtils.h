@@ -24,8 +24,9 @@ namespace mlir::xpu {
 void addTargetIndependentOptimize(OpPassManager &pm,
                                   const XPUOptimizePipelineOptions &options);
 
-/// xpu-outline-weight-pack (`weights`: auto or marked) and a cleanup.
-void addOutlineWeightPack(OpPassManager &pm, StringRef weights);
+/// xpu-outline-weight-pack (its weights: the arguments marked xpu.weight)
+/// and a cleanup.
+void addOutlineWeightPack(OpPassManager &pm);
 } // namespace mlir::xpu
 
 namespace mlir::xpu::detail {
@@ -63,16 +64,43 @@ void registerPipeline(StringRef description,
       });
 }
 
+/// What the start of a GPU pipeline needs to know.
+struct GPUFrontEndOptions {
+  /// Run the target-independent catalog (or only raise to xpu).
+  bool optimize = true;
+  /// The pipeline's precision policy (resolvePrecision).
+  PrecisionPolicy precision;
+  /// xpu-fold-affine-into-weights' reassociate.
+  bool reassociate = false;
+  /// The #xpu.target preset when the module has none.
+  std::string chip;
+  /// Choose a strategy and lay out the operands of every GEMM.
+  bool gemmKernels = true;
+  /// xpu-select-strategy's backend.
+  std::string backend = "auto";
+  GPUScheduleOptions schedule;
+};
+
+/// The front-end options of a GPU pipeline's options, with `backend`.
+template <typename Options>
+GPUFrontEndOptions getGPUFrontEndOptions(const Options &options, StringRef chip,
+                                         StringRef backend) {
+  GPUFrontEndOptions frontEnd;
+  frontEnd.optimize = options.optimize;
+  frontEnd.precision = options.getPrecisionPolicy();
+  frontEnd.reassociate = options.reassociate;
+  frontEnd.chip = chip.str();
+  frontEnd.backend = backend.str();
+  frontEnd.schedule = options.getScheduleOptions();
+  return frontEnd;
+}
+
 /// The start of a GPU pipeline up to and including weight-pack outlining:
 /// the target, the target-independent catalog (or the raise alone), then,
-/// for every GEMM the backend lowers, the strategy (`backend`, with the
-/// pipeline's schedule options) and the backend's operand layouts, so that
-/// the weight layout work is outlined into <fn>.pack with the rest. `tf32`:
-/// f32 GEMMs run on NVIDIA tensor cores (the strategy's register model).
-void addGPUFrontEnd(OpPassManager &pm, bool optimize, StringRef precision,
-                    StringRef chip, bool reassociate, bool gemmKernels,
-                    StringRef backend, const GPUScheduleOptions &schedule,
-                    bool tf32 = false);
+/// for every GEMM the backend lowers, the strategy (with the schedule
+/// options) and the backend's operand layouts, so that the weight layout
+/// work is outlined into <fn>.pack with the rest.
+void addGPUFrontEnd(OpPassManager &pm, const GPUFrontEndOptions &options);
 
 /// Lowers the xpu ops left back to linalg on tensors and merges the
 /// elementwise ops.
@@ -82,6 +110,14 @@ void addLowerXPUToLinalg(OpPassManager &pm);
 /// so that @main can pass its buffers to @forward and to printMemrefF32, and
 /// kernels can take bare pointers.
 void addBufferization(OpPassManager &pm);
+
+/// The ownership-based deallocation of every pipeline, after bufferization
+/// (and after whatever the pipeline does on buffers before freeing them):
+/// upstream's buffer deallocation pipeline, then the clones of buffers a
+/// function returns but does not own lowered to an allocation and a copy
+/// (left alone, bufferization.clone reaches the LLVM dialect unlowered; a
+/// GPU pipeline's xpu-linalg-to-gpu-loops makes the copy a gpu.memcpy).
+void addBufferDeallocation(OpPassManager &pm);
 
 /// The host side of a GPU pipeline, after gpu-module-to-binary: every buffer
 /// the host allocates becomes shared virtual memory (the NVVM pipeline has

@@ -60,25 +60,19 @@ void mlir::xpu::addTargetIndependentOptimize(
   }
 }
 
-void mlir::xpu::addOutlineWeightPack(OpPassManager &pm, StringRef weights) {
-  XPUOutlineWeightPackPassOptions outline;
-  outline.weights = weights.str();
-  pm.addPass(createXPUOutlineWeightPackPass(outline));
+void mlir::xpu::addOutlineWeightPack(OpPassManager &pm) {
+  pm.addPass(createXPUOutlineWeightPackPass());
   pm.addPass(createCanonicalizerPass());
 }
 
 void mlir::xpu::buildXPUOptimizePipeline(
     OpPassManager &pm, const XPUOptimizePipelineOptions &options) {
   addTargetIndependentOptimize(pm, options);
-  addOutlineWeightPack(pm, options.weights);
+  addOutlineWeightPack(pm);
 }
 
-void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm, bool optimize,
-                                       StringRef precision, StringRef chip,
-                                       bool reassociate, bool gemmKernels,
-                                       StringRef backend,
-                                       const GPUScheduleOptions &schedule,
-                                       bool tf32) {
+void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm,
+                                       const GPUFrontEndOptions &options) {
   // Element types without a lowering and vectors too large for the host
   // lowering to unroll are rejected before any work; then the target: the
   // fusion guard reads it too. GEMMs of two float types run as generic
@@ -88,15 +82,15 @@ void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm, bool optimize,
   pm.addPass(createXPUCheckElementTypesPass(types));
   pm.addPass(createXPUCheckVectorSizesPass());
   XPUAttachTargetPassOptions attach;
-  attach.chip = chip.str();
+  attach.chip = options.chip;
   pm.addPass(createXPUAttachTargetPass(attach));
   // Contractions with dynamic shapes stay linalg ops (a remark says so) and
   // take the generic, unfused path.
-  XPUOptimizePipelineOptions options;
-  options.precision = precision.str();
-  options.reassociate = reassociate;
-  if (optimize) {
-    addTargetIndependentOptimize(pm, options);
+  XPUOptimizePipelineOptions optimize;
+  optimize.precision = options.precision.operands;
+  optimize.reassociate = options.reassociate;
+  if (options.optimize) {
+    addTargetIndependentOptimize(pm, optimize);
   } else {
     pm.addNestedPass<func::FuncOp>(createXPUExpandFPowIPass());
     pm.addNestedPass<func::FuncOp>(createXPURaisePass());
@@ -104,13 +98,13 @@ void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm, bool optimize,
   // Target-dependent: a config per GEMM, then the operands in the layout of
   // its backend, so that the layout work on weights is weight-only
   // computation ...
-  if (gemmKernels) {
+  if (options.gemmKernels) {
     XPUSelectStrategyPassOptions strategy;
-    strategy.backend = backend.str();
-    strategy.schedule = schedule.schedule;
-    strategy.programs = schedule.programs;
-    strategy.fixup = schedule.fixup;
-    strategy.tf32 = tf32;
+    strategy.backend = options.backend;
+    strategy.schedule = options.schedule.schedule;
+    strategy.programs = options.schedule.programs;
+    strategy.fixup = options.schedule.fixup;
+    strategy.tf32 = options.precision.tf32;
     pm.addNestedPass<func::FuncOp>(createXPUSelectStrategyPass(strategy));
     pm.addNestedPass<func::FuncOp>(createXPUMaterializeLayoutsPass());
   }
@@ -118,8 +112,8 @@ void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm, bool optimize,
   // evaluated at compile time.
   pm.addNestedPass<func::FuncOp>(createXPUFoldConstantWeightsPass());
   // ... that moves into <fn>.pack here.
-  if (optimize)
-    addOutlineWeightPack(pm, options.weights);
+  if (options.optimize)
+    addOutlineWeightPack(pm);
 }
 
 void mlir::xpu::detail::addLowerXPUToLinalg(OpPassManager &pm) {
@@ -136,6 +130,11 @@ void mlir::xpu::detail::addBufferization(OpPassManager &pm) {
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::xpu::detail::addBufferDeallocation(OpPassManager &pm) {
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
 }
 
 /// Loops to branches, memrefs and math to the LLVM dialect: the part of the
@@ -163,7 +162,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   attach.chip = "cpu";
   pm.addPass(createXPUAttachTargetPass(attach));
   XPUOptimizePipelineOptions optimize;
-  optimize.precision = options.precision;
+  optimize.precision = options.getPrecisionPolicy().operands;
   optimize.reassociate = options.reassociate;
   if (options.optimize) {
     addTargetIndependentOptimize(pm, optimize);
@@ -182,7 +181,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   // evaluated at compile time.
   pm.addNestedPass<func::FuncOp>(createXPUFoldConstantWeightsPass());
   if (options.optimize)
-    addOutlineWeightPack(pm, optimize.weights);
+    addOutlineWeightPack(pm);
   // The CPU strategy applies the epilogue per vector tile.
   detail::addLowerXPUToLinalg(pm);
 
@@ -215,9 +214,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   // Vector math stays vector math: polynomial approximations instead of
   // one libm call per lane.
   pm.addNestedPass<func::FuncOp>(createXPUCPUApproximateMathPass());
-  bufferization::buildBufferDeallocationPipeline(pm);
-  // Clones of buffers a function returns but does not own.
-  pm.addPass(createConvertBufferizationToMemRefPass());
+  detail::addBufferDeallocation(pm);
   // Parallel loops become OpenMP regions here only to carry their bodies
   // through the LLVM conversion; xpu-cpu-parallel-to-threads then runs them
   // on POSIX threads.
@@ -286,10 +283,10 @@ void mlir::xpu::detail::addGPUHostToLLVM(OpPassManager &pm,
 
 void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
                                       const XPUSPIRVPipelineOptions &options) {
-  detail::addGPUFrontEnd(pm, options.optimize, options.precision,
-                         options.target, options.reassociate,
-                         options.gemmKernels, "simt",
-                         options.getScheduleOptions());
+  detail::GPUFrontEndOptions frontEnd =
+      detail::getGPUFrontEndOptions(options, options.getChip(), "simt");
+  frontEnd.gemmKernels = options.gemmKernels;
+  detail::addGPUFrontEnd(pm, frontEnd);
   // Every GEMM becomes programs of SIMT tiles; the elementwise work left
   // outside them goes the generic way below.
   if (options.gemmKernels) {
@@ -304,9 +301,7 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
   detail::addLowerXPUToLinalg(pm);
 
   detail::addBufferization(pm);
-  bufferization::buildBufferDeallocationPipeline(pm);
-  // Clones of buffers a function returns but does not own.
-  pm.addPass(createConvertBufferizationToMemRefPass());
+  detail::addBufferDeallocation(pm);
 
   // Statically shaped linalg ops become kernels with full workgroups:
   // elementwise and pack work one work-item per element, row reductions one

@@ -103,15 +103,10 @@ static void addXeKernelLowering(OpPassManager &pm) {
 
 void mlir::xpu::buildXPUXePipeline(OpPassManager &pm,
                                    const XPUXePipelineOptions &options) {
-  // Precision policy: DPAS multiplies bf16 or f16; an f32 model gets bf16
-  // operands converted once at pack time (xpu-prepack-bf16 says so in a
-  // remark), and accumulates in f32.
-  std::string precision = options.precision == "f32"
-                              ? std::string("bf16")
-                              : options.precision.getValue();
-  detail::addGPUFrontEnd(pm, options.optimize, precision, options.chip,
-                         options.reassociate, /*gemmKernels=*/true, "xe",
-                         options.getScheduleOptions());
+  // Precision (resolvePrecision): DPAS multiplies bf16 or f16, so an f32
+  // model gets bf16 operands converted once at pack time.
+  detail::addGPUFrontEnd(
+      pm, detail::getGPUFrontEndOptions(options, options.chip, "xe"));
   pm.addNestedPass<func::FuncOp>(createXPUScheduleGemmPass());
   pm.addPass(createXPUConvertToXeGPUPass());
   // The rest of the work (weight layouts and conversions in <fn>.pack,
@@ -122,9 +117,7 @@ void mlir::xpu::buildXPUXePipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 
   detail::addBufferization(pm);
-  bufferization::buildBufferDeallocationPipeline(pm);
-  // Clones of buffers a function returns but does not own.
-  pm.addPass(createConvertBufferizationToMemRefPass());
+  detail::addBufferDeallocation(pm);
   addXeGPUDistribution(pm);
 
   // Every other statically shaped linalg op becomes a kernel with full
@@ -170,7 +163,7 @@ void mlir::xpu::buildXPUXePipeline(OpPassManager &pm,
 
 void mlir::xpu::registerXPUXePipeline() {
   detail::registerPipeline<XPUXePipelineOptions>(
-      "Intel Xe (pvc, bmg): raise to xpu, optimize with bf16/f16 operands, "
+      "Intel Xe chips (chip=): raise to xpu, optimize with bf16/f16 operands, "
       "select a strategy and a schedule (data-parallel, persistent or "
       "Stream-K; schedule= forces one), lay out the operands before weight "
       "packing, build the programs (xpu-schedule-gemm) and lower each tile "
@@ -179,6 +172,6 @@ void mlir::xpu::registerXPUXePipeline() {
       "kernels "
       "through XeVM to SPIR-V in a gpu.binary (256-GRF kernels carry "
       "-ze-opt-large-register-file), and lower the host to the LLVM dialect "
-      "(runnable by xpu-run --target=levelzero --xpu-chip=pvc|bmg)",
+      "(runnable by xpu-run --target=levelzero --xpu-chip=<chip>)",
       buildXPUXePipeline);
 }

@@ -22,6 +22,7 @@ build() compiles without running (a target this machine lacks, say) and
 returns a Package to save.
 """
 
+import functools
 import hashlib
 import json
 import pathlib
@@ -71,14 +72,9 @@ def compile_mlir(mlir_text, target="cpu", precision="f32", optimize=True,
     xpu_run = _paths.xpu_run()
     options = pipeline_options if optimize else (
         pipeline_options + " optimize=false").strip()
+    # xpu-run's --precision knows the precisions of every target.
     args = [f"--target={target}", f"--function={function}",
-            "--progress=false"]
-    # xpu-run's --precision knows the precisions of every target; tf32
-    # (CUDA only) is a pipeline option.
-    if precision == "tf32":
-        options = (options + " precision=tf32").strip()
-    else:
-        args.append(f"--precision={precision}")
+            "--progress=false", f"--precision={precision}"]
     if options:
         args.append(f"--xpu-pipeline-options={options}")
     args += list(extra_args)
@@ -320,6 +316,16 @@ class Package:
                              self._names, self._weights, None)
 
 
+@functools.lru_cache(maxsize=None)
+def _precisions():
+    """{target: (precision, ...)}, the default first: the compiler's one
+    precision policy (xpu-run --xpu-list-precisions)."""
+    result = subprocess.run([str(_paths.xpu_run()), "--xpu-list-precisions"],
+                            capture_output=True, text=True, check=True)
+    return {line.split()[0]: tuple(line.split()[1:])
+            for line in result.stdout.splitlines() if line.strip()}
+
+
 def _default_precision(module, inputs):
     for t in list(module.parameters()) + list(module.buffers()) + list(inputs):
         if t.dtype in _PRECISIONS:
@@ -344,19 +350,16 @@ def _check_arguments(module, example_inputs, precision, optimize,
             f"xpu_opt: example_inputs must be a tensor or a tuple of tensors "
             f"(the inputs of forward), got a {type(example_inputs).__name__}")
     example_inputs = tuple(example_inputs)
+    accepted = _precisions().get(target, ())
     if precision is None:
         precision = _default_precision(module, example_inputs)
-        # xpu-nvvm-pipeline has no f64 GEMMs: an f64 model's are demoted.
-        if target == "cuda" and precision == "f64":
-            precision = "f32"
-    if target == "cuda":
-        if precision not in ("f32", "tf32", "bf16", "f16"):
-            raise ValueError(f"xpu_opt: precision on target 'cuda' must be "
-                             f"'f32', 'tf32', 'bf16' or 'f16' (no f64 "
-                             f"GEMMs there), got {precision!r}")
-    elif precision not in ("f32", "f64", "bf16", "f16"):
-        raise ValueError(f"xpu_opt: precision must be 'f32', 'f64', 'bf16' "
-                         f"or 'f16', got {precision!r}")
+        # A target without f64 GEMMs (cuda) demotes an f64 model's.
+        if precision not in accepted and accepted:
+            precision = accepted[0]
+    if accepted and precision not in accepted:
+        raise ValueError(f"xpu_opt: precision must be "
+                         f"{', '.join(map(repr, accepted))} on target "
+                         f"{target!r}, got {precision!r}")
     if not isinstance(optimize, bool):
         raise TypeError(f"xpu_opt: optimize must be True or False, got "
                         f"{optimize!r}")

@@ -12,8 +12,8 @@
 // RUN:   %S/../Integration/CPU/*.mlir > %t.models
 // RUN: grep _xe_gemm %t.models | FileCheck %s --check-prefix=MODELS
 // RUN: grep -v _xe_gemm %t.models | FileCheck %s --check-prefix=SIMT
-// The batched models have nothing to pack (weights=auto takes the operands
-// of a batched GEMM for activations), so their kernel is @forward's own.
+// The batched models have nothing to pack (their operands are not marked
+// xpu.weight, so they are activations), so their kernel is @forward's own.
 // MODELS-COUNT-38: {{^[a-z0-9-]+ (pvc|bmg) forward(.packed)?_xe_gemm0.0.spv: spirv-val ok block-read read-transform dpas block-write}}
 // MODELS-NOT: {{.}}
 // The rest of each model (the operands converted to bf16 and laid out for

@@ -5,6 +5,15 @@
 // DEFINE: %{check} = %python %xpu_src_root/test/lib/check_exports.py \
 // DEFINE:   --header %xpu_src_root/runtime/include/xpu/Runtime/XPURuntime.h \
 // DEFINE:   --bindings %xpu_src_root/python/xpu_opt/_runtime.py
+// The checker reads every declaration of the header, those that span lines
+// too (mgpuLaunchKernel was not checked before), and the common ones are
+// required of every runtime: profiling and host registration included.
+// RUN: %{check} --print-declarations | FileCheck %s --check-prefix=DECL
+// DECL: mgpuLaunchKernel all
+// DECL: mgpuMemHostRegisterMemRef all
+// DECL: mgpuMemHostUnregisterMemRef all
+// DECL: xpuRuntimeProfileStart all
+// DECL: xpuRuntimeProfileStop all
 // RUN: %if opencl-runtime %{ %{check} %xpu_obj_root/lib/libxpu_opencl_runtime.so=opencl | FileCheck %s --check-prefix=CL %}
 // CL: PASS opencl
 // RUN: %if levelzero-runtime %{ %{check} %xpu_obj_root/lib/libxpu_levelzero_runtime.so=levelzero | FileCheck %s --check-prefix=ZE %}

@@ -7,6 +7,11 @@
 // RUN: not xpu-opt %s --split-input-file --xpu-outline-weight-pack=weights=sometimes 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: error: xpu-outline-weight-pack: weights must be 'auto' or 'marked' (both: the arguments marked xpu.weight), got 'sometimes'
+// weights=auto is a deprecated spelling of weights=marked (the default): it
+// splits the same way, and a warning says so.
+// RUN: xpu-opt %s --split-input-file --xpu-outline-weight-pack=weights=auto 2>/dev/null | FileCheck %s
+// RUN: xpu-opt %s --split-input-file --xpu-outline-weight-pack=weights=auto -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTO
+// AUTO: warning: xpu-outline-weight-pack: weights=auto is deprecated, it means weights=marked (the arguments marked xpu.weight)
 
 // CHECK-LABEL: func.func @f
 //  CHECK-SAME:   (%[[X:[a-z0-9]+]]: tensor<4xf32>, %[[A:[a-z0-9]+]]: tensor<4xf32>, %[[W:[a-z0-9]+]]: tensor<4xf32> {xpu.weight})

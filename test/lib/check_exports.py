@@ -21,15 +21,27 @@ import sys
 
 
 def declarations(header):
-    """{function: target it is for, or None for every runtime}."""
-    result, section = {}, None
-    for line in open(header):
-        m = re.match(r"// (\w+) only \(xpu_(\w+)_runtime\)", line)
-        if m:
-            section = m.group(2)
-        m = re.match(r"XPU_RUNTIME_EXPORT\b.*?\b(\w+)\(", line)
-        if m:
-            result[m.group(1)] = section
+    """{function: target it is for, or None for every runtime}.
+
+    Declarations may span lines (`XPU_RUNTIME_EXPORT void` then
+    `mgpuLaunchKernel(...)`), so the header is read as one text; a section
+    comment applies to the declarations after it."""
+    text = open(header).read()
+    sections = [(m.start(), m.group(1)) for m in
+                re.finditer(r"^// \w+ only \(xpu_(\w+)_runtime\)", text,
+                            re.MULTILINE)]
+    result = {}
+    for m in re.finditer(r"^XPU_RUNTIME_EXPORT\s+[^;(]*?\b(\w+)\s*\(", text,
+                         re.MULTILINE):
+        section = None
+        for start, target in sections:
+            if start < m.start():
+                section = target
+        result[m.group(1)] = section
+    exports = len(re.findall(r"^XPU_RUNTIME_EXPORT\b", text, re.MULTILINE))
+    if exports != len(result):
+        raise SystemExit(f"{header}: read {len(result)} of {exports} "
+                         "XPU_RUNTIME_EXPORT declarations")
     # "Only backends with such a compiler (CUDA) export it."
     if "mgpuModuleLoadJIT" in result:
         result["mgpuModuleLoadJIT"] = "cuda"
@@ -51,9 +63,16 @@ def main():
     p.add_argument("--header", required=True)
     p.add_argument("--bindings", required=True)
     p.add_argument("--nm", default="nm")
-    p.add_argument("libraries", nargs="+", help="LIB=TARGET")
+    p.add_argument("--print-declarations", action="store_true",
+                   help="print the header's functions (and the runtime each "
+                        "is for) and exit")
+    p.add_argument("libraries", nargs="*", help="LIB=TARGET")
     args = p.parse_args()
     declared = declarations(args.header)
+    if args.print_declarations:
+        for f, only in sorted(declared.items()):
+            print(f, only or "all")
+        return 0
     bound = bindings(args.bindings)
     failed = False
     for spec in args.libraries:

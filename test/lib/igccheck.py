@@ -398,7 +398,7 @@ def dump_model(opt, pipeline, model, inputs, device, options, out_dir):
         flag = "--xpu-xe-pipeline=chip=%s dump-binaries=%s %s" % (
             device, out_dir, options)
     else:
-        flag = "--xpu-spirv-pipeline=target=%s dump-binaries=%s %s" % (
+        flag = "--xpu-spirv-pipeline=chip=%s dump-binaries=%s %s" % (
             device, out_dir, options)
     result = subprocess.run([opt, flag.strip(), "-o", os.devnull],
                             input=source, stdout=subprocess.PIPE,

@@ -3,6 +3,7 @@
 #include "Compile.h"
 
 #include "xpu/Config/BuildPaths.h"
+#include "xpu/Pipelines/Pipelines.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/Pass.h"
@@ -85,6 +86,64 @@ mlir::xpu::run::lookupTarget(StringRef name, Location loc, StringRef tool) {
                           << "' is not available in this build: " << *why
                           << " (available: " << available << ")";
   return found;
+}
+
+StringRef mlir::xpu::run::getTargetPipeline(StringRef targetName,
+                                            StringRef xpuChip) {
+  if (!xpuChip.empty())
+    return XPUXePipelineOptions::kPipelineName;
+  for (const TargetInfo &t : kTargets)
+    if (targetName == t.name)
+      return t.pipeline;
+  return {};
+}
+
+std::optional<std::string> mlir::xpu::run::checkXeChip(StringRef xpuChip,
+                                                       StringRef targetName) {
+  ArrayRef<StringRef> chips = getPipelineChips(PipelineKind::Xe);
+  if (xpuChip.empty() ||
+      (targetName == "levelzero" && llvm::is_contained(chips, xpuChip)))
+    return std::nullopt;
+  return ("--xpu-chip must be " + listAlternatives(chips) +
+          ", with --target=levelzero (got --xpu-chip=" + xpuChip +
+          " --target=" + targetName + ")")
+      .str();
+}
+
+StringRef mlir::xpu::run::getXeChipHelp() {
+  static const std::string help =
+      "With --target=levelzero: compile with xpu-xe-pipeline (XeGPU, DPAS) "
+      "for this Intel chip, " +
+      listAlternatives(getPipelineChips(PipelineKind::Xe));
+  return help;
+}
+
+std::optional<std::string> mlir::xpu::run::checkPrecision(StringRef precision,
+                                                          StringRef targetName,
+                                                          StringRef xpuChip) {
+  std::optional<PipelineKind> kind =
+      lookupPipelineKind(getTargetPipeline(targetName, xpuChip));
+  // An unknown target is reported on its own.
+  if (precision.empty() || !kind)
+    return std::nullopt;
+  if (succeeded(resolvePrecision(*kind, precision,
+                                 [](const Twine &) { return failure(); })))
+    return std::nullopt;
+  return ("--precision must be " + listAlternatives(getPrecisions(*kind)) +
+          " for --target=" + targetName + ", got '" + precision + "'")
+      .str();
+}
+
+void mlir::xpu::run::printPrecisions(raw_ostream &os) {
+  for (const TargetInfo &t : kTargets) {
+    std::optional<PipelineKind> kind = lookupPipelineKind(t.pipeline);
+    if (!kind)
+      continue;
+    os << t.name;
+    for (StringRef precision : getPrecisions(*kind))
+      os << " " << precision;
+    os << "\n";
+  }
 }
 
 FailureOr<std::string>

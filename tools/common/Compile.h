@@ -42,6 +42,24 @@ ArrayRef<TargetInfo> allTargets();
 /// (`tool` names the tool in the message).
 FailureOr<const TargetInfo *> lookupTarget(StringRef name, Location loc,
                                            StringRef tool = "xpu-run");
+/// The pipeline that compiles for the target named `targetName`:
+/// xpu-xe-pipeline with an `xpuChip` (--xpu-chip), else the target's; empty
+/// for an unknown target.
+StringRef getTargetPipeline(StringRef targetName, StringRef xpuChip);
+/// Checks --xpu-chip: an Intel chip of the #xpu.target presets, with
+/// --target=levelzero. The error text (the tool adds its name), or nothing.
+std::optional<std::string> checkXeChip(StringRef xpuChip, StringRef targetName);
+/// --xpu-chip's help text, from the preset table.
+StringRef getXeChipHelp();
+/// Checks --precision against the precision policy of the pipeline that
+/// compiles for `targetName` (resolvePrecision). The error text, or nothing.
+std::optional<std::string>
+checkPrecision(StringRef precision, StringRef targetName, StringRef xpuChip);
+/// Prints, per target, the precisions its pipeline accepts (the default
+/// first), one line each: `<target> <precision>...` (--xpu-list-precisions;
+/// the Python package reads it).
+void printPrecisions(raw_ostream &os);
+
 /// The directory of the runtime libraries: ../lib next to the running tool
 /// (an install or the build tree), else the build tree's.
 std::string runtimeLibraryDir();

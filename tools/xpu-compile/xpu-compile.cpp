@@ -93,14 +93,12 @@ static llvm::cl::opt<std::string>
 static llvm::cl::opt<std::string>
     pipelineOptions("xpu-pipeline-options",
                     llvm::cl::desc("Options of the target pipeline, e.g. "
-                                   "\"chip=sm_90a precision=bf16\""),
+                                   "\"precision=bf16 reassociate=true\""),
                     llvm::cl::init(""), llvm::cl::cat(category));
 
-static llvm::cl::opt<std::string> xpuChip(
-    "xpu-chip",
-    llvm::cl::desc("With --target=levelzero: compile with xpu-xe-pipeline "
-                   "(XeGPU, DPAS) for this Intel chip, pvc or bmg"),
-    llvm::cl::init(""), llvm::cl::cat(category));
+static llvm::cl::opt<std::string>
+    xpuChip("xpu-chip", llvm::cl::desc("(set from the preset table)"),
+            llvm::cl::init(""), llvm::cl::cat(category));
 
 static llvm::cl::opt<bool>
     xpuRemarks("xpu-remarks",
@@ -234,6 +232,7 @@ int main(int argc, char **argv) {
     os << "xpu-compile " << XPU_VERSION_STRING << " (built against LLVM/MLIR "
        << XPU_LLVM_VERSION_STRING << ")\n";
   });
+  xpuChip.setDescription(getXeChipHelp());
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "xpu-compile: compile an xpu / linalg module into a package, shared "
@@ -247,11 +246,8 @@ int main(int argc, char **argv) {
   if (!interfaceFile.empty() && emit != "shared")
     return fail("--interface goes with --emit=shared (a package has its "
                 "interface.json)");
-  if (!xpuChip.empty() &&
-      (target != "levelzero" || (xpuChip != "pvc" && xpuChip != "bmg")))
-    return fail("--xpu-chip must be pvc or bmg, with --target=levelzero (got "
-                "--xpu-chip=" +
-                xpuChip + " --target=" + target + ")");
+  if (std::optional<std::string> bad = checkXeChip(xpuChip, target))
+    return fail(*bad);
 
   DialectRegistry registry;
   xpu::registerAllXPU(registry);

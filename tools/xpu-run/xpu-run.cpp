@@ -122,11 +122,9 @@ static cl::opt<bool>
     listDevices("xpu-list-devices",
                 cl::desc("List the devices of the --target runtime and exit"),
                 cl::init(false), cl::cat(xpuCategory));
-static cl::opt<std::string> xpuChip(
-    "xpu-chip",
-    cl::desc("With --target=levelzero: compile with xpu-xe-pipeline (XeGPU, "
-             "DPAS) for this Intel chip, pvc or bmg"),
-    cl::init(""), cl::cat(xpuCategory));
+static cl::opt<std::string> xpuChip("xpu-chip",
+                                    cl::desc("(set from the preset table)"),
+                                    cl::init(""), cl::cat(xpuCategory));
 static cl::opt<std::string> pipelineOptions(
     "xpu-pipeline-options",
     cl::desc("Options of the target pipeline, e.g. \"cache-tile=64,256,256 "
@@ -136,8 +134,15 @@ static cl::opt<std::string> precision(
     "precision",
     cl::desc("Precision of the model's GEMMs: f32 (default; f64 GEMMs are "
              "computed in f32, with a remark), f64 (f64 kept), bf16 or f16 "
-             "(16-bit operands, f32 accumulation)"),
+             "(16-bit operands, f32 accumulation), tf32 (--target=cuda: "
+             "tensor cores with tf32 operands); --xpu-list-precisions lists "
+             "what each target takes"),
     cl::init(""), cl::cat(xpuCategory));
+static cl::opt<bool> listPrecisions(
+    "xpu-list-precisions",
+    cl::desc("List the precisions of every target (the default first) and "
+             "exit"),
+    cl::init(false), cl::cat(xpuCategory));
 static cl::opt<std::string> passPipeline(
     "pass-pipeline",
     cl::desc("A textual pass pipeline that replaces the target's pipeline "
@@ -404,9 +409,9 @@ static std::string effectivePipelineOptions() {
 
 /// Errors in option values, before anything compiles.
 static std::optional<std::string> checkOptionValues() {
-  if (!precision.empty() && precision != "f32" && precision != "f64" &&
-      precision != "bf16" && precision != "f16")
-    return "--precision must be f32, f64, bf16 or f16, got '" + precision + "'";
+  if (std::optional<std::string> bad =
+          checkPrecision(precision, targetName, xpuChip))
+    return bad;
   if (device.getNumOccurrences() && device < 0)
     return "--xpu-device expects a device index >= 0, got '" +
            std::to_string(device) + "'";
@@ -424,11 +429,8 @@ static std::optional<std::string> checkOptionValues() {
       mainFuncType != "i64" && mainFuncType != "f32")
     return "-entry-point-result must be void, i32, i64 or f32, got '" +
            mainFuncType + "'";
-  if (!xpuChip.empty() &&
-      (targetName != "levelzero" || (xpuChip != "pvc" && xpuChip != "bmg")))
-    return "--xpu-chip must be pvc or bmg, with --target=levelzero (got "
-           "--xpu-chip=" +
-           xpuChip + " --target=" + targetName + ")";
+  if (std::optional<std::string> bad = checkXeChip(xpuChip, targetName))
+    return bad;
   if (!emitObject.empty() && function.empty())
     return "--emit-object needs --function (the entry point it exports)";
   if (!emitPlan.empty() && emitObject.empty())
@@ -961,6 +963,7 @@ int main(int argc, char **argv) {
     os << "xpu-run " << XPU_VERSION_STRING << " (built against LLVM/MLIR "
        << XPU_LLVM_VERSION_STRING << ")\n";
   });
+  xpuChip.setDescription(getXeChipHelp());
   cl::ParseCommandLineOptions(
       argc, argv,
       "xpu-run: compile an MLIR module for a target and run it\n\n"
@@ -969,6 +972,10 @@ int main(int argc, char **argv) {
       "  xpu-run program.mlir -e main -entry-point-result=void\n"
       "  xpu-run model.mlir --compare-pipeline=xpu-optimize "
       "[--target=opencl]\n");
+  if (listPrecisions) {
+    printPrecisions(llvm::outs());
+    return 0;
+  }
   if (std::optional<std::string> bad = checkOptionValues())
     return fail(*bad);
 

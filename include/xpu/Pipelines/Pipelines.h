@@ -11,6 +11,10 @@ namespace mlir::xpu {
 /// Reports one invalid option value (the pipeline's name is added).
 using PipelineOptionErrorFn = llvm::function_ref<LogicalResult(const Twine &)>;
 
+/// "a, b or c": the accepted values as option errors (and the tools' errors
+/// on the same values) list them.
+std::string listAlternatives(ArrayRef<StringRef> values);
+
 /// Every pipeline's options are checked once, when they are parsed: the
 /// registered pipelines (xpu-opt, mlir-opt with the plugin) and
 /// `createFromString` (xpu-run, C++ users) reject a value the pipeline does
@@ -20,6 +24,13 @@ template <typename Derived>
 struct XPUPipelineOptionsBase : PassPipelineOptions<Derived> {
   /// Parses and validates `options`; null after printing the error.
   static std::unique_ptr<Derived> createFromString(StringRef options);
+
+protected:
+  /// Says on stderr that a deprecated option (or value) was given.
+  static void warnDeprecated(const Twine &message) {
+    llvm::errs() << "warning: " << Derived::kPipelineName << ": " << message
+                 << "\n";
+  }
 };
 
 template <typename Derived>
@@ -36,36 +47,130 @@ XPUPipelineOptionsBase<Derived>::createFromString(StringRef options) {
   return result;
 }
 
+/// The pipelines, as the options and the precision policy know them.
+enum class PipelineKind {
+  /// xpu-optimize: the target-independent catalog.
+  Optimize,
+  /// xpu-cpu-pipeline.
+  CPU,
+  /// xpu-spirv-pipeline: SIMT kernels in OpenCL-flavour SPIR-V, any GPU
+  /// preset.
+  SPIRV,
+  /// xpu-xe-pipeline: XeGPU / DPAS kernels for Intel chips.
+  Xe,
+  /// xpu-nvvm-pipeline: tensor-core and SIMT kernels for NVIDIA chips.
+  NVVM,
+};
+
+/// The kind of the registered pipeline `name` (xpu-cpu-pipeline, ...), or
+/// nothing.
+std::optional<PipelineKind> lookupPipelineKind(StringRef name);
+
+/// How a pipeline computes a model's GEMMs at a requested precision.
+struct PrecisionPolicy {
+  /// The precision the target-independent catalog works in (xpu-optimize's
+  /// precision): f32, f64 (f64 GEMMs stay f64), bf16 or f16 (operands
+  /// converted once at pack time, xpu-prepack-bf16).
+  std::string operands = "f32";
+  /// f32 operands rounded to tf32 inside NVIDIA tensor-core kernels
+  /// (xpu-select-strategy's tf32).
+  bool tf32 = false;
+};
+
+/// The name of the precision option, in every pipeline and in messages.
+inline constexpr llvm::StringLiteral kPrecisionOption = "precision";
+
+/// The precisions `kind` accepts, the default first.
+ArrayRef<StringRef> getPrecisions(PipelineKind kind);
+
+/// The one precision policy of every pipeline, xpu-run, xpu-compile and the
+/// Python package: what `requested` means for `kind` (Xe: DPAS multiplies
+/// bf16 or f16, so f32 models get bf16 operands; NVVM: tf32 keeps f32
+/// operands up to the tensor-core kernels). A value `kind` does not take is
+/// reported through `emitError` with the accepted values.
+FailureOr<PrecisionPolicy> resolvePrecision(PipelineKind kind,
+                                            StringRef requested,
+                                            PipelineOptionErrorFn emitError);
+
+/// The chips of the #xpu.target preset table a pipeline of `kind` compiles
+/// for (Xe: the Intel presets, NVVM: the NVIDIA ones, SPIR-V: every GPU
+/// preset), in table order.
+ArrayRef<StringRef> getPipelineChips(PipelineKind kind);
+
+/// The chip a pipeline of `kind` compiles for when neither the options nor
+/// the module name one.
+StringRef getDefaultChip(PipelineKind kind);
+
+/// Checks `chip` against getPipelineChips(`kind`); `option` names it in the
+/// error ("chip").
+LogicalResult checkPipelineChip(PipelineKind kind, StringRef option,
+                                StringRef chip,
+                                PipelineOptionErrorFn emitError);
+
+namespace detail {
+/// Help texts derived from the tables above (stable storage).
+StringRef getPrecisionHelp(PipelineKind kind);
+StringRef getChipHelp(PipelineKind kind);
+} // namespace detail
+
+/// The options every pipeline takes, declared once: the precision of the
+/// model's GEMMs and the reassociating folds of the target-independent
+/// catalog. `Derived` is the pipeline's options struct, `Kind` its kind.
+template <typename Derived, PipelineKind Kind>
+struct CommonPipelineOptions : XPUPipelineOptionsBase<Derived> {
+  static constexpr PipelineKind kKind = Kind;
+  ::mlir::detail::PassOptions::Option<std::string> precision{
+      *this, kPrecisionOption, llvm::cl::desc(detail::getPrecisionHelp(Kind)),
+      llvm::cl::init(getPrecisions(Kind).front().str())};
+  ::mlir::detail::PassOptions::Option<bool> reassociate{
+      *this, "reassociate",
+      llvm::cl::desc("Allow folds that reassociate floating-point arithmetic "
+                     "(xpu-fold-affine-into-weights: BatchNorm and per-channel "
+                     "scales into the weights); off by default: the result "
+                     "is rounded differently from the f32 model"),
+      llvm::cl::init(false)};
+
+  /// The precision policy of `precision` (validated when parsed).
+  PrecisionPolicy getPrecisionPolicy() const {
+    return resolvePrecision(Kind, precision,
+                            [](const Twine &) { return failure(); })
+        .value_or(PrecisionPolicy());
+  }
+
+protected:
+  LogicalResult validateCommon(PipelineOptionErrorFn emitError) const {
+    return resolvePrecision(Kind, precision, emitError);
+  }
+};
+
+/// The options of the pipelines that lower a model: the common ones and
+/// whether to run the catalog at all.
+template <typename Derived, PipelineKind Kind>
+struct LoweringPipelineOptions : CommonPipelineOptions<Derived, Kind> {
+  ::mlir::detail::PassOptions::Option<bool> optimize{
+      *this, "optimize",
+      llvm::cl::desc("Run xpu-optimize before lowering (default on)"),
+      llvm::cl::init(true)};
+};
+
 /// Options of `xpu-optimize`, the catalog in a sound order.
 struct XPUOptimizePipelineOptions
-    : XPUPipelineOptionsBase<XPUOptimizePipelineOptions> {
+    : CommonPipelineOptions<XPUOptimizePipelineOptions,
+                            PipelineKind::Optimize> {
   static constexpr llvm::StringLiteral kPipelineName = "xpu-optimize";
-  PassOptions::Option<std::string> precision{
-      *this, "precision",
-      llvm::cl::desc("GEMM operand precision: f32 (default: keep f32 "
-                     "numerics; f64 GEMMs are demoted by xpu-demote-f64, "
-                     "with a remark), f64 (f64 GEMMs stay f64), bf16 or "
-                     "f16 (xpu-prepack-bf16)"),
-      llvm::cl::init("f32")};
   PassOptions::Option<std::string> weights{
       *this, "weights",
-      llvm::cl::desc("Which arguments are weights for xpu-outline-weight-pack: "
-                     "auto (default) or marked, both the arguments marked "
-                     "xpu.weight: a function without marks is not split"),
-      llvm::cl::init("auto")};
+      llvm::cl::desc("Deprecated (a warning says so when given): auto or "
+                     "marked, which both mean what xpu-outline-weight-pack "
+                     "always does: the weights are the arguments marked "
+                     "xpu.weight"),
+      llvm::cl::init("marked")};
   PassOptions::ListOption<std::string> keepF64{
       *this, "keep-f64",
       llvm::cl::desc("Functions whose GEMMs stay in f64 (xpu-demote-f64)")};
   PassOptions::Option<bool> strict{
       *this, "strict",
       llvm::cl::desc("Contractions with dynamic shapes are errors"),
-      llvm::cl::init(false)};
-  PassOptions::Option<bool> reassociate{
-      *this, "reassociate",
-      llvm::cl::desc("Allow folds that reassociate floating-point arithmetic "
-                     "(xpu-fold-affine-into-weights: BatchNorm and per-channel "
-                     "scales into the weights); off by default: the result "
-                     "is rounded differently from the f32 model"),
       llvm::cl::init(false)};
 
   LogicalResult validate(PipelineOptionErrorFn emitError) const;
@@ -80,18 +185,9 @@ void buildXPUOptimizePipeline(OpPassManager &pm,
                               const XPUOptimizePipelineOptions &options);
 
 /// Options of `xpu-cpu-pipeline`.
-struct XPUCPUPipelineOptions : XPUPipelineOptionsBase<XPUCPUPipelineOptions> {
+struct XPUCPUPipelineOptions
+    : LoweringPipelineOptions<XPUCPUPipelineOptions, PipelineKind::CPU> {
   static constexpr llvm::StringLiteral kPipelineName = "xpu-cpu-pipeline";
-  PassOptions::Option<std::string> precision{
-      *this, "precision",
-      llvm::cl::desc("GEMM operand precision for xpu-optimize: f32 "
-                     "(default; f64 demoted with a remark), f64 (kept), "
-                     "bf16 or f16"),
-      llvm::cl::init("f32")};
-  PassOptions::Option<bool> optimize{
-      *this, "optimize",
-      llvm::cl::desc("Run xpu-optimize before lowering (default on)"),
-      llvm::cl::init(true)};
   PassOptions::ListOption<int64_t> cacheTile{
       *this, "cache-tile",
       llvm::cl::desc(
@@ -115,12 +211,6 @@ struct XPUCPUPipelineOptions : XPUPipelineOptionsBase<XPUCPUPipelineOptions> {
                      "online core at run time, 1 single-threaded code (for "
                      "measurements on one core), N at most N"),
       llvm::cl::init(0)};
-  PassOptions::Option<bool> reassociate{
-      *this, "reassociate",
-      llvm::cl::desc("xpu-optimize's reassociate: fold BatchNorm and scales "
-                     "into the weights (default off)"),
-      llvm::cl::init(false)};
-
   LogicalResult validate(PipelineOptionErrorFn emitError) const;
 };
 
@@ -139,10 +229,25 @@ struct GPUScheduleOptions {
   std::string fixup = "deterministic";
 };
 
-/// The options every GPU pipeline takes (the GEMM schedule, the host access
-/// check), declared once: `Derived` is the pipeline's options struct.
-template <typename Derived>
-struct GPUSchedulePipelineOptions : XPUPipelineOptionsBase<Derived> {
+/// Checks the schedule options' values.
+LogicalResult checkScheduleOptions(const GPUScheduleOptions &options,
+                                   PipelineOptionErrorFn emitError);
+
+/// The options every GPU pipeline takes, declared once: the chip, the
+/// GEMM schedule, the host access check and the kernel binaries' dump.
+/// `Derived` is the pipeline's options struct.
+template <typename Derived, PipelineKind Kind>
+struct GPUPipelineOptions : LoweringPipelineOptions<Derived, Kind> {
+  ::mlir::detail::PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc(detail::getChipHelp(Kind)),
+      llvm::cl::init(getDefaultChip(Kind).str())};
+  ::mlir::detail::PassOptions::Option<std::string> dumpBinaries{
+      *this, "dump-binaries",
+      llvm::cl::desc("Also write each kernel binary into this directory "
+                     "(SPIR-V for spirv-val, spirv-dis or ocloc; on NVIDIA "
+                     "chips <module>.ptx and <module>.cubin for ptxas -v, "
+                     "cuobjdump or nvdisasm)"),
+      llvm::cl::init("")};
   ::mlir::detail::PassOptions::Option<bool> verifyHostAccess{
       *this, "verify-host-access",
       llvm::cl::desc("Reject host code that reads or writes device memory "
@@ -169,44 +274,35 @@ struct GPUSchedulePipelineOptions : XPUPipelineOptionsBase<Derived> {
   GPUScheduleOptions getScheduleOptions() const {
     return {schedule, programs, fixup};
   }
+
+protected:
+  /// The common options, the chip and the schedule options.
+  LogicalResult validateGPU(PipelineOptionErrorFn emitError) const {
+    return success(
+        succeeded(this->validateCommon(emitError)) &&
+        succeeded(checkPipelineChip(Kind, "chip", chip, emitError)) &&
+        succeeded(checkScheduleOptions(getScheduleOptions(), emitError)));
+  }
 };
 
 /// Options of `xpu-spirv-pipeline`.
 struct XPUSPIRVPipelineOptions
-    : GPUSchedulePipelineOptions<XPUSPIRVPipelineOptions> {
+    : GPUPipelineOptions<XPUSPIRVPipelineOptions, PipelineKind::SPIRV> {
   static constexpr llvm::StringLiteral kPipelineName = "xpu-spirv-pipeline";
-  PassOptions::Option<std::string> precision{
-      *this, "precision",
-      llvm::cl::desc("GEMM operand precision for xpu-optimize: f32 "
-                     "(default; f64 demoted with a remark), f64 (kept), "
-                     "bf16 or f16"),
-      llvm::cl::init("f32")};
-  PassOptions::Option<bool> optimize{
-      *this, "optimize",
-      llvm::cl::desc("Run xpu-optimize before lowering (default on)"),
-      llvm::cl::init(true)};
   PassOptions::Option<std::string> target{
       *this, "target",
-      llvm::cl::desc("Target preset when the module has no xpu.target "
-                     "(xpu-attach-target): the strategy and the kernels "
-                     "follow it (default pvc)"),
-      llvm::cl::init("pvc")};
+      llvm::cl::desc("Deprecated spelling of chip (a warning says so when "
+                     "given); overrides it"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> gemmKernels{
       *this, "gemm-kernels",
       llvm::cl::desc("Tiled GEMM kernels from convert-xpu-to-gpu (default); "
                      "off lowers GEMMs like the other linalg ops, one thread "
                      "per output element (a baseline for benchmarks)"),
       llvm::cl::init(true)};
-  PassOptions::Option<std::string> dumpBinaries{
-      *this, "dump-binaries",
-      llvm::cl::desc("Also write each kernel binary (SPIR-V) into this "
-                     "directory, for spirv-val, spirv-dis or ocloc"),
-      llvm::cl::init("")};
-  PassOptions::Option<bool> reassociate{
-      *this, "reassociate",
-      llvm::cl::desc("xpu-optimize's reassociate: fold BatchNorm and scales "
-                     "into the weights (default off)"),
-      llvm::cl::init(false)};
+
+  /// The chip: `target` where given (the deprecated spelling), else `chip`.
+  StringRef getChip() const { return target.hasValue() ? target : chip; }
 
   LogicalResult validate(PipelineOptionErrorFn emitError) const;
 };
@@ -220,35 +316,9 @@ void buildXPUSPIRVPipeline(OpPassManager &pm,
                            const XPUSPIRVPipelineOptions &options);
 
 /// Options of `xpu-xe-pipeline`.
-struct XPUXePipelineOptions : GPUSchedulePipelineOptions<XPUXePipelineOptions> {
+struct XPUXePipelineOptions
+    : GPUPipelineOptions<XPUXePipelineOptions, PipelineKind::Xe> {
   static constexpr llvm::StringLiteral kPipelineName = "xpu-xe-pipeline";
-  PassOptions::Option<std::string> chip{
-      *this, "chip",
-      llvm::cl::desc("Intel Xe chip: pvc (default) or bmg; the #xpu.target "
-                     "preset when the module has none, and the chip the "
-                     "XeVM target compiles for"),
-      llvm::cl::init("pvc")};
-  PassOptions::Option<std::string> precision{
-      *this, "precision",
-      llvm::cl::desc("Precision of the model: f32 (default; DPAS operands "
-                     "are converted to bf16 once at pack time, accumulation "
-                     "in f32), bf16, f16 or f64 (f64 GEMMs kept; DPAS has "
-                     "no f64)"),
-      llvm::cl::init("f32")};
-  PassOptions::Option<bool> optimize{
-      *this, "optimize",
-      llvm::cl::desc("Run xpu-optimize before lowering (default on)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<std::string> dumpBinaries{
-      *this, "dump-binaries",
-      llvm::cl::desc("Also write each kernel binary (SPIR-V) into this "
-                     "directory, for spirv-val, spirv-dis or ocloc"),
-      llvm::cl::init("")};
-  PassOptions::Option<bool> reassociate{
-      *this, "reassociate",
-      llvm::cl::desc("xpu-optimize's reassociate: fold BatchNorm and scales "
-                     "into the weights (default off)"),
-      llvm::cl::init(false)};
 
   LogicalResult validate(PipelineOptionErrorFn emitError) const;
 };
@@ -265,26 +335,8 @@ void registerXPUXePipeline();
 
 /// Options of `xpu-nvvm-pipeline`.
 struct XPUNVVMPipelineOptions
-    : GPUSchedulePipelineOptions<XPUNVVMPipelineOptions> {
+    : GPUPipelineOptions<XPUNVVMPipelineOptions, PipelineKind::NVVM> {
   static constexpr llvm::StringLiteral kPipelineName = "xpu-nvvm-pipeline";
-  PassOptions::Option<std::string> chip{
-      *this, "chip",
-      llvm::cl::desc("NVIDIA chip: sm_80, sm_90 (default) or sm_90a; the "
-                     "#xpu.target preset when the module has none, and the "
-                     "chip ptxas compiles for"),
-      llvm::cl::init("sm_90")};
-  PassOptions::Option<std::string> precision{
-      *this, "precision",
-      llvm::cl::desc("Precision of f32 models: f32 (default; f32 GEMMs run "
-                     "as SIMT kernels), tf32 (tensor cores with tf32 "
-                     "operands), bf16 or f16 (operands converted once at pack "
-                     "time; tensor cores). 16-bit models always run on "
-                     "tensor cores"),
-      llvm::cl::init("f32")};
-  PassOptions::Option<bool> optimize{
-      *this, "optimize",
-      llvm::cl::desc("Run xpu-optimize before lowering (default on)"),
-      llvm::cl::init(true)};
   PassOptions::Option<std::string> binaryFormat{
       *this, "binary-format",
       llvm::cl::desc("What gpu.binary holds: bin (default; a cubin, needs "
@@ -309,17 +361,6 @@ struct XPUNVVMPipelineOptions
           "Public functions, <fn>.pack and <fn>.packed get C "
           "interfaces (_mlir_ciface_<name>; xpu-export-c-interfaces) "
           "for ahead-of-time libraries"),
-      llvm::cl::init(false)};
-  PassOptions::Option<std::string> dumpBinaries{
-      *this, "dump-binaries",
-      llvm::cl::desc("Also write each kernel's PTX (<module>.ptx) and binary "
-                     "(<module>.cubin) into this directory, for ptxas -v, "
-                     "cuobjdump or nvdisasm"),
-      llvm::cl::init("")};
-  PassOptions::Option<bool> reassociate{
-      *this, "reassociate",
-      llvm::cl::desc("xpu-optimize's reassociate: fold BatchNorm and scales "
-                     "into the weights (default off)"),
       llvm::cl::init(false)};
   /// Chip, precision, binary format and the schedule options.
   LogicalResult validate(PipelineOptionErrorFn emitError) const;

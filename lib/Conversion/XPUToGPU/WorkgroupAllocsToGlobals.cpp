@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "xpu/Conversion/GPUHost/GPUHost.h"
 #include "xpu/Conversion/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -21,13 +22,6 @@ namespace mlir::xpu {
 using namespace mlir;
 
 namespace {
-bool isWorkgroupSpace(Attribute space) {
-  if (auto integer = dyn_cast_or_null<IntegerAttr>(space))
-    return integer.getInt() == 3;
-  auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space);
-  return gpuSpace && gpuSpace.getValue() == gpu::AddressSpace::Workgroup;
-}
-
 struct WorkgroupAllocsToGlobalsPass final
     : xpu::impl::XPUWorkgroupAllocsToGlobalsPassBase<
           WorkgroupAllocsToGlobalsPass> {
@@ -40,7 +34,7 @@ struct WorkgroupAllocsToGlobalsPass final
         continue;
       for (Operation &op : func.getBody().front())
         if (auto alloc = dyn_cast<memref::AllocOp>(op))
-          if (isWorkgroupSpace(alloc.getType().getMemorySpace()) &&
+          if (xpu::isWorkgroupMemorySpace(alloc.getType().getMemorySpace()) &&
               alloc.getType().hasStaticShape() &&
               alloc.getType().getLayout().isIdentity())
             allocs.push_back(alloc);

@@ -15,11 +15,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "xpu/Conversion/GPUHost/GPUHost.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
-#include "xpu/Conversion/XPUToGPU/XPUToGPU.h"
 #include "xpu/Conversion/XPUToNVGPU/XPUToNVGPU.h"
-#include "xpu/Conversion/XPUToXeGPU/XPUToXeGPU.h"
 #include "xpu/Dialect/XPU/Utils/GemmBackends.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
@@ -295,16 +294,6 @@ private:
   unsigned repitches = 0;
 };
 
-/// A name that is a valid PTX identifier: letters, digits, `_` and `$`.
-std::string ptxIdentifier(StringRef name) {
-  std::string out;
-  for (char c : name)
-    out.push_back(llvm::isAlnum(c) || c == '_' || c == '$' ? c : '_');
-  if (out.empty() || llvm::isDigit(out.front()))
-    out.insert(out.begin(), '_');
-  return out;
-}
-
 } // namespace
 
 namespace {
@@ -434,7 +423,7 @@ private:
 /// A unique kernel name `<func>_mma<i>` for the programs in `func`.
 static std::string getKernelName(ModuleOp module, func::FuncOp func,
                                  unsigned index, StringRef suffix) {
-  std::string base = ptxIdentifier(
+  std::string base = getKernelIdentifier(
       llvm::formatv("{0}_mma{1}{2}", func ? func.getSymName() : "gemm", index,
                     suffix)
           .str());
@@ -701,7 +690,7 @@ struct ConvertXPUToNVGPUPass final
   /// descriptors' reads, and #nvvm.target for gpu-module-to-binary.
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
-    registerXPUGPULaunchMemoryEffects(registry);
+    registerGPULaunchMemoryEffectsModel(registry);
     registerGPUBarrierMemoryEffectsModel(registry);
     registerXPUNVGPUMemoryEffects(registry);
     NVVM::registerNVVMTargetInterfaceExternalModels(registry);

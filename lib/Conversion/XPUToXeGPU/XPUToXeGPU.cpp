@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Conversion/XPUToXeGPU/XPUToXeGPU.h"
+#include "xpu/Conversion/GPUHost/GPUHost.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
 #include "xpu/Dialect/XPU/Utils/GemmBackends.h"
@@ -592,34 +593,6 @@ void mlir::xpu::populateXPUXeEpilogueMathPatterns(RewritePatternSet &patterns) {
   populatePolynomialApproximateErfcPattern(patterns);
 }
 
-namespace {
-struct LaunchFuncMemoryEffects
-    : MemoryEffectOpInterface::ExternalModel<LaunchFuncMemoryEffects,
-                                             gpu::LaunchFuncOp> {
-  void
-  getEffects(Operation *op,
-             SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-                 &effects) const {
-    effects.emplace_back(MemoryEffects::Write::get(),
-                         SideEffects::DefaultResource::get());
-    for (OpOperand &operand : op->getOpOperands()) {
-      if (!isa<MemRefType>(operand.get().getType()))
-        continue;
-      effects.emplace_back(MemoryEffects::Read::get(), &operand,
-                           SideEffects::DefaultResource::get());
-      effects.emplace_back(MemoryEffects::Write::get(), &operand,
-                           SideEffects::DefaultResource::get());
-    }
-  }
-};
-} // namespace
-
-void mlir::xpu::registerXPUGPULaunchMemoryEffects(DialectRegistry &registry) {
-  registry.addExtension(+[](MLIRContext *ctx, gpu::GPUDialect *) {
-    gpu::LaunchFuncOp::attachInterface<LaunchFuncMemoryEffects>(*ctx);
-  });
-}
-
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -635,7 +608,7 @@ struct ConvertToXeGPUPass final
   /// with this pass, not with loading the xpu dialect.
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
-    registerXPUGPULaunchMemoryEffects(registry);
+    registerGPULaunchMemoryEffectsModel(registry);
     xevm::registerXeVMTargetInterfaceExternalModels(registry);
   }
 

@@ -89,7 +89,13 @@ func.func @huge(%a: tensor<100000x100000xf32>, %b: tensor<100000x100000xf32>) ->
 
 // Option values.
 // RUN: not xpu-run %s --function=forward --precision=f8 2>&1 | FileCheck %s --check-prefix=PREC
-// PREC: error: xpu-run: --precision must be f32, f64, bf16 or f16, got 'f8'
+// PREC: error: xpu-run: --precision must be f32, bf16, f16 or f64 for --target=cpu, got 'f8'
+// The precisions are the pipelines' (resolvePrecision): tf32 is CUDA's only.
+// RUN: not xpu-run %s --function=forward --precision=tf32 2>&1 | FileCheck %s --check-prefix=TF32
+// TF32: error: xpu-run: --precision must be f32, bf16, f16 or f64 for --target=cpu, got 'tf32'
+// RUN: xpu-run --xpu-list-precisions | FileCheck %s --check-prefix=PRECISIONS
+// PRECISIONS: cpu f32 bf16 f16 f64
+// PRECISIONS: cuda f32 tf32 bf16 f16
 // RUN: not xpu-run %s --function=forward --repeat=0 2>&1 | FileCheck %s --check-prefix=REPEAT
 // REPEAT: error: xpu-run: --repeat must be at least 1, got 0
 // RUN: not xpu-run %s -e main -entry-point-result=f16 2>&1 | FileCheck %s --check-prefix=ERES

@@ -18,14 +18,6 @@ void populateXPUXeEpilogueMathPatterns(RewritePatternSet &patterns);
 /// operations.
 void populateXPUXeVMLegalizeBF16Patterns(RewritePatternSet &patterns);
 
-/// Declares the memory effects of gpu.launch_func (an external model of
-/// MemoryEffectOpInterface): it reads and writes every memref it passes, and
-/// writes the default resource so that it is never dead. Buffer deallocation
-/// then frees a kernel's buffers after the launch instead of refusing the
-/// launch (convert-xpu-to-xegpu launches before bufferization, and
-/// registers it in its getDependentDialects; loading xpu does not).
-void registerXPUGPULaunchMemoryEffects(DialectRegistry &registry);
-
 } // namespace mlir::xpu
 
 #endif // XPU_CONVERSION_XPUTOXEGPU_XPUTOXEGPU_H

@@ -87,6 +87,10 @@ struct OutlineWeightPackPass final
           << weights << "'";
       return signalPassFailure();
     }
+    if (weights == "auto")
+      getOperation().emitWarning()
+          << "xpu-outline-weight-pack: weights=auto is deprecated, it means "
+             "weights=marked (the arguments marked xpu.weight)";
     SymbolTable symbols(getOperation());
     SmallVector<func::FuncOp> funcs;
     for (auto fn : getOperation().getOps<func::FuncOp>()) {

@@ -403,10 +403,10 @@ def XPUOutlineWeightPackPass : Pass<"xpu-outline-weight-pack", "ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::func::FuncDialect"];
   let options = [
-    Option<"weights", "weights", "std::string", /*default=*/"\"auto\"",
-           "Which arguments are weights: 'auto' or 'marked', both the "
-           "arguments marked xpu.weight (an unmarked argument may be an "
-           "activation; 'marked' is kept for existing scripts)">
+    Option<"weights", "weights", "std::string", /*default=*/"\"marked\"",
+           "Which arguments are weights: 'marked' (default), the arguments "
+           "marked xpu.weight (an unmarked argument may be an activation); "
+           "'auto' is a deprecated spelling of it (a warning says so)">
   ];
   let statistics = [
     Statistic<"numOutlined", "num-outlined", "Functions split into pack and "

@@ -1,5 +1,6 @@
 //===- HostBuffersToGPU.cpp - host buffers as gpu.alloc host_shared -------===//
 
+#include "xpu/Conversion/GPUHost/GPUHost.h"
 #include "xpu/Conversion/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -16,12 +17,6 @@ using namespace mlir;
 using namespace mlir::xpu;
 
 namespace {
-bool isInGPUCode(Operation *op) {
-  return op->getParentOfType<gpu::GPUModuleOp>() ||
-         op->getParentOfType<gpu::LaunchOp>() ||
-         op->getParentOfType<gpu::GPUFuncOp>();
-}
-
 struct XPUHostBuffersToGPUPass
     : xpu::impl::XPUHostBuffersToGPUPassBase<XPUHostBuffersToGPUPass> {
   void runOnOperation() override {
@@ -73,24 +68,10 @@ struct XPUHostBuffersToGPUPass
       ++numConstants;
     }
 
-    // gpu-to-llvm lowers gpu.dealloc only in its async form.
-    auto tokenType = gpu::AsyncTokenType::get(&getContext());
-    for (memref::DeallocOp dealloc : deallocs) {
-      // Every buffer the module allocates is shared now (the ones in another
-      // memory space aside), wherever the dealloc finds it: a dealloc helper
-      // frees buffers it gets as arguments.
-      Value memref = dealloc.getMemref();
-      if (cast<BaseMemRefType>(memref.getType()).getMemorySpace())
-        continue;
-      Location loc = dealloc.getLoc();
-      rewriter.setInsertionPoint(dealloc);
-      auto start = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange());
-      auto gpuDealloc = gpu::DeallocOp::create(
-          rewriter, loc, tokenType, ValueRange{start.getAsyncToken()}, memref);
-      gpu::WaitOp::create(rewriter, loc, Type(),
-                          ValueRange{gpuDealloc.getAsyncToken()});
-      rewriter.eraseOp(dealloc);
-    }
+    // Every buffer the module allocates is shared now (the ones in another
+    // memory space aside), wherever the dealloc finds it: a dealloc helper
+    // frees buffers it gets as arguments.
+    replaceHostDeallocs(rewriter, deallocs);
   }
 };
 } // namespace
