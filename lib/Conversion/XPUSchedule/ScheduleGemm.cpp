@@ -83,8 +83,9 @@ public:
 class GemmScheduler {
 public:
   GemmScheduler(GemmOp gemm, ConfigAttr config, const SchedulePlan &plan,
-                GemmBackend backend)
-      : gemm(gemm), config(config), plan(plan), backend(backend) {
+                GemmBackend backend, TargetAttr target)
+      : gemm(gemm), config(config), plan(plan), backend(backend),
+        target(target) {
     ArrayRef<int64_t> tile = config.getTile();
     tm = tile[0];
     tn = tile[1];
@@ -111,6 +112,7 @@ private:
   ConfigAttr config;
   const SchedulePlan &plan;
   GemmBackend backend;
+  TargetAttr target;
   int64_t tm, tn, tk;
   GemmBuffers bufs;
 };
@@ -133,18 +135,20 @@ void GemmScheduler::buildHost(OpBuilder &b, Location loc) {
   RankedTensorType resType = gemm.getResultType();
   Type resElt = resType.getElementType();
   SmallVector<int64_t> shape(resType.getShape());
-  shape.back() = getBackendRowPitch(backend, shape.back(), resElt);
+  shape.back() = getBackendRowPitch(backend, target, shape.back(), resElt);
   if (gemm.isBatched())
-    shape[1] = getBackendBatchRows(backend, shape[1], shape.back(), resElt);
-  bufs.result =
-      memref::AllocOp::create(b, loc, MemRefType::get(shape, resElt),
-                              b.getI64IntegerAttr(xe::kBaseAlignment));
+    shape[1] =
+        getBackendBatchRows(backend, target, shape[1], shape.back(), resElt);
+  bufs.result = memref::AllocOp::create(
+      b, loc, MemRefType::get(shape, resElt),
+      b.getI64IntegerAttr(getBackendBufferAlignment(backend, target)));
   if (plan.skTiles == 0)
     return;
   auto wsType =
       MemRefType::get({plan.getWorkspaceSlots(), tm, tn}, b.getF32Type());
   bufs.workspace = memref::AllocOp::create(
-      b, loc, wsType, b.getI64IntegerAttr(xe::kBaseAlignment));
+      b, loc, wsType,
+      b.getI64IntegerAttr(getBackendBufferAlignment(backend, target)));
   if (plan.fixup == Fixup::atomic) {
     // streamk_output_must_be_prezeroed: atomic adds accumulate onto it.
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
@@ -410,7 +414,7 @@ LogicalResult ScheduleGemmPass::schedule(GemmOp gemm) {
                             << describeGemmShape(gemm) << ": " << why;
 
   OpBuilder b(gemm);
-  Value result = GemmScheduler(gemm, config, *plan, backend).run(b);
+  Value result = GemmScheduler(gemm, config, *plan, backend, target).run(b);
   std::string workspace;
   if (plan->skTiles > 0) {
     int64_t tileElems = config.getTile()[0] * config.getTile()[1];

@@ -744,7 +744,7 @@ LogicalResult ConvertXPUToGPUPass::convert(RewriterBase &rewriter,
                           << " backend, not the SIMT kernels";
   std::string why;
   FailureOr<SimtLayout> layout =
-      getSimtLayout(*config, target.getSubgroupSizes().front(), why);
+      getSimtLayout(target, *config, target.getSubgroupSizes().front(), why);
   if (failed(layout))
     return emitError(loc) << kPassArg << ": cannot generate a kernel for "
                           << *config << ": " << why;

@@ -608,7 +608,8 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
     estimate =
         model.estimate(peakLiveFragments(epilogueOps, {block.getArgument(0)},
                                          block.getTerminator()->getOperand(0)));
-    registers = std::clamp<int64_t>(estimate, kMinRegisterBudget, 255);
+    registers =
+        std::min(std::max(estimate, kMinRegisterBudget), target.getGrfCount());
   }
 
   int64_t threads = p.wgmma ? p.wgmmaThreads() : p.threads();

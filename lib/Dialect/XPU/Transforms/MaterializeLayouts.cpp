@@ -222,9 +222,10 @@ LogicalResult MaterializeLayoutsPass::materializeXe(GemmOp gemm,
     auto type = cast<RankedTensorType>(t.getType());
     Type elt = type.getElementType();
     int64_t bytes = xe::getElementBytes(elt);
-    int64_t pitch = xe::getLegalPitch(cols, elt);
+    int64_t pitch = xe::getLegalPitch(target, cols, elt);
     bool perBatch = type.getRank() == 3;
-    int64_t slabRows = perBatch ? xe::getBatchRows(rows, pitch, elt) : rows;
+    int64_t slabRows =
+        perBatch ? xe::getBatchRows(target, rows, pitch, elt) : rows;
     if (pitch == cols && slabRows == rows)
       return t;
     if (pitch != cols)
@@ -281,12 +282,12 @@ LogicalResult MaterializeLayoutsPass::materializeXe(GemmOp gemm,
     }
     case BroadcastKind::per_row:
       packed = lb.padRows(lb.broadcast(operand, {m, tn}, {1}),
-                          xe::getLegalPitch(tn, elt));
+                          xe::getLegalPitch(target, tn, elt));
       sizes = {m, 1};
       break;
     case BroadcastKind::scalar:
       packed = lb.padRows(lb.broadcast(operand, {tm, tn}, {0, 1}),
-                          xe::getLegalPitch(tn, elt));
+                          xe::getLegalPitch(target, tn, elt));
       sizes = {1, 1};
       break;
     }
