@@ -12,6 +12,8 @@
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 #include "xpu/InitAll.h"
 
+#include "Dialect/TestGemmBackend.h"
+
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
@@ -32,6 +34,8 @@ int main(int argc, char **argv) {
   }
   mlir::DialectRegistry registry;
   mlir::xpu::registerAllXPU(registry);
+  // test/lib: a GEMM backend for tests (#xpu_test.backend).
+  mlir::xpu::test::registerTestGemmBackend(registry);
   // Like mlir-opt, every upstream pass is available too.
   mlir::registerAllPasses();
   // gpu-module-to-binary translates XeVM kernels to LLVM IR.

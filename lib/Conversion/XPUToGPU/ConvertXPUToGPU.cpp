@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "xpu/Conversion/GemmBackends.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
 #include "xpu/Conversion/XPUToGPU/XPUToGPU.h"
@@ -683,6 +684,9 @@ struct ConvertXPUToGPUPass final
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
     registerGPUBarrierMemoryEffectsModel(registry);
+    // For the earlier passes of a pipeline run without registerXPUDialect
+    // (a pass plugin alone): xpu-materialize-layouts, xpu-schedule-gemm.
+    registerSimtGemmBackend(registry);
   }
 
   void runOnOperation() override {

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "xpu/Conversion/GemmBackends.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
 #include "xpu/Conversion/XPUToGPU/XPUToGPU.h"
@@ -706,6 +707,9 @@ struct ConvertXPUToNVGPUPass final
     registerGPUBarrierMemoryEffectsModel(registry);
     registerXPUNVGPUMemoryEffects(registry);
     NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+    // For the earlier passes of a pipeline run without registerXPUDialect
+    // (a pass plugin alone): xpu-materialize-layouts, xpu-schedule-gemm.
+    registerNVGPUGemmBackend(registry);
   }
 
   void runOnOperation() override {

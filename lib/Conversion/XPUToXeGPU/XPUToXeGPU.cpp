@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Conversion/XPUToXeGPU/XPUToXeGPU.h"
+#include "xpu/Conversion/GemmBackends.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
 #include "xpu/Dialect/XPU/Utils/GemmBackends.h"
@@ -644,6 +645,9 @@ struct ConvertToXeGPUPass final
     Base::getDependentDialects(registry);
     registerXPUGPULaunchMemoryEffects(registry);
     xevm::registerXeVMTargetInterfaceExternalModels(registry);
+    // For the earlier passes of a pipeline run without registerXPUDialect
+    // (a pass plugin alone): xpu-materialize-layouts, xpu-schedule-gemm.
+    registerXeGemmBackend(registry);
   }
 
   void runOnOperation() override;

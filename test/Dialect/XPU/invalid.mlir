@@ -383,8 +383,18 @@ func.func @nvgpu_unknown_mma(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 // -----
 
 func.func @config_backend_kind(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
-  // expected-error @+1 {{config backend must be #xpu.xe<...> or #xpu.nvgpu<...>, got "tpu"}}
+  // expected-error @+1 {{config backend must be #xpu.xe<...>, #xpu.nvgpu<...> or another GEMM backend attribute, got "tpu"}}
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel, backend = "tpu">} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+// #xpu.simt names the SIMT backend of a config without knobs; it is not
+// written in one.
+func.func @config_backend_simt(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{config backend must be #xpu.xe<...>, #xpu.nvgpu<...> or another GEMM backend attribute, got #xpu.simt}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel, backend = #xpu.simt>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
 

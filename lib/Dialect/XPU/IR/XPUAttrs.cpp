@@ -1,6 +1,7 @@
 //===- XPUAttrs.cpp - #xpu.target syntax, #xpu.config checks -------------===//
 
 #include "xpu/Dialect/XPU/IR/XPUAttrs.h"
+#include "xpu/Dialect/XPU/IR/GemmBackendInterface.h"
 #include "xpu/Dialect/XPU/IR/TargetPresets.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 
@@ -619,9 +620,12 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << ", got " << stages;
   if (!schedule)
     return emitError() << "config needs a schedule";
-  if (backend && !isa<XeConfigAttr, NVGPUConfigAttr>(backend))
-    return emitError() << "config backend must be #xpu.xe<...> or "
-                          "#xpu.nvgpu<...>, got "
+  // A config without a backend is for the SIMT kernels (#xpu.simt).
+  if (backend && !isa<XeConfigAttr, NVGPUConfigAttr>(backend) &&
+      (isa<SimtConfigAttr>(backend) || !isa<GemmBackendAttrInterface>(backend)))
+    return emitError() << "config backend must be #xpu.xe<...>, "
+                          "#xpu.nvgpu<...> or another GEMM backend "
+                          "attribute, got "
                        << backend;
   return success();
 }

@@ -312,6 +312,21 @@ def XPU_XeConfigAttr : XPU_Attr<"XeConfig", "xe"> {
   let genVerifyDecl = 1;
 }
 
+def XPU_SimtConfigAttr : XPU_Attr<"SimtConfig", "simt"> {
+  let summary = "The portable SIMT GEMM backend, which has no knobs";
+  let description = [{
+    Names the SIMT backend (`convert-xpu-to-gpu`: shared-memory slices and
+    register micro-tiles, any target of the gpu dialect) where a backend is
+    asked for by its attribute (`GemmBackendAttrInterface`): the backend of
+    a `#xpu.config` written without `backend = ...`. It is not written in a
+    config.
+
+    ```mlir
+    #xpu.simt
+    ```
+  }];
+}
+
 def XPU_NVGPUConfigAttr : XPU_Attr<"NVGPUConfig", "nvgpu"> {
   let summary = "NVIDIA tensor-core backend knobs of one GEMM's config";
   let description = [{
@@ -384,8 +399,10 @@ def XPU_ConfigAttr : XPU_Attr<"Config", "config"> {
       `stream_k<programs = P, fixup = ...>` (`#xpu.schedule`);
     * `backend` (optional): the knobs of one backend,
       `#xpu.xe<grf_mode = 256>` for the Intel Xe DPAS kernels or
-      `#xpu.nvgpu<mma = wgmma>` for the NVIDIA tensor-core kernels. A
-      config without it is for the portable SIMT kernels.
+      `#xpu.nvgpu<mma = wgmma>` for the NVIDIA tensor-core kernels, or
+      another attribute implementing `GemmBackendAttrInterface` (a test
+      backend). A config without it is for the portable SIMT kernels
+      (`#xpu.simt`). The passes ask the backend through that interface.
   }];
   let parameters = (ins
     ArrayRefParameter<"int64_t", "workgroup tile [m, n, k]">:$tile,
