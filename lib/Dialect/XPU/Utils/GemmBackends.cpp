@@ -47,6 +47,16 @@ std::optional<GemmBackend> mlir::xpu::symbolizeGemmBackend(StringRef name) {
 // SIMT
 //===----------------------------------------------------------------------===//
 
+SimtMicroTile mlir::xpu::getSimtMicroTile(int64_t blockM, int64_t blockN,
+                                          int64_t lanes) {
+  SimtMicroTile t;
+  t.lanesN = std::max<int64_t>(1, std::min(lanes, blockN));
+  t.lanesM = std::max<int64_t>(1, lanes / t.lanesN);
+  t.rm = llvm::divideCeil(blockM, t.lanesM);
+  t.rn = llvm::divideCeil(blockN, t.lanesN);
+  return t;
+}
+
 FailureOr<SimtLayout> mlir::xpu::getSimtLayout(TargetAttr target,
                                                ConfigAttr config, int64_t lanes,
                                                std::string &why) {
@@ -67,16 +77,15 @@ FailureOr<SimtLayout> mlir::xpu::getSimtLayout(TargetAttr target,
   if (l.tm % l.sgRows != 0 || l.tn % l.sgCols != 0)
     return fail("the subgroup layout does not divide the tile");
   int64_t blockM = l.tm / l.sgRows, blockN = l.tn / l.sgCols;
-  l.lanesN = std::min(l.lanes, blockN);
-  if (l.lanes % l.lanesN != 0 || blockN % l.lanesN != 0)
+  SimtMicroTile t = getSimtMicroTile(blockM, blockN, l.lanes);
+  if (l.lanes % t.lanesN != 0 || blockN % t.lanesN != 0 ||
+      blockM % t.lanesM != 0)
     return fail(llvm::formatv("{0} lanes do not split a {1}x{2} subgroup block",
                               l.lanes, blockM, blockN));
-  l.lanesM = l.lanes / l.lanesN;
-  if (blockM % l.lanesM != 0)
-    return fail(llvm::formatv("{0} lanes do not split a {1}x{2} subgroup block",
-                              l.lanes, blockM, blockN));
-  l.rm = blockM / l.lanesM;
-  l.rn = blockN / l.lanesN;
+  l.lanesM = t.lanesM;
+  l.lanesN = t.lanesN;
+  l.rm = t.rm;
+  l.rn = t.rn;
   if (l.rm * l.rn > kSimtMaxAccumulators)
     return fail(llvm::formatv("{0}x{1} accumulators per thread (at most {2})",
                               l.rm, l.rn, kSimtMaxAccumulators));
@@ -237,6 +246,12 @@ int64_t nvidia::getOperandPitch(int64_t cols, Type elt, NVGPUMma mma) {
   return llvm::alignTo(cols, align);
 }
 
+int64_t nvidia::getMmaSyncFragmentRegisters(int64_t warpM, int64_t warpN,
+                                            int64_t bRegistersPer8Cols) {
+  return 2 * (4 * llvm::divideCeil(warpM, 16) +
+              bRegistersPer8Cols * llvm::divideCeil(warpN, 8));
+}
+
 int64_t nvidia::getMmaSyncStages(ConfigAttr config) {
   return std::max<int64_t>(config.getStages(), 2);
 }
@@ -365,7 +380,7 @@ static LogicalResult checkMmaSyncConfig(TargetAttr target, ConfigAttr config,
   // 8-column B tile; the next k-step's fragments load while this one's
   // products run.
   int64_t accumulators = tm * tn / threads;
-  int64_t fragments = 2 * (4 * (warpM / 16) + 2 * (warpN / 8));
+  int64_t fragments = nvidia::getMmaSyncFragmentRegisters(warpM, warpN);
   if (accumulators + fragments > nvidia::kMmaSyncRegisterRoom)
     return fail(llvm::formatv("{0} accumulators and {1} fragment registers "
                               "per thread leave no room in {2} registers",

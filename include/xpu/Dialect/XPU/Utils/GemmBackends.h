@@ -9,7 +9,11 @@
 // config the strategy accepts is one the backend lowers.
 //
 // Three backends: SIMT (no sub-attribute), Intel Xe DPAS (#xpu.xe) and
-// NVIDIA tensor cores (#xpu.nvgpu).
+// NVIDIA tensor cores (#xpu.nvgpu). xpu-materialize-layouts and
+// xpu-schedule-gemm reach these rules through GemmBackendAttrInterface,
+// whose implementations (lib/Conversion/XPUTo*/*GemmBackend.cpp) call
+// them; the strategy (SelectStrategy, StrategyModel, RegisterPressure)
+// still calls them by GemmBackend.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +61,17 @@ struct SimtLayout {
   int64_t buffers;
   int64_t threads() const { return sgRows * sgCols * lanes; }
 };
+
+/// How the lanes of a subgroup split its `blockM x blockN` block: along n
+/// first (at most `lanes` columns, so that neighbouring lanes touch
+/// neighbouring columns), then along m; each lane keeps an `rm x rn` register
+/// micro-tile (rounded up where the lanes do not divide the block). The one
+/// owner of the SIMT micro-tile: the kernels (getSimtLayout) and the register
+/// model read it here.
+struct SimtMicroTile {
+  int64_t lanesM, lanesN, rm, rn;
+};
+SimtMicroTile getSimtMicroTile(int64_t blockM, int64_t blockN, int64_t lanes);
 
 /// Accumulators one SIMT thread may hold: beyond this the kernel would spill
 /// on every target we know.
@@ -134,6 +149,14 @@ inline constexpr int64_t kWgmmaBarrierBytes = 1024;
 /// sm_90 SM: 2 x 128 x 232 + 128 x 40).
 inline constexpr int64_t kProducerRegisters = 40;
 inline constexpr int64_t kConsumerRegisters = 232;
+/// Registers of the A and B fragments one mma.sync thread holds for a
+/// `warpM x warpN` warp block: two k-steps (the next one's fragments load
+/// while this one's products run) of 4 registers per 16-row A tile
+/// (ldmatrix.x4) and `bRegistersPer8Cols` per 8-column B tile (2 from
+/// ldmatrix). The one owner of the count: the kernel, its rules and the
+/// register model read it here.
+int64_t getMmaSyncFragmentRegisters(int64_t warpM, int64_t warpN,
+                                    int64_t bRegistersPer8Cols = 2);
 /// Registers of one mma.sync thread that accumulators and fragments may
 /// take: the rest of the target's 255 (`grf_count`) hold addresses, indices
 /// and loop state.
