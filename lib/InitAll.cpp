@@ -3,6 +3,7 @@
 #include "xpu/InitAll.h"
 
 #include "xpu/Codegen/Passes.h"
+#include "xpu/Conversion/GemmBackends.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
@@ -12,11 +13,15 @@
 #include "mlir/InitAllExtensions.h"
 
 void mlir::xpu::registerXPUDialect(DialectRegistry &registry) {
-  // Only the dialect: interface models of upstream ops (gpu.barrier and
-  // gpu.launch_func effects, the XeVM target) come with the passes that
-  // need them (their getDependentDialects), so loading xpu changes nothing
-  // for the rest of a host's pipelines.
+  // Only the dialect and the GEMM backends' models of its own attributes:
+  // interface models of upstream ops (gpu.barrier and gpu.launch_func
+  // effects, the XeVM target) come with the passes that need them (their
+  // getDependentDialects), so loading xpu changes nothing for the rest of a
+  // host's pipelines.
   registry.insert<XPUDialect>();
+  registerXeGemmBackend(registry);
+  registerNVGPUGemmBackend(registry);
+  registerSimtGemmBackend(registry);
 }
 
 void mlir::xpu::registerXPUPasses() {

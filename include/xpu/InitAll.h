@@ -7,7 +7,8 @@
 
 namespace mlir::xpu {
 
-/// Adds the xpu dialect to `registry`.
+/// Adds the xpu dialect to `registry`, with the GEMM backends'
+/// implementations of GemmBackendAttrInterface (xpu/Conversion/GemmBackends.h).
 void registerXPUDialect(DialectRegistry &registry);
 
 /// Registers every xpu pass (transforms, conversions, code generation).

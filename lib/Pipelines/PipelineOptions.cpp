@@ -12,10 +12,8 @@
 #include "PipelineUtils.h"
 #include "xpu/Pipelines/Pipelines.h"
 
-#include "xpu/Dialect/XPU/IR/XPUAttrs.h"
-#include "xpu/Dialect/XPU/IR/XPUDialect.h"
+#include "xpu/Dialect/XPU/IR/TargetPresets.h"
 
-#include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -62,26 +60,18 @@ LogicalResult checkSizes(PipelineOptionErrorFn emitError, StringRef option,
                    ", each between 1 and " + Twine(max) + ")");
 }
 
-/// The chips of the preset table for each pipeline kind, read once from
-/// TargetAttr's presets (their vendor says which pipelines take them).
+/// The chips each pipeline takes, from the preset table (TargetPresets.h).
 struct PresetChips {
-  SmallVector<StringRef> intel, nvidia, gpus;
+  SmallVector<StringRef> xe, nvidia, gpus;
 
   static const PresetChips &get() {
     static const PresetChips chips = [] {
       PresetChips c;
-      MLIRContext ctx(MLIRContext::Threading::DISABLED);
-      ctx.loadDialect<XPUDialect>();
-      for (StringRef name : TargetAttr::getPresetNames()) {
-        TargetAttr preset = TargetAttr::getPreset(&ctx, name);
-        if (!preset || preset.isCpu())
-          continue;
-        c.gpus.push_back(name);
-        if (preset.isIntel())
-          c.intel.push_back(name);
-        if (preset.isNvidia())
-          c.nvidia.push_back(name);
-      }
+      // xpu-xe-pipeline emits DPAS kernels; xpu-nvvm-pipeline takes every
+      // NVIDIA chip; the SIMT pipeline every GPU.
+      c.xe = listPresets([](const TargetPreset &p) { return p.dpas; });
+      c.nvidia = listPresets("nvidia");
+      c.gpus = listPresets([](const TargetPreset &p) { return !p.isCpu(); });
       return c;
     }();
     return chips;
@@ -179,7 +169,7 @@ ArrayRef<StringRef> mlir::xpu::getPipelineChips(PipelineKind kind) {
   const PresetChips &chips = PresetChips::get();
   switch (kind) {
   case PipelineKind::Xe:
-    return chips.intel;
+    return chips.xe;
   case PipelineKind::NVVM:
     return chips.nvidia;
   case PipelineKind::SPIRV:
@@ -193,12 +183,8 @@ ArrayRef<StringRef> mlir::xpu::getPipelineChips(PipelineKind kind) {
 }
 
 StringRef mlir::xpu::getDefaultChip(PipelineKind kind) {
-  // TODO(issue 23): the default chip of each vendor belongs to the preset
-  // table (e.g. a default flag on the preset); until it says, the NVIDIA
-  // pipeline names its default here and the others take their vendor's
-  // first preset.
   if (kind == PipelineKind::NVVM)
-    return "sm_90";
+    return getPipelineDefaultPreset("nvidia")->chip;
   ArrayRef<StringRef> chips = getPipelineChips(kind);
   return chips.empty() ? StringRef() : chips.front();
 }

@@ -6,6 +6,7 @@
 #include "xpu/Codegen/Passes.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
+#include "xpu/Dialect/XPU/IR/TargetPresets.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -159,7 +160,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   pm.addPass(createXPUCheckElementTypesPass());
   pm.addPass(createXPUCheckVectorSizesPass());
   XPUAttachTargetPassOptions attach;
-  attach.chip = "cpu";
+  attach.chip = getPipelineDefaultPreset("cpu")->chip.str();
   pm.addPass(createXPUAttachTargetPass(attach));
   XPUOptimizePipelineOptions optimize;
   optimize.precision = options.getPrecisionPolicy().operands;

@@ -24,7 +24,7 @@ from ._errors import (CompileError, DeviceError, TargetUnavailable,
                       UnsupportedOperationError)
 from ._package import LoadedModule, PackageError, load
 from ._program import Artifact
-from ._targets import TARGETS, available_targets, devices
+from ._targets import TARGETS, available_targets, chips, devices
 
 _COMPILING = {"CompiledModule": "_compile", "Package": "_compile",
               "build": "_compile", "compile": "_compile",
@@ -45,5 +45,5 @@ __all__ = [
     "Artifact", "CompileError", "CompiledModule", "DeviceError",
     "LoadedModule", "Package", "PackageError", "TARGETS",
     "TargetUnavailable", "UnsupportedOperationError", "available_targets",
-    "build", "compile", "compile_mlir", "devices", "export", "load",
+    "build", "chips", "compile", "compile_mlir", "devices", "export", "load",
 ]

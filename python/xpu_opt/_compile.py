@@ -120,9 +120,10 @@ def _cuda_options(target, pipeline_options, chip):
         if "device-results" not in options:
             options += " device-results=true"
     elif chip:
+        names = _targets.chips("nvidia")
+        listed = " or ".join(filter(None, [", ".join(names[:-1]), names[-1]]))
         raise ValueError(f"xpu_opt: chip={chip!r} is an option of target "
-                         f"'cuda' (sm_80, sm_90 or sm_90a); target "
-                         f"'{target}' takes none")
+                         f"'cuda' ({listed}); target '{target}' takes none")
     return options.strip()
 
 

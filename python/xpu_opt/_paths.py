@@ -17,13 +17,21 @@ def build_dir() -> pathlib.Path:
     return pathlib.Path(override) if override else REPO / "build"
 
 
-def xpu_run() -> pathlib.Path:
-    path = build_dir() / "bin" / "xpu-run"
+def _tool(name) -> pathlib.Path:
+    path = build_dir() / "bin" / name
     if not path.exists():
         raise FileNotFoundError(
             f"xpu_opt: {path} does not exist: build the project first (make), "
             "or set XPU_OPT_BUILD_DIR to the build directory")
     return path
+
+
+def xpu_run() -> pathlib.Path:
+    return _tool("xpu-run")
+
+
+def xpu_opt() -> pathlib.Path:
+    return _tool("xpu-opt")
 
 
 def runtime_dir() -> pathlib.Path:

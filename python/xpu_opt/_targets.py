@@ -2,13 +2,17 @@
 have them.
 
 A target is an xpu-run target (a registered pipeline and, for a device, a
-runtime library). Adding one is one entry here and one in
+runtime library). A chip (`chip=` of target "cuda") is an #xpu.target
+preset: chips() reads them from `xpu-opt --xpu-list-targets`, the compiler's
+one table of them. Adding one is one entry here and one in
 tools/xpu-run/Runner.cpp; a target whose pieces are not built, whose runtime
 does not load (the CUDA runtime without the NVIDIA driver) or that finds no
 device is refused with the reason before anything compiles, never emulated.
 """
 
 import dataclasses
+import functools
+import json
 import subprocess
 
 from . import _paths
@@ -99,6 +103,21 @@ def devices(name: str) -> list:
     if result.returncode != 0:
         return []
     return [line for line in result.stdout.splitlines() if ": device " in line]
+
+
+@functools.lru_cache(maxsize=None)
+def _presets() -> tuple:
+    result = subprocess.run([str(_paths.xpu_opt()), "--xpu-list-targets"],
+                            capture_output=True, text=True, check=True)
+    return tuple(json.loads(line) for line in result.stdout.splitlines()
+                 if line.strip())
+
+
+def chips(vendor=None) -> list:
+    """Names of the compiler's chip presets (of `vendor`: "intel",
+    "nvidia" or "cpu"), in the compiler's order."""
+    return [p["chip"] for p in _presets()
+            if vendor is None or p["vendor"] == vendor]
 
 
 def available_targets() -> list:

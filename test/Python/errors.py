@@ -174,7 +174,15 @@ def _():
         (TypeError, lambda: xpu_opt.compile(model, x, target=TARGET,
                                             freeze=1),
          ("freeze must be True or False",)),
+        # The chips come from the compiler's table (xpu-opt
+        # --xpu-list-targets), as xpu_opt.chips() lists them.
+        (ValueError, lambda: xpu_opt.compile(model, x, target=TARGET,
+                                             chip="sm_90"),
+         ("is an option of target 'cuda' (sm_80, sm_90 or sm_90a)",)),
     ]
+    assert xpu_opt.chips("nvidia") == ["sm_80", "sm_90", "sm_90a"], \
+        xpu_opt.chips("nvidia")
+    assert "pvc" in xpu_opt.chips("intel"), xpu_opt.chips()
     for exc, fn, first in checks:
         msg = t.raises(exc, fn, first_line=first)
         assert "Traceback" not in msg

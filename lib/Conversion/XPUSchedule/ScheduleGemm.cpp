@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Conversion/Passes.h"
+#include "xpu/Dialect/XPU/IR/GemmBackendInterface.h"
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
-#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 #include "xpu/Dialect/XPU/Utils/SchedulePlan.h"
@@ -83,8 +83,9 @@ public:
 class GemmScheduler {
 public:
   GemmScheduler(GemmOp gemm, ConfigAttr config, const SchedulePlan &plan,
-                GemmBackend backend)
-      : gemm(gemm), config(config), plan(plan), backend(backend) {
+                GemmBackendAttrInterface backend, TargetAttr target)
+      : gemm(gemm), config(config), plan(plan), backend(backend),
+        target(target) {
     ArrayRef<int64_t> tile = config.getTile();
     tm = tile[0];
     tn = tile[1];
@@ -110,7 +111,8 @@ private:
   GemmOp gemm;
   ConfigAttr config;
   const SchedulePlan &plan;
-  GemmBackend backend;
+  GemmBackendAttrInterface backend;
+  TargetAttr target;
   int64_t tm, tn, tk;
   GemmBuffers bufs;
 };
@@ -133,18 +135,18 @@ void GemmScheduler::buildHost(OpBuilder &b, Location loc) {
   RankedTensorType resType = gemm.getResultType();
   Type resElt = resType.getElementType();
   SmallVector<int64_t> shape(resType.getShape());
-  shape.back() = getBackendRowPitch(backend, shape.back(), resElt);
+  shape.back() = backend.getRowPitch(target, shape.back(), resElt);
   if (gemm.isBatched())
-    shape[1] = getBackendBatchRows(backend, shape[1], shape.back(), resElt);
-  bufs.result =
-      memref::AllocOp::create(b, loc, MemRefType::get(shape, resElt),
-                              b.getI64IntegerAttr(xe::kBaseAlignment));
+    shape[1] = backend.getBatchRows(target, shape[1], shape.back(), resElt);
+  bufs.result = memref::AllocOp::create(
+      b, loc, MemRefType::get(shape, resElt),
+      b.getI64IntegerAttr(backend.getBufferAlignment(target)));
   if (plan.skTiles == 0)
     return;
   auto wsType =
       MemRefType::get({plan.getWorkspaceSlots(), tm, tn}, b.getF32Type());
   bufs.workspace = memref::AllocOp::create(
-      b, loc, wsType, b.getI64IntegerAttr(xe::kBaseAlignment));
+      b, loc, wsType, b.getI64IntegerAttr(backend.getBufferAlignment(target)));
   if (plan.fixup == Fixup::atomic) {
     // streamk_output_must_be_prezeroed: atomic adds accumulate onto it.
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
@@ -394,12 +396,14 @@ LogicalResult ScheduleGemmPass::schedule(GemmOp gemm) {
            << kPassArg
            << ": xpu.gemm has no #xpu.config; run xpu-select-strategy first";
   TargetAttr target = resolveTarget(gemm);
-  GemmBackend backend = getGemmBackend(config);
-  int64_t operandBytes = xe::getElementBytes(
-      backend == GemmBackend::xe ? xe::getDpasOperandType(gemm)
-                                 : gemm.getLhsType().getElementType());
+  FailureOr<GemmBackendAttrInterface> backend =
+      lookupGemmBackend(config, gemm.getLoc(), kPassArg);
+  if (failed(backend))
+    return failure();
+  int64_t operandBytes = llvm::divideCeil(
+      backend->getOperandType(gemm).getIntOrFloatBitWidth(), 8);
   int64_t resident =
-      getResidentWorkgroups(backend, target, config, operandBytes);
+      backend->getResidentWorkgroups(target, config, operandBytes);
   std::string why;
   FailureOr<SchedulePlan> plan =
       planSchedule(config.getSchedule(),
@@ -410,7 +414,7 @@ LogicalResult ScheduleGemmPass::schedule(GemmOp gemm) {
                             << describeGemmShape(gemm) << ": " << why;
 
   OpBuilder b(gemm);
-  Value result = GemmScheduler(gemm, config, *plan, backend).run(b);
+  Value result = GemmScheduler(gemm, config, *plan, *backend, target).run(b);
   std::string workspace;
   if (plan->skTiles > 0) {
     int64_t tileElems = config.getTile()[0] * config.getTile()[1];
@@ -423,7 +427,7 @@ LogicalResult ScheduleGemmPass::schedule(GemmOp gemm) {
   remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "Scheduled"))
       << remark::reason("{0} for the {1} backend: {2}; {3} workgroups run at "
                         "once on {4}{5}",
-                        describeGemmShape(gemm), stringifyGemmBackend(backend),
+                        describeGemmShape(gemm), backend->getBackendName(),
                         describeSchedulePlan(*plan), resident, target.getChip(),
                         workspace);
   gemm.replaceAllUsesWith(result);

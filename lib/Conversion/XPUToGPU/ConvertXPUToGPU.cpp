@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "xpu/Conversion/GemmBackends.h"
 #include "xpu/Conversion/GPUHost/GPUHost.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
@@ -683,6 +684,9 @@ struct ConvertXPUToGPUPass final
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
     registerGPUBarrierMemoryEffectsModel(registry);
+    // For the earlier passes of a pipeline run without registerXPUDialect
+    // (a pass plugin alone): xpu-materialize-layouts, xpu-schedule-gemm.
+    registerSimtGemmBackend(registry);
   }
 
   void runOnOperation() override {
@@ -744,7 +748,7 @@ LogicalResult ConvertXPUToGPUPass::convert(RewriterBase &rewriter,
                           << " backend, not the SIMT kernels";
   std::string why;
   FailureOr<SimtLayout> layout =
-      getSimtLayout(*config, target.getSubgroupSizes().front(), why);
+      getSimtLayout(target, *config, target.getSubgroupSizes().front(), why);
   if (failed(layout))
     return emitError(loc) << kPassArg << ": cannot generate a kernel for "
                           << *config << ": " << why;

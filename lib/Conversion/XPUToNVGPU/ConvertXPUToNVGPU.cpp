@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "xpu/Conversion/GemmBackends.h"
 #include "xpu/Conversion/GPUHost/GPUHost.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
@@ -597,7 +598,8 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
     estimate =
         model.estimate(peakLiveFragments(epilogueOps, {block.getArgument(0)},
                                          block.getTerminator()->getOperand(0)));
-    registers = std::clamp<int64_t>(estimate, kMinRegisterBudget, 255);
+    registers =
+        std::min(std::max(estimate, kMinRegisterBudget), target.getGrfCount());
   }
 
   int64_t threads = p.wgmma ? p.wgmmaThreads() : p.threads();
@@ -694,6 +696,9 @@ struct ConvertXPUToNVGPUPass final
     registerGPUBarrierMemoryEffectsModel(registry);
     registerXPUNVGPUMemoryEffects(registry);
     NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+    // For the earlier passes of a pipeline run without registerXPUDialect
+    // (a pass plugin alone): xpu-materialize-layouts, xpu-schedule-gemm.
+    registerNVGPUGemmBackend(registry);
   }
 
   void runOnOperation() override {

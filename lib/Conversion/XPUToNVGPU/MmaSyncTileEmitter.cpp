@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Conversion/XPUToNVGPU/XPUToNVGPU.h"
+#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -53,11 +54,7 @@ int64_t MmaKernelPlan::sharedBytes() const {
 }
 
 int64_t MmaKernelPlan::fragmentRegisters() const {
-  // One k-step: ldmatrix.x4 gives 4 registers per 16-row A tile and 2 per
-  // 8-column B tile; the next k-step's fragments load while this one's
-  // products run.
-  int64_t perStep = 4 * (warpM() / 16) + 2 * (warpN() / 8);
-  return 2 * perStep;
+  return nvidia::getMmaSyncFragmentRegisters(warpM(), warpN());
 }
 
 //===----------------------------------------------------------------------===//

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Conversion/XPUToXeGPU/XPUToXeGPU.h"
+#include "xpu/Conversion/GemmBackends.h"
 #include "xpu/Conversion/GPUHost/GPUHost.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
@@ -79,12 +80,15 @@ struct Surface {
   /// own operands and result).
   BroadcastKind kind = BroadcastKind::full;
 
-  /// The width of the surface's descriptors: the logical columns widened to
-  /// the narrowest width 2D block I/O accepts (>= 64 bytes, a multiple of
-  /// 4). The columns in between are padding of each row (zeros in operands,
-  /// xpu-materialize-layouts; sliced off the result). A legal pitch (checked)
-  /// of at least `cols` elements (the tile ops' verifiers) holds it.
-  int64_t getWidth() const { return getBlockWidth(cols, elt); }
+  /// The width of the surface's descriptors on `target`: the logical
+  /// columns widened to the narrowest width 2D block I/O accepts (>= 64
+  /// bytes, a multiple of 4). The columns in between are padding of each row
+  /// (zeros in operands, xpu-materialize-layouts; sliced off the result). A
+  /// legal pitch (checked) of at least `cols` elements (the tile ops'
+  /// verifiers) holds it.
+  int64_t getWidth(TargetAttr target) const {
+    return getBlockWidth(target, cols, elt);
+  }
 };
 
 /// The surface of `memref` (rows of its last dimension, batch slabs of its
@@ -152,8 +156,8 @@ Layouts getLayouts(MLIRContext *ctx, const TilePlan &p) {
 /// The Xe tile emitter of one kernel.
 class XeTileEmitter final : public GemmTileEmitter {
 public:
-  XeTileEmitter(const TilePlan &p, const Layouts &layouts)
-      : p(p), layouts(layouts) {}
+  XeTileEmitter(TargetAttr target, const TilePlan &p, const Layouts &layouts)
+      : target(target), p(p), layouts(layouts) {}
 
   LogicalResult emitTile(RewriterBase &rewriter, GemmTileOp op) override;
   LogicalResult emitFixup(RewriterBase &rewriter, GemmFixupOp op) override;
@@ -192,6 +196,7 @@ private:
     xegpu::setDistributeLayoutAttr(op->getResult(0), layout);
   }
 
+  TargetAttr target;
   const TilePlan &p;
   const Layouts &layouts;
 };
@@ -218,7 +223,7 @@ Value XeTileEmitter::createDesc(OpBuilder &b, Location loc, Value base,
                                          /*boundary_check=*/true,
                                          xegpu::MemorySpace::Global, layout);
   SmallVector<OpFoldResult> shape = {b.getIndexAttr(s.rows),
-                                     b.getIndexAttr(s.getWidth())};
+                                     b.getIndexAttr(s.getWidth(target))};
   SmallVector<OpFoldResult> strides = {b.getIndexAttr(s.pitch),
                                        b.getIndexAttr(1)};
   return xegpu::CreateNdDescOp::create(b, loc, type, base, shape, strides);
@@ -227,18 +232,21 @@ Value XeTileEmitter::createDesc(OpBuilder &b, Location loc, Value base,
 LogicalResult XeTileEmitter::checkSurface(Operation *op, StringRef what,
                                           const Surface &s) {
   int64_t bytes = getElementBytes(s.elt);
-  if (s.pitch * bytes < kMinPitchBytes || (s.pitch * bytes) % kPitchAlignBytes)
-    return op->emitError()
-           << kPassArg << ": " << what << " rows of " << s.pitch << " x "
-           << bytes
-           << " bytes are not a 2D block pitch (>= 64 bytes, a multiple of "
-              "16); run xpu-materialize-layouts first";
-  if (s.perBatch && (s.batchStride * bytes) % kBaseAlignment)
-    return op->emitError()
-           << kPassArg << ": " << what << " batches of "
-           << s.batchStride * bytes
-           << " bytes do not start 64-byte aligned (2D block base "
-              "addresses); run xpu-materialize-layouts first";
+  int64_t minPitch = target.getBlock2dMinPitch();
+  int64_t pitchAlign = target.getBlock2dPitchAlign();
+  int64_t baseAlign = target.getBlock2dBaseAlign();
+  if (s.pitch * bytes < minPitch || (s.pitch * bytes) % pitchAlign)
+    return op->emitError() << kPassArg << ": " << what << " rows of " << s.pitch
+                           << " x " << bytes
+                           << " bytes are not a 2D block pitch (>= " << minPitch
+                           << " bytes, a multiple of " << pitchAlign
+                           << "); run xpu-materialize-layouts first";
+  if (s.perBatch && (s.batchStride * bytes) % baseAlign)
+    return op->emitError() << kPassArg << ": " << what << " batches of "
+                           << s.batchStride * bytes << " bytes do not start "
+                           << baseAlign
+                           << "-byte aligned (2D block base addresses); run "
+                              "xpu-materialize-layouts first";
   return success();
 }
 
@@ -610,6 +618,9 @@ struct ConvertToXeGPUPass final
     Base::getDependentDialects(registry);
     registerGPULaunchMemoryEffectsModel(registry);
     xevm::registerXeVMTargetInterfaceExternalModels(registry);
+    // For the earlier passes of a pipeline run without registerXPUDialect
+    // (a pass plugin alone): xpu-materialize-layouts, xpu-schedule-gemm.
+    registerXeGemmBackend(registry);
   }
 
   void runOnOperation() override;
@@ -667,7 +678,7 @@ LogicalResult ConvertToXeGPUPass::convert(RewriterBase &rewriter,
   auto xevmTarget = xevm::XeVMTargetAttr::get(
       ctx, /*optLevel=*/2, "spirv64-unknown-unknown", target.getChip(), flags);
   int64_t threads = p.sgRows * p.sgCols * kLanes;
-  XeTileEmitter emitter(p, layouts);
+  XeTileEmitter emitter(target, p, layouts);
   int64_t count = getProgramCount(programs);
   bool fixup = false;
   programs.getBody()->walk([&](GemmFixupOp) { fixup = true; });

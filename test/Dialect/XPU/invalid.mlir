@@ -383,8 +383,18 @@ func.func @nvgpu_unknown_mma(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 // -----
 
 func.func @config_backend_kind(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
-  // expected-error @+1 {{config backend must be #xpu.xe<...> or #xpu.nvgpu<...>, got "tpu"}}
+  // expected-error @+1 {{config backend must be #xpu.xe<...>, #xpu.nvgpu<...> or another GEMM backend attribute, got "tpu"}}
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel, backend = "tpu">} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+// #xpu.simt names the SIMT backend of a config without knobs; it is not
+// written in one.
+func.func @config_backend_simt(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{config backend must be #xpu.xe<...>, #xpu.nvgpu<...> or another GEMM backend attribute, got #xpu.simt}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel, backend = #xpu.simt>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
 
@@ -444,6 +454,41 @@ module attributes {xpu.target = #xpu.target<"pvc", mma = [8, 16]>} {}
 
 // expected-error @+1 {{mma sizes must be all positive, or all zero for a target without a matrix engine}}
 module attributes {xpu.target = #xpu.target<"pvc", mma = [8, 0, 16]>} {}
+
+// -----
+
+// expected-error @+1 {{threads_per_unit, blocks_per_unit and max_workgroup_size must be between 1 and 1048576, got 0, 64 and 1024}}
+module attributes {xpu.target = #xpu.target<"pvc", threads_per_unit = 0>} {}
+
+// -----
+
+// expected-error @+1 {{large_grf_threads_per_unit must be between 0 and threads_per_unit (64), got 128}}
+module attributes {xpu.target = #xpu.target<"pvc", large_grf_threads_per_unit = 128>} {}
+
+// -----
+
+// expected-error @+1 {{registers_per_unit must be between 1 and 2^32, got 0}}
+module attributes {xpu.target = #xpu.target<"sm_90", registers_per_unit = 0>} {}
+
+// -----
+
+// expected-error @+1 {{max_block_slm_bytes must be between 0 and slm_bytes (233472), got 233473}}
+module attributes {xpu.target = #xpu.target<"sm_90", max_block_slm_bytes = 233473>} {}
+
+// -----
+
+// expected-error @+1 {{wgmma and dpas need a matrix instruction shape (mma is [0, 0, 0])}}
+module attributes {xpu.target = #xpu.target<"cpu", dpas = true>} {}
+
+// -----
+
+// expected-error @+1 {{block_2d must be [] or 5 sizes [min_pitch, pitch_align, min_width, width_align, base_align] between 1 and 65536}}
+module attributes {xpu.target = #xpu.target<"pvc", block_2d = [64, 16]>} {}
+
+// -----
+
+// expected-error @+1 {{expected true or false}}
+module attributes {xpu.target = #xpu.target<"sm_90", wgmma = 1>} {}
 
 // -----
 

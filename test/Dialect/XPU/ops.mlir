@@ -106,6 +106,23 @@ module attributes {xpu.target = #xpu.target<"my-chip", vendor = "intel", subgrou
 
 // -----
 
+// Limits and capabilities: a preset prints those that differ from it; a
+// chip of the user's those that differ from its vendor's first preset.
+// CHECK: #xpu.target<"pvc", threads_per_unit = 32, large_grf_threads_per_unit = 16, max_workgroup_size = 512>
+module attributes {xpu.target = #xpu.target<"pvc", threads_per_unit = 32, large_grf_threads_per_unit = 16, max_workgroup_size = 512>} {}
+
+// -----
+
+// CHECK: #xpu.target<"sm_90", blocks_per_unit = 16, registers_per_unit = 32768, max_block_slm_bytes = 100000, wgmma = true, tma = false>
+module attributes {xpu.target = #xpu.target<"sm_90", wgmma = true, tma = false, blocks_per_unit = 16, registers_per_unit = 32768, max_block_slm_bytes = 100000>} {}
+
+// -----
+
+// CHECK: #xpu.target<"my-gpu", vendor = "nvidia", subgroup_sizes = [32], grf_count = 255, grf_bytes = 4, slm_bytes = 65536, compute_units = 4, mma = [16, 8, 16], vector_bits = 1024, peak_f32_gflops = 1000, peak_bf16_gflops = 8000, mem_gbps = 100, threads_per_unit = 48, dpas = true, block_2d = [64, 16, 64, 4, 64]>
+module attributes {xpu.target = #xpu.target<"my-gpu", vendor = "nvidia", subgroup_sizes = [32], grf_count = 255, grf_bytes = 4, slm_bytes = 65536, compute_units = 4, mma = [16, 8, 16], vector_bits = 1024, peak_f32_gflops = 1000, peak_bf16_gflops = 8000, mem_gbps = 100, threads_per_unit = 48, dpas = true, block_2d = [64, 16, 64, 4, 64]>} {}
+
+// -----
+
 // The unit marks of xpu-demote-f64 (xpu.keep_f64) and
 // xpu-split-gemm-reduction (xpu.reduction_consumer).
 // CHECK-LABEL: func.func @gemm_marks

@@ -1,6 +1,8 @@
-//===- XPUAttrs.cpp - #xpu.target presets, #xpu.config checks ------------===//
+//===- XPUAttrs.cpp - #xpu.target syntax, #xpu.config checks -------------===//
 
 #include "xpu/Dialect/XPU/IR/XPUAttrs.h"
+#include "xpu/Dialect/XPU/IR/GemmBackendInterface.h"
+#include "xpu/Dialect/XPU/IR/TargetPresets.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -38,19 +40,33 @@ void XPUDialect::registerAttributes() {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// All fields of a target; the presets are tables of these. Sources of every
-/// number are in docs/Design.md ("Target presets").
+/// All fields of a target, mutable while a target is parsed.
 struct TargetFields {
   std::string vendor;
   SmallVector<int64_t> subgroupSizes;
   int64_t grfCount = 0, grfBytes = 0, slmBytes = 0, computeUnits = 0;
   SmallVector<int64_t> mma;
   int64_t vectorBits = 0, peakF32Gflops = 0, peakBf16Gflops = 0, memGbps = 0;
+  int64_t threadsPerUnit = 0, largeGrfThreadsPerUnit = 0, blocksPerUnit = 0;
+  int64_t registersPerUnit = 0, maxWorkgroupSize = 0, maxBlockSlmBytes = 0;
+  bool wgmma = false, tma = false, dpas = false;
+  SmallVector<int64_t> block2d;
 
-  TargetAttr get(MLIRContext *ctx, StringRef chip) const {
-    return TargetAttr::get(ctx, chip, vendor, subgroupSizes, grfCount, grfBytes,
-                           slmBytes, computeUnits, mma, vectorBits,
-                           peakF32Gflops, peakBf16Gflops, memGbps);
+  static TargetFields from(const TargetPreset &p) {
+    TargetFields f;
+    f.vendor = p.vendor.str();
+    f.subgroupSizes.assign(p.subgroupSizes.begin(), p.subgroupSizes.end());
+    f.grfCount = p.grfCount;
+    f.grfBytes = p.grfBytes;
+    f.slmBytes = p.slmBytes;
+    f.computeUnits = p.computeUnits;
+    f.mma.assign(p.mma.begin(), p.mma.end());
+    f.vectorBits = p.vectorBits;
+    f.peakF32Gflops = p.peakF32Gflops;
+    f.peakBf16Gflops = p.peakBf16Gflops;
+    f.memGbps = p.memGbps;
+    f.setLimits(p);
+    return f;
   }
   static TargetFields from(TargetAttr t) {
     TargetFields f;
@@ -66,53 +82,83 @@ struct TargetFields {
     f.peakF32Gflops = t.getPeakF32Gflops();
     f.peakBf16Gflops = t.getPeakBf16Gflops();
     f.memGbps = t.getMemGbps();
+    f.threadsPerUnit = t.getThreadsPerUnit();
+    f.largeGrfThreadsPerUnit = t.getLargeGrfThreadsPerUnit();
+    f.blocksPerUnit = t.getBlocksPerUnit();
+    f.registersPerUnit = t.getRegistersPerUnit();
+    f.maxWorkgroupSize = t.getMaxWorkgroupSize();
+    f.maxBlockSlmBytes = t.getMaxBlockSlmBytes();
+    f.wgmma = t.hasWgmma();
+    f.tma = t.hasTma();
+    f.dpas = t.hasDpas();
+    f.block2d.assign(t.getBlock2d().begin(), t.getBlock2d().end());
     return f;
+  }
+  /// Takes the limits and capabilities of `o`.
+  void copyLimits(const TargetFields &o) {
+    threadsPerUnit = o.threadsPerUnit;
+    largeGrfThreadsPerUnit = o.largeGrfThreadsPerUnit;
+    blocksPerUnit = o.blocksPerUnit;
+    registersPerUnit = o.registersPerUnit;
+    maxWorkgroupSize = o.maxWorkgroupSize;
+    maxBlockSlmBytes = o.maxBlockSlmBytes;
+    wgmma = o.wgmma;
+    tma = o.tma;
+    dpas = o.dpas;
+    block2d = o.block2d;
+  }
+  /// Takes the limits and capabilities of `p`.
+  void setLimits(const TargetPreset &p) {
+    threadsPerUnit = p.threadsPerUnit;
+    largeGrfThreadsPerUnit = p.largeGrfThreadsPerUnit;
+    blocksPerUnit = p.blocksPerUnit;
+    registersPerUnit = p.registersPerUnit;
+    maxWorkgroupSize = p.maxWorkgroupSize;
+    maxBlockSlmBytes = p.maxBlockSlmBytes;
+    wgmma = p.wgmma;
+    tma = p.tma;
+    dpas = p.dpas;
+    block2d.assign(p.block2d.begin(), p.block2d.end());
   }
 };
 
-constexpr StringLiteral kPresetNames[] = {"pvc",   "bmg",    "sm_80",
-                                          "sm_90", "sm_90a", "cpu"};
-
-std::optional<TargetFields> getPresetFields(StringRef chip) {
-  TargetFields f;
-  if (chip == "pvc") {
-    // Intel Data Center GPU Max 1550 (Ponte Vecchio).
-    f = {"intel",     {16, 32}, 128,   64,     128 * 1024, 128,
-         {8, 16, 16}, 512,      52400, 838900, 3277};
-  } else if (chip == "bmg") {
-    // Intel Arc B580 (Battlemage, Xe2-HPG).
-    f = {"intel",     {16, 32}, 128,   64,     128 * 1024, 20,
-         {8, 16, 16}, 512,      13670, 116600, 456};
-  } else if (chip == "sm_80") {
-    // NVIDIA A100 SXM4 80GB (Ampere).
-    f = {"nvidia",    {32}, 255,   4,      164 * 1024, 108,
-         {16, 8, 16}, 1024, 19500, 312000, 2039};
-  } else if (chip == "sm_90" || chip == "sm_90a") {
-    // NVIDIA H200 SXM (Hopper); sm_90a is the same chip with the
-    // architecture-specific instructions (wgmma, setmaxnreg) enabled.
-    f = {"nvidia",    {32}, 255,   4,      228 * 1024, 132,
-         {16, 8, 16}, 1024, 66900, 989400, 4800};
-  } else if (chip == "cpu") {
-    // One x86-64 core with AVX2 + FMA (the CI machines): 16 ymm registers.
-    f = {"cpu", {1}, 16, 32, 512 * 1024, 1, {0, 0, 0}, 256, 96, 96, 20};
-  } else {
-    return std::nullopt;
+/// The fields of a target written without them: the preset `chip`, else
+/// (a chip of the user's) the limits of its vendor's first preset, with
+/// the shared memory of a workgroup at most the chip's `slmBytes`.
+std::optional<TargetFields> getBaseFields(StringRef chip, StringRef vendor,
+                                          int64_t slmBytes) {
+  if (const TargetPreset *p = lookupTargetPreset(chip))
+    return TargetFields::from(*p);
+  if (const TargetPreset *p = getVendorDefaultPreset(vendor)) {
+    TargetFields f;
+    f.setLimits(*p);
+    f.maxBlockSlmBytes = std::min(f.maxBlockSlmBytes, slmBytes);
+    return f;
   }
-  return f;
+  return std::nullopt;
 }
 } // namespace
 
 ArrayRef<StringRef> TargetAttr::getPresetNames() {
-  static const SmallVector<StringRef> names(std::begin(kPresetNames),
-                                            std::end(kPresetNames));
+  static const SmallVector<StringRef> names = listPresets();
   return names;
 }
 
 TargetAttr TargetAttr::getPreset(MLIRContext *ctx, StringRef chip) {
-  std::optional<TargetFields> f = getPresetFields(chip);
-  if (!f)
+  const TargetPreset *p = lookupTargetPreset(chip);
+  if (!p)
     return {};
-  return f->get(ctx, chip);
+  TargetFields f = TargetFields::from(*p);
+  return TargetAttr::get(
+      ctx, chip, f.vendor, f.subgroupSizes, f.grfCount, f.grfBytes, f.slmBytes,
+      f.computeUnits, f.mma, f.vectorBits, f.peakF32Gflops, f.peakBf16Gflops,
+      f.memGbps, f.threadsPerUnit, f.largeGrfThreadsPerUnit, f.blocksPerUnit,
+      f.registersPerUnit, f.maxWorkgroupSize, f.maxBlockSlmBytes, f.wgmma,
+      f.tma, f.dpas, f.block2d);
+}
+
+TargetAttr TargetAttr::getDefault(MLIRContext *ctx) {
+  return getPreset(ctx, getDefaultTargetPreset().chip);
 }
 
 TargetAttr TargetAttr::lookup(Operation *op) {
@@ -123,14 +169,17 @@ TargetAttr TargetAttr::lookup(Operation *op) {
   return {};
 }
 
-LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 StringRef chip, StringRef vendor,
-                                 ArrayRef<int64_t> subgroupSizes,
-                                 int64_t grfCount, int64_t grfBytes,
-                                 int64_t slmBytes, int64_t computeUnits,
-                                 ArrayRef<int64_t> mma, int64_t vectorBits,
-                                 int64_t peakF32Gflops, int64_t peakBf16Gflops,
-                                 int64_t memGbps) {
+LogicalResult
+TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef chip,
+                   StringRef vendor, ArrayRef<int64_t> subgroupSizes,
+                   int64_t grfCount, int64_t grfBytes, int64_t slmBytes,
+                   int64_t computeUnits, ArrayRef<int64_t> mma,
+                   int64_t vectorBits, int64_t peakF32Gflops,
+                   int64_t peakBf16Gflops, int64_t memGbps,
+                   int64_t threadsPerUnit, int64_t largeGrfThreadsPerUnit,
+                   int64_t blocksPerUnit, int64_t registersPerUnit,
+                   int64_t maxWorkgroupSize, int64_t maxBlockSlmBytes,
+                   bool wgmma, bool tma, bool dpas, ArrayRef<int64_t> block2d) {
   // Upper bounds a real device stays far below; they keep every size the
   // cost models derive from a target (register file bytes, work-items,
   // SLM per tile) within 64 bits.
@@ -172,6 +221,38 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << kMaxVectorBits << ", got " << vectorBits;
   if (peakF32Gflops <= 0 || peakBf16Gflops <= 0 || memGbps <= 0)
     return emitError() << "peak rates must be positive";
+  auto inRange = [](int64_t v, int64_t lo, int64_t hi) {
+    return v >= lo && v <= hi;
+  };
+  if (!inRange(threadsPerUnit, 1, kMaxUnitCount) ||
+      !inRange(blocksPerUnit, 1, kMaxUnitCount) ||
+      !inRange(maxWorkgroupSize, 1, kMaxUnitCount))
+    return emitError() << "threads_per_unit, blocks_per_unit and "
+                          "max_workgroup_size must be between 1 and "
+                       << kMaxUnitCount << ", got " << threadsPerUnit << ", "
+                       << blocksPerUnit << " and " << maxWorkgroupSize;
+  if (!inRange(largeGrfThreadsPerUnit, 0, threadsPerUnit))
+    return emitError() << "large_grf_threads_per_unit must be between 0 and "
+                          "threads_per_unit ("
+                       << threadsPerUnit << "), got " << largeGrfThreadsPerUnit;
+  if (!inRange(registersPerUnit, 1, kMaxRegistersPerUnit))
+    return emitError() << "registers_per_unit must be between 1 and 2^32, got "
+                       << registersPerUnit;
+  if (!inRange(maxBlockSlmBytes, 0, slmBytes))
+    return emitError() << "max_block_slm_bytes must be between 0 and "
+                          "slm_bytes ("
+                       << slmBytes << "), got " << maxBlockSlmBytes;
+  if ((wgmma || dpas) && allZero)
+    return emitError() << "wgmma and dpas need a matrix instruction shape "
+                          "(mma is [0, 0, 0])";
+  if (!block2d.empty() &&
+      (block2d.size() != 5 || llvm::any_of(block2d, [&](int64_t v) {
+         return !inRange(v, 1, kMaxBlock2dBytes);
+       })))
+    return emitError() << "block_2d must be [] or 5 sizes [min_pitch, "
+                          "pitch_align, min_width, width_align, base_align] "
+                          "between 1 and "
+                       << kMaxBlock2dBytes;
   return success();
 }
 
@@ -189,14 +270,25 @@ ParseResult parseIntList(AsmParser &parser, SmallVectorImpl<int64_t> &values) {
 }
 } // namespace
 
+namespace {
+/// Parses `true` or `false` into `value`.
+ParseResult parseBool(AsmParser &parser, bool &value) {
+  SMLoc loc = parser.getCurrentLocation();
+  value = succeeded(parser.parseOptionalKeyword("true"));
+  if (value || succeeded(parser.parseOptionalKeyword("false")))
+    return success();
+  return parser.emitError(loc, "expected true or false");
+}
+} // namespace
+
 Attribute TargetAttr::parse(AsmParser &parser, Type) {
   MLIRContext *ctx = parser.getContext();
   std::string chip;
   SMLoc chipLoc = parser.getCurrentLocation();
   if (parser.parseLess() || parser.parseString(&chip))
     return {};
-  std::optional<TargetFields> preset = getPresetFields(chip);
-  TargetFields f = preset.value_or(TargetFields());
+  const TargetPreset *preset = lookupTargetPreset(chip);
+  TargetFields f = preset ? TargetFields::from(*preset) : TargetFields();
   llvm::StringSet<> seen;
   while (succeeded(parser.parseOptionalComma())) {
     std::string key;
@@ -214,17 +306,32 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
       r = parseIntList(parser, f.subgroupSizes);
     } else if (key == "mma") {
       r = parseIntList(parser, f.mma);
+    } else if (key == "block_2d") {
+      r = parseIntList(parser, f.block2d);
+    } else if (bool *flag = llvm::StringSwitch<bool *>(key)
+                                .Case("wgmma", &f.wgmma)
+                                .Case("tma", &f.tma)
+                                .Case("dpas", &f.dpas)
+                                .Default(nullptr)) {
+      r = parseBool(parser, *flag);
     } else {
-      int64_t *field = llvm::StringSwitch<int64_t *>(key)
-                           .Case("grf_count", &f.grfCount)
-                           .Case("grf_bytes", &f.grfBytes)
-                           .Case("slm_bytes", &f.slmBytes)
-                           .Case("compute_units", &f.computeUnits)
-                           .Case("vector_bits", &f.vectorBits)
-                           .Case("peak_f32_gflops", &f.peakF32Gflops)
-                           .Case("peak_bf16_gflops", &f.peakBf16Gflops)
-                           .Case("mem_gbps", &f.memGbps)
-                           .Default(nullptr);
+      int64_t *field =
+          llvm::StringSwitch<int64_t *>(key)
+              .Case("grf_count", &f.grfCount)
+              .Case("grf_bytes", &f.grfBytes)
+              .Case("slm_bytes", &f.slmBytes)
+              .Case("compute_units", &f.computeUnits)
+              .Case("vector_bits", &f.vectorBits)
+              .Case("peak_f32_gflops", &f.peakF32Gflops)
+              .Case("peak_bf16_gflops", &f.peakBf16Gflops)
+              .Case("mem_gbps", &f.memGbps)
+              .Case("threads_per_unit", &f.threadsPerUnit)
+              .Case("large_grf_threads_per_unit", &f.largeGrfThreadsPerUnit)
+              .Case("blocks_per_unit", &f.blocksPerUnit)
+              .Case("registers_per_unit", &f.registersPerUnit)
+              .Case("max_workgroup_size", &f.maxWorkgroupSize)
+              .Case("max_block_slm_bytes", &f.maxBlockSlmBytes)
+              .Default(nullptr);
       if (!field) {
         parser.emitError(keyLoc) << "unknown #xpu.target field '" << key << "'";
         return {};
@@ -249,42 +356,90 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
         return {};
       }
     }
+    // Limits and capabilities left out are those of the vendor.
+    if (std::optional<TargetFields> base =
+            getBaseFields(chip, f.vendor, f.slmBytes)) {
+      TargetFields given = f;
+      f.copyLimits(*base);
+      auto keep = [&](StringRef key, auto &field, const auto &value) {
+        if (seen.contains(key))
+          field = value;
+      };
+      keep("threads_per_unit", f.threadsPerUnit, given.threadsPerUnit);
+      keep("large_grf_threads_per_unit", f.largeGrfThreadsPerUnit,
+           given.largeGrfThreadsPerUnit);
+      keep("blocks_per_unit", f.blocksPerUnit, given.blocksPerUnit);
+      keep("registers_per_unit", f.registersPerUnit, given.registersPerUnit);
+      keep("max_workgroup_size", f.maxWorkgroupSize, given.maxWorkgroupSize);
+      keep("max_block_slm_bytes", f.maxBlockSlmBytes, given.maxBlockSlmBytes);
+      keep("wgmma", f.wgmma, given.wgmma);
+      keep("tma", f.tma, given.tma);
+      keep("dpas", f.dpas, given.dpas);
+      keep("block_2d", f.block2d, given.block2d);
+    }
   }
   return TargetAttr::getChecked(
       [&] { return parser.emitError(chipLoc); }, ctx, chip, f.vendor,
       f.subgroupSizes, f.grfCount, f.grfBytes, f.slmBytes, f.computeUnits,
-      f.mma, f.vectorBits, f.peakF32Gflops, f.peakBf16Gflops, f.memGbps);
+      f.mma, f.vectorBits, f.peakF32Gflops, f.peakBf16Gflops, f.memGbps,
+      f.threadsPerUnit, f.largeGrfThreadsPerUnit, f.blocksPerUnit,
+      f.registersPerUnit, f.maxWorkgroupSize, f.maxBlockSlmBytes, f.wgmma,
+      f.tma, f.dpas, f.block2d);
 }
 
 void TargetAttr::print(AsmPrinter &printer) const {
   printer << "<\"" << getChip() << "\"";
-  std::optional<TargetFields> preset = getPresetFields(getChip());
+  bool isPreset = lookupTargetPreset(getChip()) != nullptr;
   TargetFields f = TargetFields::from(*this);
-  auto printInt = [&](StringRef key, int64_t v, int64_t presetValue) {
-    if (!preset || v != presetValue)
+  // A preset prints the fields that differ from it; another chip its first
+  // eleven fields and the limits that differ from its vendor's.
+  TargetFields base = getBaseFields(getChip(), getVendor(), getSlmBytes())
+                          .value_or(TargetFields());
+  bool hasBase = getVendorDefaultPreset(getVendor()) || isPreset;
+  auto printInt = [&](StringRef key, int64_t v, int64_t baseValue,
+                      bool always) {
+    if (always || v != baseValue)
       printer << ", " << key << " = " << v;
   };
   auto printList = [&](StringRef key, ArrayRef<int64_t> v,
-                       ArrayRef<int64_t> presetValue) {
-    if (!preset || v != presetValue) {
+                       ArrayRef<int64_t> baseValue, bool always) {
+    if (always || v != baseValue) {
       printer << ", " << key << " = [";
       llvm::interleaveComma(v, printer);
       printer << "]";
     }
   };
-  if (!preset || f.vendor != preset->vendor)
+  auto printBool = [&](StringRef key, bool v, bool baseValue) {
+    if (!hasBase || v != baseValue)
+      printer << ", " << key << " = " << (v ? "true" : "false");
+  };
+  bool all = !isPreset;
+  if (all || f.vendor != base.vendor)
     printer << ", vendor = \"" << f.vendor << "\"";
-  TargetFields p = preset.value_or(TargetFields());
-  printList("subgroup_sizes", f.subgroupSizes, p.subgroupSizes);
-  printInt("grf_count", f.grfCount, p.grfCount);
-  printInt("grf_bytes", f.grfBytes, p.grfBytes);
-  printInt("slm_bytes", f.slmBytes, p.slmBytes);
-  printInt("compute_units", f.computeUnits, p.computeUnits);
-  printList("mma", f.mma, p.mma);
-  printInt("vector_bits", f.vectorBits, p.vectorBits);
-  printInt("peak_f32_gflops", f.peakF32Gflops, p.peakF32Gflops);
-  printInt("peak_bf16_gflops", f.peakBf16Gflops, p.peakBf16Gflops);
-  printInt("mem_gbps", f.memGbps, p.memGbps);
+  printList("subgroup_sizes", f.subgroupSizes, base.subgroupSizes, all);
+  printInt("grf_count", f.grfCount, base.grfCount, all);
+  printInt("grf_bytes", f.grfBytes, base.grfBytes, all);
+  printInt("slm_bytes", f.slmBytes, base.slmBytes, all);
+  printInt("compute_units", f.computeUnits, base.computeUnits, all);
+  printList("mma", f.mma, base.mma, all);
+  printInt("vector_bits", f.vectorBits, base.vectorBits, all);
+  printInt("peak_f32_gflops", f.peakF32Gflops, base.peakF32Gflops, all);
+  printInt("peak_bf16_gflops", f.peakBf16Gflops, base.peakBf16Gflops, all);
+  printInt("mem_gbps", f.memGbps, base.memGbps, all);
+  printInt("threads_per_unit", f.threadsPerUnit, base.threadsPerUnit, !hasBase);
+  printInt("large_grf_threads_per_unit", f.largeGrfThreadsPerUnit,
+           base.largeGrfThreadsPerUnit, !hasBase);
+  printInt("blocks_per_unit", f.blocksPerUnit, base.blocksPerUnit, !hasBase);
+  printInt("registers_per_unit", f.registersPerUnit, base.registersPerUnit,
+           !hasBase);
+  printInt("max_workgroup_size", f.maxWorkgroupSize, base.maxWorkgroupSize,
+           !hasBase);
+  printInt("max_block_slm_bytes", f.maxBlockSlmBytes, base.maxBlockSlmBytes,
+           !hasBase);
+  printBool("wgmma", f.wgmma, base.wgmma);
+  printBool("tma", f.tma, base.tma);
+  printBool("dpas", f.dpas, base.dpas);
+  printList("block_2d", f.block2d, base.block2d, !hasBase);
   printer << ">";
 }
 
@@ -465,9 +620,12 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << ", got " << stages;
   if (!schedule)
     return emitError() << "config needs a schedule";
-  if (backend && !isa<XeConfigAttr, NVGPUConfigAttr>(backend))
-    return emitError() << "config backend must be #xpu.xe<...> or "
-                          "#xpu.nvgpu<...>, got "
+  // A config without a backend is for the SIMT kernels (#xpu.simt).
+  if (backend && !isa<XeConfigAttr, NVGPUConfigAttr>(backend) &&
+      (isa<SimtConfigAttr>(backend) || !isa<GemmBackendAttrInterface>(backend)))
+    return emitError() << "config backend must be #xpu.xe<...>, "
+                          "#xpu.nvgpu<...> or another GEMM backend "
+                          "attribute, got "
                        << backend;
   return success();
 }

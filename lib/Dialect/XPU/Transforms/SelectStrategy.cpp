@@ -8,12 +8,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "xpu/Dialect/XPU/IR/TargetPresets.h"
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 #include "xpu/Dialect/XPU/Utils/StrategyModel.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -136,10 +138,17 @@ GemmBackend SelectStrategyPass::getAutoBackend(GemmOp gemm, TargetAttr target) {
                target.getChip(), elt, elt.isF32() ? " as tf32" : "",
                stringifyNVGPUMma(mma),
                mma == NVGPUMma::wgmma
-                   ? " (sm_90a: TMA and warpgroup MMA, tile_k 64)"
-                   : (nvidia::hasWgmma(target)
-                          ? " (wgmma takes 16-bit operands only)"
-                          : " (wgmma needs sm_90a)"));
+                   ? llvm::formatv(" ({0}: TMA and warpgroup MMA, tile_k 64)",
+                                   target.getChip())
+                         .str()
+                   : (target.hasWgmma()
+                          ? std::string(" (wgmma takes 16-bit operands only)")
+                          : llvm::formatv(" (wgmma needs {0})",
+                                          llvm::join(listPresets([](auto &p) {
+                                                       return p.wgmma;
+                                                     }),
+                                                     " or "))
+                                .str()));
     return GemmBackend::nvgpu;
   }
   remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "Backend"))

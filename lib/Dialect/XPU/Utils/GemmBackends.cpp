@@ -1,9 +1,11 @@
 //===- GemmBackends.cpp - what each GPU GEMM backend can run --------------===//
 
 #include "xpu/Dialect/XPU/Utils/GemmBackends.h"
+#include "xpu/Dialect/XPU/IR/TargetPresets.h"
 #include "xpu/Dialect/XPU/Utils/SizeArithmetic.h"
 
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -45,7 +47,18 @@ std::optional<GemmBackend> mlir::xpu::symbolizeGemmBackend(StringRef name) {
 // SIMT
 //===----------------------------------------------------------------------===//
 
-FailureOr<SimtLayout> mlir::xpu::getSimtLayout(ConfigAttr config, int64_t lanes,
+SimtMicroTile mlir::xpu::getSimtMicroTile(int64_t blockM, int64_t blockN,
+                                          int64_t lanes) {
+  SimtMicroTile t;
+  t.lanesN = std::max<int64_t>(1, std::min(lanes, blockN));
+  t.lanesM = std::max<int64_t>(1, lanes / t.lanesN);
+  t.rm = llvm::divideCeil(blockM, t.lanesM);
+  t.rn = llvm::divideCeil(blockN, t.lanesN);
+  return t;
+}
+
+FailureOr<SimtLayout> mlir::xpu::getSimtLayout(TargetAttr target,
+                                               ConfigAttr config, int64_t lanes,
                                                std::string &why) {
   SimtLayout l;
   ArrayRef<int64_t> tile = config.getTile();
@@ -64,22 +77,21 @@ FailureOr<SimtLayout> mlir::xpu::getSimtLayout(ConfigAttr config, int64_t lanes,
   if (l.tm % l.sgRows != 0 || l.tn % l.sgCols != 0)
     return fail("the subgroup layout does not divide the tile");
   int64_t blockM = l.tm / l.sgRows, blockN = l.tn / l.sgCols;
-  l.lanesN = std::min(l.lanes, blockN);
-  if (l.lanes % l.lanesN != 0 || blockN % l.lanesN != 0)
+  SimtMicroTile t = getSimtMicroTile(blockM, blockN, l.lanes);
+  if (l.lanes % t.lanesN != 0 || blockN % t.lanesN != 0 ||
+      blockM % t.lanesM != 0)
     return fail(llvm::formatv("{0} lanes do not split a {1}x{2} subgroup block",
                               l.lanes, blockM, blockN));
-  l.lanesM = l.lanes / l.lanesN;
-  if (blockM % l.lanesM != 0)
-    return fail(llvm::formatv("{0} lanes do not split a {1}x{2} subgroup block",
-                              l.lanes, blockM, blockN));
-  l.rm = blockM / l.lanesM;
-  l.rn = blockN / l.lanesN;
+  l.lanesM = t.lanesM;
+  l.lanesN = t.lanesN;
+  l.rm = t.rm;
+  l.rn = t.rn;
   if (l.rm * l.rn > kSimtMaxAccumulators)
     return fail(llvm::formatv("{0}x{1} accumulators per thread (at most {2})",
                               l.rm, l.rn, kSimtMaxAccumulators));
-  if (l.threads() > kMaxWorkgroupSize)
+  if (l.threads() > target.getMaxWorkgroupSize())
     return fail(llvm::formatv("{0} threads per workgroup (at most {1})",
-                              l.threads(), kMaxWorkgroupSize));
+                              l.threads(), target.getMaxWorkgroupSize()));
   return l;
 }
 
@@ -93,26 +105,30 @@ int64_t xe::getElementBytes(Type t) {
   return llvm::divideCeil(t.getIntOrFloatBitWidth(), 8);
 }
 
-int64_t xe::getLegalPitch(int64_t cols, Type elt) {
+int64_t xe::getLegalPitch(TargetAttr target, int64_t cols, Type elt) {
   int64_t bytes = getElementBytes(elt);
-  return std::max<int64_t>(llvm::alignTo(cols, kPitchAlignBytes / bytes),
-                           kMinPitchBytes / bytes);
+  return std::max<int64_t>(
+      llvm::alignTo(cols, target.getBlock2dPitchAlign() / bytes),
+      target.getBlock2dMinPitch() / bytes);
 }
 
-int64_t xe::getBlockWidth(int64_t cols, Type elt) {
-  // In elements (no byte products that could overflow): a multiple of 4
-  // bytes, at least 64 bytes.
+int64_t xe::getBlockWidth(TargetAttr target, int64_t cols, Type elt) {
+  // In elements (no byte products that could overflow): a multiple of the
+  // width alignment (4 bytes), at least the minimum width (64 bytes).
   int64_t bytes = getElementBytes(elt);
-  int64_t align = std::max<int64_t>(1, kWidthAlignBytes / bytes);
-  return std::max<int64_t>(llvm::alignTo(cols, align),
-                           llvm::divideCeil(kMinWidthBytes, bytes));
+  int64_t align = std::max<int64_t>(1, target.getBlock2dWidthAlign() / bytes);
+  return std::max<int64_t>(
+      llvm::alignTo(cols, align),
+      llvm::divideCeil(target.getBlock2dMinWidth(), bytes));
 }
 
-int64_t xe::getBatchRows(int64_t rows, int64_t pitch, Type elt) {
-  // Rows come in groups of 64 / gcd(row bytes, 64); only the row bytes
-  // modulo 64 matter.
-  int64_t rowBytes = (pitch % kBaseAlignment) * getElementBytes(elt);
-  int64_t group = kBaseAlignment / std::gcd(rowBytes, kBaseAlignment);
+int64_t xe::getBatchRows(TargetAttr target, int64_t rows, int64_t pitch,
+                         Type elt) {
+  // Rows come in groups of base / gcd(row bytes, base); only the row bytes
+  // modulo the base alignment matter.
+  int64_t base = target.getBlock2dBaseAlign();
+  int64_t rowBytes = (pitch % base) * getElementBytes(elt);
+  int64_t group = base / std::gcd(rowBytes, base);
   return llvm::alignTo(rows, group);
 }
 
@@ -157,10 +173,13 @@ static LogicalResult checkXeGemm(GemmOp gemm, TargetAttr target,
     why = reason.str();
     return failure();
   };
-  if (!target.isIntel())
-    return fail(llvm::formatv("the target '{0}' is not an Intel Xe target "
-                              "(pvc, bmg)",
-                              target.getChip()));
+  if (!target.isIntel() || !target.hasDpas() || !target.hasBlock2d())
+    return fail(llvm::formatv(
+        "the target '{0}' is not an Intel Xe target ({1})", target.getChip(),
+        llvm::join(listPresets([](const TargetPreset &p) {
+                     return p.dpas && !p.block2d.empty();
+                   }),
+                   ", ")));
   if (!llvm::is_contained(target.getSubgroupSizes(), xe::kLanes) ||
       target.getMma() != ArrayRef<int64_t>{xe::kDpasM, xe::kDpasN, xe::kDpasK})
     return fail(llvm::formatv("the target '{0}' needs 16-lane subgroups and "
@@ -213,13 +232,9 @@ bool nvidia::isKernelScalarType(Type t) {
          (t.isSignlessInteger() && t.getIntOrFloatBitWidth() <= 64);
 }
 
-bool nvidia::hasWgmma(TargetAttr target) {
-  return target.getChip() == "sm_90a";
-}
-
 NVGPUMma nvidia::getPreferredMma(TargetAttr target, int64_t operandBytes) {
-  return hasWgmma(target) && operandBytes == 2 ? NVGPUMma::wgmma
-                                               : NVGPUMma::mma_sync;
+  return target.hasWgmma() && operandBytes == 2 ? NVGPUMma::wgmma
+                                                : NVGPUMma::mma_sync;
 }
 
 int64_t nvidia::getOperandPitch(int64_t cols, Type elt, NVGPUMma mma) {
@@ -229,6 +244,12 @@ int64_t nvidia::getOperandPitch(int64_t cols, Type elt, NVGPUMma mma) {
     return cols;
   int64_t align = mma == NVGPUMma::wgmma ? kTmaRowBytes / bytes : chunk;
   return llvm::alignTo(cols, align);
+}
+
+int64_t nvidia::getMmaSyncFragmentRegisters(int64_t warpM, int64_t warpN,
+                                            int64_t bRegistersPer8Cols) {
+  return 2 * (4 * llvm::divideCeil(warpM, 16) +
+              bRegistersPer8Cols * llvm::divideCeil(warpN, 8));
 }
 
 int64_t nvidia::getMmaSyncStages(ConfigAttr config) {
@@ -347,9 +368,9 @@ static LogicalResult checkMmaSyncConfig(TargetAttr target, ConfigAttr config,
                               "2) of 16-byte chunks for a [k, n] B",
                               tn));
   int64_t threads = nvidia::getThreads(config);
-  if (threads > kMaxWorkgroupSize)
+  if (threads > target.getMaxWorkgroupSize())
     return fail(llvm::formatv("{0} threads per workgroup (at most {1})",
-                              threads, kMaxWorkgroupSize));
+                              threads, target.getMaxWorkgroupSize()));
   int64_t aChunks = tm * tk / ce, bChunks = tn * tk / ce;
   if (aChunks % threads != 0 || bChunks % threads != 0)
     return fail(llvm::formatv("the {0} + {1} 16-byte chunks of a k tile do "
@@ -359,11 +380,11 @@ static LogicalResult checkMmaSyncConfig(TargetAttr target, ConfigAttr config,
   // 8-column B tile; the next k-step's fragments load while this one's
   // products run.
   int64_t accumulators = tm * tn / threads;
-  int64_t fragments = 2 * (4 * (warpM / 16) + 2 * (warpN / 8));
+  int64_t fragments = nvidia::getMmaSyncFragmentRegisters(warpM, warpN);
   if (accumulators + fragments > nvidia::kMmaSyncRegisterRoom)
     return fail(llvm::formatv("{0} accumulators and {1} fragment registers "
-                              "per thread leave no room in 255 registers",
-                              accumulators, fragments));
+                              "per thread leave no room in {2} registers",
+                              accumulators, fragments, target.getGrfCount()));
   int64_t shared = getWorkgroupSlmBytes(GemmBackend::nvgpu, config, bytes);
   if (shared > target.getSlmBytes())
     return fail(llvm::formatv("{0} stages x ({1} + {2}) x {3} x {4} bytes = "
@@ -382,9 +403,12 @@ static LogicalResult checkWgmmaConfig(TargetAttr target, ConfigAttr config,
   };
   ArrayRef<int64_t> tile = config.getTile();
   int64_t tm = tile[0], tn = tile[1], tk = tile[2];
-  if (!nvidia::hasWgmma(target))
-    return fail(llvm::formatv("wgmma needs sm_90a (the target is '{0}')",
-                              target.getChip()));
+  if (!target.hasWgmma())
+    return fail(llvm::formatv(
+        "wgmma needs {0} (the target is '{1}')",
+        llvm::join(listPresets([](const TargetPreset &p) { return p.wgmma; }),
+                   " or "),
+        target.getChip()));
   if (bytes != 2)
     return fail("wgmma kernels take 16-bit operands (tf32 runs on mma_sync)");
   if (tm != 64 && tm != 128)
@@ -399,12 +423,12 @@ static LogicalResult checkWgmmaConfig(TargetAttr target, ConfigAttr config,
     return fail(llvm::formatv("tile_k {0}: one 128-byte swizzled row ({1})", tk,
                               nvidia::kWgmmaTileK));
   int64_t shared = getWorkgroupSlmBytes(GemmBackend::nvgpu, config, bytes);
-  if (config.getStages() < 2 || shared > nvidia::kMaxWgmmaSharedBytes)
+  int64_t room = target.getMaxBlockSlmBytes() - nvidia::kWgmmaBarrierBytes;
+  if (config.getStages() < 2 || shared > room)
     return fail(llvm::formatv("{0} stages of ({1} + {2}) x {3} x {4} bytes: "
                               "the TMA ring needs 2 or more that fit {5} "
                               "bytes of shared memory",
-                              config.getStages(), tm, tn, tk, bytes,
-                              nvidia::kMaxWgmmaSharedBytes));
+                              config.getStages(), tm, tn, tk, bytes, room));
   ScheduleAttr schedule = config.getSchedule();
   if (schedule.getKind() == Schedule::stream_k)
     return fail("the wgmma kernel computes whole tiles over all of K (its "
@@ -448,7 +472,7 @@ mlir::xpu::checkBackendConfig(GemmBackend backend, TargetAttr target,
     if (config.getBackend())
       return fail("the SIMT kernels take no backend sub-attribute");
     int64_t lanes = target.getSubgroupSizes().front();
-    if (failed(getSimtLayout(config, lanes, why)))
+    if (failed(getSimtLayout(target, config, lanes, why)))
       return failure();
     int64_t slm = getWorkgroupSlmBytes(backend, config, operandBytes);
     if (slm > target.getSlmBytes())
@@ -461,6 +485,10 @@ mlir::xpu::checkBackendConfig(GemmBackend backend, TargetAttr target,
     if (!target.isIntel())
       return fail(llvm::formatv("#xpu.xe knobs on the non-Intel target '{0}'",
                                 target.getChip()));
+    if (!target.hasDpas() || !target.hasBlock2d())
+      return fail(llvm::formatv("#xpu.xe knobs on the target '{0}' without "
+                                "DPAS and 2D block I/O",
+                                target.getChip()));
     int64_t grfMode = config.getGrfMode();
     if (tile[0] % sg[0] != 0 || tile[1] % sg[1] != 0 ||
         (tile[0] / sg[0]) % xe::kDpasM != 0 ||
@@ -470,11 +498,11 @@ mlir::xpu::checkBackendConfig(GemmBackend backend, TargetAttr target,
           "must be a multiple of 8x16 and tile_k a multiple of 16 (DPAS)",
           tile[0], tile[1], tile[2], sg[0], sg[1]));
     int64_t subgroups = sg[0] * sg[1];
-    if (subgroups * xe::kLanes > kMaxWorkgroupSize)
+    if (subgroups * xe::kLanes > target.getMaxWorkgroupSize())
       return fail(llvm::formatv("{0} subgroups of 16 lanes exceed {1} "
                                 "work-items per workgroup",
-                                subgroups, kMaxWorkgroupSize));
-    int64_t threads = grfMode == 256 ? xe::kThreads256 : xe::kThreads128;
+                                subgroups, target.getMaxWorkgroupSize()));
+    int64_t threads = target.getThreadsPerUnit(grfMode);
     if (subgroups > threads)
       return fail(llvm::formatv("{0} subgroups > {1} hardware threads of an "
                                 "Xe-core in {2}-GRF mode",
@@ -504,18 +532,26 @@ mlir::xpu::checkBackendConfig(GemmBackend backend, TargetAttr target,
   llvm_unreachable("unknown GEMM backend");
 }
 
-int64_t mlir::xpu::getBackendRowPitch(GemmBackend backend, int64_t cols,
-                                      Type elt) {
-  if (backend == GemmBackend::xe)
-    return xe::getLegalPitch(cols, elt);
+int64_t mlir::xpu::getBackendRowPitch(GemmBackend backend, TargetAttr target,
+                                      int64_t cols, Type elt) {
+  // A target without 2D block I/O is refused by the xe backend's checks.
+  if (backend == GemmBackend::xe && target.hasBlock2d())
+    return xe::getLegalPitch(target, cols, elt);
   return cols;
 }
 
-int64_t mlir::xpu::getBackendBatchRows(GemmBackend backend, int64_t rows,
-                                       int64_t pitch, Type elt) {
-  if (backend == GemmBackend::xe)
-    return xe::getBatchRows(rows, pitch, elt);
+int64_t mlir::xpu::getBackendBatchRows(GemmBackend backend, TargetAttr target,
+                                       int64_t rows, int64_t pitch, Type elt) {
+  if (backend == GemmBackend::xe && target.hasBlock2d())
+    return xe::getBatchRows(target, rows, pitch, elt);
   return rows;
+}
+
+int64_t mlir::xpu::getBackendBufferAlignment(GemmBackend backend,
+                                             TargetAttr target) {
+  if (backend == GemmBackend::xe && target.hasBlock2d())
+    return target.getBlock2dBaseAlign();
+  return 64;
 }
 
 int64_t mlir::xpu::getWorkgroupSlmBytes(GemmBackend backend, ConfigAttr config,
@@ -546,23 +582,22 @@ int64_t mlir::xpu::getResidentWorkgroups(GemmBackend backend, TargetAttr target,
   // one compute unit.
   int64_t perUnit = 1;
   if (target.isIntel()) {
-    perUnit = (config.getGrfMode() == 256 ? xe::kThreads256 : xe::kThreads128) /
-              subgroups;
+    perUnit = target.getThreadsPerUnit(config.getGrfMode()) / subgroups;
   } else if (backend == GemmBackend::nvgpu) {
     // Warps of the kernel (wgmma: its warpgroups, whatever the subgroups
     // say) and, for wgmma, the registers setmaxnreg gives each warpgroup.
     int64_t threads = nvidia::getThreads(config);
-    perUnit =
-        std::min(nvidia::kBlocksPerSM, nvidia::kWarpsPerSM / (threads / 32));
+    perUnit = std::min(target.getBlocksPerUnit(),
+                       target.getThreadsPerUnit() / (threads / 32));
     NVGPUConfigAttr knobs = config.getNVGPU();
     if (knobs && knobs.isWgmma()) {
       int64_t registers =
           128 * (nvidia::kProducerRegisters +
                  config.getTile()[0] / 64 * nvidia::kConsumerRegisters);
-      perUnit = std::min(perUnit, nvidia::kRegistersPerSM / registers);
+      perUnit = std::min(perUnit, target.getRegistersPerUnit() / registers);
     }
   } else if (target.isNvidia()) {
-    perUnit = nvidia::kWarpsPerSM / subgroups;
+    perUnit = target.getThreadsPerUnit() / subgroups;
   }
   int64_t slm = getWorkgroupSlmBytes(backend, config, operandBytes);
   if (slm > 0)

@@ -15,7 +15,7 @@ using namespace mlir::xpu;
 TargetAttr mlir::xpu::resolveTarget(Operation *op) {
   if (TargetAttr target = TargetAttr::lookup(op))
     return target;
-  return TargetAttr::getPreset(op->getContext(), kDefaultTargetChip);
+  return TargetAttr::getDefault(op->getContext());
 }
 
 std::string mlir::xpu::describeGemmShape(GemmOp gemm) {

@@ -68,10 +68,8 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config,
     // block along n first (at most `lanes` columns), then along m.
     int64_t blockM = llvm::divideCeil(tile[0], subgroups[0]);
     int64_t blockN = llvm::divideCeil(tile[1], subgroups[1]);
-    int64_t lanesN = std::max<int64_t>(1, std::min(lanes, blockN));
-    int64_t lanesM = std::max<int64_t>(1, lanes / lanesN);
-    int64_t rows = llvm::divideCeil(blockM, lanesM);
-    int64_t cols = llvm::divideCeil(blockN, lanesN);
+    SimtMicroTile microTile = getSimtMicroTile(blockM, blockN, lanes);
+    int64_t rows = microTile.rm, cols = microTile.rn;
     model.elementRegisters =
         llvm::divideCeil(bytesPerElement, target.getGrfBytes());
     model.fragmentRegisters = satMul(rows, cols, model.elementRegisters);
@@ -95,8 +93,8 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config,
       // tf32 B fragments of a [k, n] B are loaded one 32-bit element at a
       // time (ldmatrix cannot transpose them): count their addresses too.
       int64_t perBTile = operandType.isTF32() ? 4 : 2;
-      int64_t fragments = 2 * (4 * llvm::divideCeil(warpM, 16) +
-                               perBTile * llvm::divideCeil(warpN, 8));
+      int64_t fragments =
+          nvidia::getMmaSyncFragmentRegisters(warpM, warpN, perBTile);
       // 32 of addresses, indices, masks and loop state: within 4 of what
       // ptxas allocates for the large tiles, where the budget matters.
       // One-warp 16x16 tiles need about 10 more (their budget has a floor:

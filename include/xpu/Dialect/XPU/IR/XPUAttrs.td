@@ -106,11 +106,19 @@ def XPU_TargetAttr : XPU_Attr<"Target", "target"> {
   let description = [{
     Describes one device: subgroup (warp) sizes, the register file a thread
     sees, shared local memory, compute units, the matrix-engine instruction
-    shape and peak rates. Presets exist for Intel `pvc` (Data Center GPU Max
-    1550) and `bmg` (Arc B580), NVIDIA `sm_80` (A100), `sm_90` and `sm_90a`
-    (H200; `sm_90a` enables wgmma and TMA kernels) and the host `cpu`;
-    any field can be overridden. The numbers and their sources are listed in
-    `docs/Design.md`.
+    shape, peak rates, the limits the kernels are sized against and the
+    instructions the backends may use. It is the only home of hardware
+    facts: passes query fields by name (`target.hasWgmma()`,
+    `target.getThreadsPerUnit()`), never compare chip names.
+
+    The presets are one table (`lib/Dialect/XPU/IR/TargetPresets.cpp`;
+    `xpu-opt --xpu-list-targets` prints it): Intel `pvc` (Data Center GPU
+    Max 1550) and `bmg` (Arc B580), NVIDIA `sm_80` (A100), `sm_90` and
+    `sm_90a` (H200; `sm_90a` enables wgmma) and the host `cpu`. Any field
+    can be overridden; a preset prints only the fields that differ from it.
+    A chip that is not a preset gives the first eleven fields; its limits
+    and capabilities default to those of its vendor's first preset. The
+    numbers and their sources are listed in `docs/Design.md`.
 
     ```mlir
     module attributes {xpu.target = #xpu.target<"pvc">} {}
@@ -119,14 +127,14 @@ def XPU_TargetAttr : XPU_Attr<"Target", "target"> {
         subgroup_sizes = [16], grf_count = 128, grf_bytes = 64,
         slm_bytes = 131072, compute_units = 64, mma = [8, 16, 16],
         vector_bits = 512, peak_f32_gflops = 20000, peak_bf16_gflops = 300000,
-        mem_gbps = 1600>} {}
+        mem_gbps = 1600, threads_per_unit = 32>} {}
     ```
 
     Fields:
     * `vendor`: `intel`, `nvidia` or `cpu`;
     * `subgroup_sizes`: supported subgroup / warp sizes;
     * `grf_count`: registers per thread (Xe: GRFs in the default mode;
-      sm_90: the per-thread limit); `grf_bytes`: bytes per register;
+      NVIDIA: the per-thread limit, 255); `grf_bytes`: bytes per register;
     * `slm_bytes`: shared local memory per Xe-core / SM (cpu: L2 bytes);
     * `compute_units`: Xe-cores, SMs or CPU cores;
     * `mma`: the matrix instruction shape `[m, n, k]` for 16-bit operands
@@ -135,10 +143,30 @@ def XPU_TargetAttr : XPU_Attr<"Target", "target"> {
       EU's native execution width in bits;
     * `peak_f32_gflops`, `peak_bf16_gflops`, `mem_gbps`: peak rates.
 
+    Limits:
+    * `threads_per_unit`: subgroups one compute unit holds at once (Xe:
+      hardware threads of an Xe-core in the 128-GRF mode, 8 engines x 8;
+      NVIDIA: warps per SM);
+    * `large_grf_threads_per_unit`: the same in Xe's 256-GRF mode (0 when
+      the target has no large register file mode);
+    * `blocks_per_unit`: workgroups (thread blocks) one unit holds at once;
+    * `registers_per_unit`: 32-bit registers of one unit;
+    * `max_workgroup_size`: work-items (threads) of one workgroup;
+    * `max_block_slm_bytes`: shared local memory one workgroup may have
+      (at most `slm_bytes`).
+
+    Capabilities:
+    * `wgmma`, `tma`: Hopper's warpgroup MMA and tensor memory accelerator;
+    * `dpas`: Intel's DPAS matrix instructions;
+    * `block_2d`: the limits of 2D block loads and stores in bytes,
+      `[min_pitch, pitch_align, min_width, width_align, base_align]`, or
+      `[]` when the target has none.
+
     The verifier bounds every field far above real devices (subgroup sizes
     up to 1024, `grf_count` 4096, `grf_bytes` 1024, `slm_bytes` 2^32,
-    `compute_units` 2^20, `mma` sizes 1024, `vector_bits` 65536), so that
-    the sizes the cost models derive from a target fit in 64 bits.
+    `compute_units`, threads, blocks and workgroup sizes 2^20, registers
+    2^32, `mma` sizes 1024, `vector_bits` 65536), so that the sizes the
+    cost models derive from a target fit in 64 bits.
   }];
   let parameters = (ins
     StringRefParameter<"preset or chip name">:$chip,
@@ -152,13 +180,25 @@ def XPU_TargetAttr : XPU_Attr<"Target", "target"> {
     "int64_t":$vectorBits,
     "int64_t":$peakF32Gflops,
     "int64_t":$peakBf16Gflops,
-    "int64_t":$memGbps
+    "int64_t":$memGbps,
+    "int64_t":$threadsPerUnit,
+    "int64_t":$largeGrfThreadsPerUnit,
+    "int64_t":$blocksPerUnit,
+    "int64_t":$registersPerUnit,
+    "int64_t":$maxWorkgroupSize,
+    "int64_t":$maxBlockSlmBytes,
+    "bool":$wgmma,
+    "bool":$tma,
+    "bool":$dpas,
+    ArrayRefParameter<"int64_t", "2D block limits in bytes">:$block2d
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Returns the preset of that name, or a null attribute.
     static TargetAttr getPreset(::mlir::MLIRContext *ctx, ::llvm::StringRef chip);
+    /// The preset passes use for a module without #xpu.target.
+    static TargetAttr getDefault(::mlir::MLIRContext *ctx);
     /// Names of the presets, for diagnostics.
     static ::llvm::ArrayRef<::llvm::StringRef> getPresetNames();
     /// Returns the target of the closest enclosing module, or null.
@@ -168,6 +208,24 @@ def XPU_TargetAttr : XPU_Attr<"Target", "target"> {
     bool isCpu() const { return getVendor() == "cpu"; }
     /// Register file of one thread in bytes.
     int64_t getRegisterFileBytes() const { return getGrfCount() * getGrfBytes(); }
+    bool hasWgmma() const { return getWgmma(); }
+    bool hasTma() const { return getTma(); }
+    bool hasDpas() const { return getDpas(); }
+    bool hasBlock2d() const { return !getBlock2d().empty(); }
+    /// Hardware threads (subgroups) of one compute unit in GRF mode
+    /// `grfMode` (256: the large register file; anything else: the
+    /// default mode).
+    int64_t getThreadsPerUnit(int64_t grfMode) const {
+      return grfMode == 256 && getLargeGrfThreadsPerUnit() != 0
+                 ? getLargeGrfThreadsPerUnit()
+                 : getThreadsPerUnit();
+    }
+    /// The 2D block limits (bytes); only on targets with hasBlock2d().
+    int64_t getBlock2dMinPitch() const { return getBlock2d()[0]; }
+    int64_t getBlock2dPitchAlign() const { return getBlock2d()[1]; }
+    int64_t getBlock2dMinWidth() const { return getBlock2d()[2]; }
+    int64_t getBlock2dWidthAlign() const { return getBlock2d()[3]; }
+    int64_t getBlock2dBaseAlign() const { return getBlock2d()[4]; }
     /// Upper bounds of the verifier: far above any device, low enough that
     /// the sizes derived from them fit in 64 bits.
     static constexpr int64_t kMaxSubgroupSize = 1024;
@@ -177,6 +235,9 @@ def XPU_TargetAttr : XPU_Attr<"Target", "target"> {
     static constexpr int64_t kMaxComputeUnits = int64_t(1) << 20;
     static constexpr int64_t kMaxMmaSize = 1024;
     static constexpr int64_t kMaxVectorBits = 65536;
+    static constexpr int64_t kMaxUnitCount = int64_t(1) << 20;
+    static constexpr int64_t kMaxRegistersPerUnit = int64_t(1) << 32;
+    static constexpr int64_t kMaxBlock2dBytes = 65536;
   }];
 }
 
@@ -251,6 +312,21 @@ def XPU_XeConfigAttr : XPU_Attr<"XeConfig", "xe"> {
   let genVerifyDecl = 1;
 }
 
+def XPU_SimtConfigAttr : XPU_Attr<"SimtConfig", "simt"> {
+  let summary = "The portable SIMT GEMM backend, which has no knobs";
+  let description = [{
+    Names the SIMT backend (`convert-xpu-to-gpu`: shared-memory slices and
+    register micro-tiles, any target of the gpu dialect) where a backend is
+    asked for by its attribute (`GemmBackendAttrInterface`): the backend of
+    a `#xpu.config` written without `backend = ...`. It is not written in a
+    config.
+
+    ```mlir
+    #xpu.simt
+    ```
+  }];
+}
+
 def XPU_NVGPUConfigAttr : XPU_Attr<"NVGPUConfig", "nvgpu"> {
   let summary = "NVIDIA tensor-core backend knobs of one GEMM's config";
   let description = [{
@@ -323,8 +399,10 @@ def XPU_ConfigAttr : XPU_Attr<"Config", "config"> {
       `stream_k<programs = P, fixup = ...>` (`#xpu.schedule`);
     * `backend` (optional): the knobs of one backend,
       `#xpu.xe<grf_mode = 256>` for the Intel Xe DPAS kernels or
-      `#xpu.nvgpu<mma = wgmma>` for the NVIDIA tensor-core kernels. A
-      config without it is for the portable SIMT kernels.
+      `#xpu.nvgpu<mma = wgmma>` for the NVIDIA tensor-core kernels, or
+      another attribute implementing `GemmBackendAttrInterface` (a test
+      backend). A config without it is for the portable SIMT kernels
+      (`#xpu.simt`). The passes ask the backend through that interface.
   }];
   let parameters = (ins
     ArrayRefParameter<"int64_t", "workgroup tile [m, n, k]">:$tile,

@@ -9,7 +9,11 @@
 // config the strategy accepts is one the backend lowers.
 //
 // Three backends: SIMT (no sub-attribute), Intel Xe DPAS (#xpu.xe) and
-// NVIDIA tensor cores (#xpu.nvgpu).
+// NVIDIA tensor cores (#xpu.nvgpu). xpu-materialize-layouts and
+// xpu-schedule-gemm reach these rules through GemmBackendAttrInterface,
+// whose implementations (lib/Conversion/XPUTo*/*GemmBackend.cpp) call
+// them; the strategy (SelectStrategy, StrategyModel, RegisterPressure)
+// still calls them by GemmBackend.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,17 +62,25 @@ struct SimtLayout {
   int64_t threads() const { return sgRows * sgCols * lanes; }
 };
 
+/// How the lanes of a subgroup split its `blockM x blockN` block: along n
+/// first (at most `lanes` columns, so that neighbouring lanes touch
+/// neighbouring columns), then along m; each lane keeps an `rm x rn` register
+/// micro-tile (rounded up where the lanes do not divide the block). The one
+/// owner of the SIMT micro-tile: the kernels (getSimtLayout) and the register
+/// model read it here.
+struct SimtMicroTile {
+  int64_t lanesM, lanesN, rm, rn;
+};
+SimtMicroTile getSimtMicroTile(int64_t blockM, int64_t blockN, int64_t lanes);
+
 /// Accumulators one SIMT thread may hold: beyond this the kernel would spill
 /// on every target we know.
 inline constexpr int64_t kSimtMaxAccumulators = 256;
-/// Work-items per workgroup on every target (Xe max_work_group_size, CUDA
-/// threads per block).
-inline constexpr int64_t kMaxWorkgroupSize = 1024;
 
-/// The SIMT layout of `config` with `lanes` lanes per subgroup, or failure
-/// with the reason in `why`.
-FailureOr<SimtLayout> getSimtLayout(ConfigAttr config, int64_t lanes,
-                                    std::string &why);
+/// The SIMT layout of `config` on `target` with `lanes` lanes per subgroup,
+/// or failure with the reason in `why`.
+FailureOr<SimtLayout> getSimtLayout(TargetAttr target, ConfigAttr config,
+                                    int64_t lanes, std::string &why);
 
 //===----------------------------------------------------------------------===//
 // Intel Xe (DPAS)
@@ -79,34 +91,26 @@ namespace xe {
 inline constexpr int64_t kLanes = 16;
 /// DPAS shape for 16-bit operands: A 8x16, B 16x16, C 8x16.
 inline constexpr int64_t kDpasM = 8, kDpasN = 16, kDpasK = 16;
-/// 2D block surfaces (cl_intel_subgroup_2d_block_io, "Restrictions"; pvc
-/// and Xe2): the row pitch is at least 64 bytes and a multiple of 16 bytes;
-/// the width (bytes of a row the block message may touch) is at least 64
-/// bytes, a multiple of 4 and at most the pitch.
-inline constexpr int64_t kMinPitchBytes = 64, kPitchAlignBytes = 16;
-inline constexpr int64_t kMinWidthBytes = 64, kWidthAlignBytes = 4;
-/// The base address of a 2D block surface is 64-byte aligned: buffers the
-/// lowering allocates are, and so is every batch's slab of a batched one.
-inline constexpr int64_t kBaseAlignment = 64;
-/// Hardware threads of one Xe-core: 8 vector engines x 8 threads, 4 per
-/// engine in 256-GRF mode; a workgroup runs on one Xe-core.
-inline constexpr int64_t kThreads128 = 64, kThreads256 = 32;
+// The 2D block surface rules (minimum and alignment of the row pitch and
+// the width, base alignment) are the target's `block_2d` limits: a row's
+// width (bytes a block message may touch) is at most its pitch.
 
 /// f16 and bf16: the operand types of DPAS.
 bool isDpasOperandType(Type t);
 /// Bytes of one element of `t`.
 int64_t getElementBytes(Type t);
-/// The smallest row pitch >= `cols` elements that 2D block I/O accepts.
-int64_t getLegalPitch(int64_t cols, Type elt);
+/// The smallest row pitch >= `cols` elements that 2D block I/O on `target`
+/// accepts.
+int64_t getLegalPitch(TargetAttr target, int64_t cols, Type elt);
 /// The smallest surface width >= `cols` elements that 2D block I/O accepts
 /// (>= 64 bytes, a multiple of 4): the width of the descriptors of a
 /// surface with `cols` logical columns. It is at most getLegalPitch(cols),
 /// so a row padded to a legal pitch holds it.
-int64_t getBlockWidth(int64_t cols, Type elt);
+int64_t getBlockWidth(TargetAttr target, int64_t cols, Type elt);
 /// The smallest row count >= `rows` whose rows of `pitch` elements fill a
-/// multiple of 64 bytes: the rows of one batch's slab of a batched surface,
-/// so that every batch's base address stays 64-byte aligned.
-int64_t getBatchRows(int64_t rows, int64_t pitch, Type elt);
+/// multiple of the base alignment (64 bytes): the rows of one batch's slab
+/// of a batched surface, so that every batch's base address stays aligned.
+int64_t getBatchRows(TargetAttr target, int64_t rows, int64_t pitch, Type elt);
 /// Types the Xe kernel loads, stores and computes its epilogue in (f32,
 /// f16, bf16, integers up to 32 bits).
 bool isKernelType(Type t);
@@ -137,34 +141,34 @@ inline constexpr int64_t kChunkBytes = 16;
 /// Rows that need a new pitch anyway get a multiple of 128 bytes where TMA
 /// reads them (one 128-byte swizzled row per box row).
 inline constexpr int64_t kTmaRowBytes = 128;
-/// Dynamic shared memory one block may have on sm_90 (227 KiB), less what
-/// the wgmma kernel's mbarriers take.
-inline constexpr int64_t kMaxWgmmaSharedBytes = 227 * 1024 - 1024;
+/// Shared memory the wgmma kernel's mbarriers take from the target's
+/// `max_block_slm_bytes`.
+inline constexpr int64_t kWgmmaBarrierBytes = 1024;
 /// Registers per thread after setmaxnreg in the wgmma kernel: the producer
-/// warpgroup gives its registers to the consumers (64K registers per SM:
-/// 2 x 128 x 232 + 128 x 40).
+/// warpgroup gives its registers to the consumers (the 64K registers of an
+/// sm_90 SM: 2 x 128 x 232 + 128 x 40).
 inline constexpr int64_t kProducerRegisters = 40;
 inline constexpr int64_t kConsumerRegisters = 232;
-/// 32-bit registers of one SM (sm_80, sm_90).
-inline constexpr int64_t kRegistersPerSM = 65536;
-/// Warps and thread blocks one SM holds at once (sm_80, sm_90: CUDA C++
-/// Programming Guide, "Technical Specifications per Compute Capability").
-inline constexpr int64_t kWarpsPerSM = 64;
-inline constexpr int64_t kBlocksPerSM = 32;
+/// Registers of the A and B fragments one mma.sync thread holds for a
+/// `warpM x warpN` warp block: two k-steps (the next one's fragments load
+/// while this one's products run) of 4 registers per 16-row A tile
+/// (ldmatrix.x4) and `bRegistersPer8Cols` per 8-column B tile (2 from
+/// ldmatrix). The one owner of the count: the kernel, its rules and the
+/// register model read it here.
+int64_t getMmaSyncFragmentRegisters(int64_t warpM, int64_t warpN,
+                                    int64_t bRegistersPer8Cols = 2);
 /// Registers of one mma.sync thread that accumulators and fragments may
-/// take: the rest of 255 hold addresses, indices and loop state.
+/// take: the rest of the target's 255 (`grf_count`) hold addresses, indices
+/// and loop state.
 inline constexpr int64_t kMmaSyncRegisterRoom = 232;
 
 /// bf16 and f16: the 16-bit operand types of mma.sync and wgmma.
 bool isTensorCoreType(Type t);
 /// Types the kernels compute the epilogue in and store.
 bool isKernelScalarType(Type t);
-/// True when `target` runs wgmma kernels (the architecture-specific
-/// sm_90a).
-bool hasWgmma(TargetAttr target);
 /// The instruction family the backend prefers on `target` for operands of
-/// `operandBytes` bytes: wgmma for 16-bit operands on sm_90a, else
-/// mma_sync.
+/// `operandBytes` bytes: wgmma for 16-bit operands where the target has
+/// it, else mma_sync.
 NVGPUMma getPreferredMma(TargetAttr target, int64_t operandBytes);
 /// tile_k of a kernel: one 128-byte swizzled row (64 16-bit elements) for
 /// wgmma.
@@ -212,13 +216,18 @@ LogicalResult checkBackendConfig(GemmBackend backend, TargetAttr target,
                                  RhsLayout rhsLayout = RhsLayout::nk);
 
 /// The row pitch (elements) the backend needs for a 2D buffer of `cols`
-/// elements of `elt`: `cols` for SIMT, the 2D block rule for xe.
-int64_t getBackendRowPitch(GemmBackend backend, int64_t cols, Type elt);
+/// elements of `elt` on `target`: `cols` for SIMT, the 2D block rule for xe.
+int64_t getBackendRowPitch(GemmBackend backend, TargetAttr target, int64_t cols,
+                           Type elt);
 
 /// The rows of one batch's slab of a batched buffer with `rows` logical rows
 /// of `pitch` elements of `elt`: `rows` for SIMT, xe::getBatchRows for xe.
-int64_t getBackendBatchRows(GemmBackend backend, int64_t rows, int64_t pitch,
-                            Type elt);
+int64_t getBackendBatchRows(GemmBackend backend, TargetAttr target,
+                            int64_t rows, int64_t pitch, Type elt);
+
+/// The alignment (bytes) of the buffers the lowering allocates for the
+/// backend: xe's 2D block base alignment, else 64 (a cache line).
+int64_t getBackendBufferAlignment(GemmBackend backend, TargetAttr target);
 
 /// Shared local memory one workgroup of `config` uses (bytes).
 int64_t getWorkgroupSlmBytes(GemmBackend backend, ConfigAttr config,

@@ -14,12 +14,9 @@
 
 namespace mlir::xpu {
 
-/// The preset of the target passes use when the module has no #xpu.target
-/// (`xpu-attach-target{chip=...}` attaches one).
-inline constexpr llvm::StringLiteral kDefaultTargetChip = "pvc";
-
 /// The #xpu.target of the module enclosing `op` (written by hand or attached
-/// by xpu-attach-target), else the `pvc` preset.
+/// by xpu-attach-target), else the default preset (TargetAttr::getDefault:
+/// `pvc`).
 TargetAttr resolveTarget(Operation *op);
 
 /// "64x32x128" (m x n x k), "4x(64x32x128)" when batched: how remarks name a

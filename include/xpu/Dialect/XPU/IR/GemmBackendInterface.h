@@ -1,0 +1,40 @@
+//===- GemmBackendInterface.h - what a GEMM backend answers -----*- C++ -*-===//
+//
+// The interface every GEMM code generator implements for the layers above
+// it (GemmBackendInterface.td), and how a pass finds the implementation of
+// a config's backend.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPU_DIALECT_XPU_IR_GEMMBACKENDINTERFACE_H
+#define XPU_DIALECT_XPU_IR_GEMMBACKENDINTERFACE_H
+
+#include "xpu/Dialect/XPU/IR/XPUOps.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <string>
+
+namespace mlir::xpu {
+/// How a backend's layout rewrite reports a decision on a GEMM: a remark
+/// `name` with the reason `why`; `changed` when it rewrote something.
+using LayoutRemarkFn = llvm::function_ref<void(
+    GemmOp gemm, llvm::StringRef name, const llvm::Twine &why, bool changed)>;
+} // namespace mlir::xpu
+
+#include "xpu/Dialect/XPU/IR/GemmBackendInterface.h.inc"
+
+namespace mlir::xpu {
+
+/// The attribute that names the backend of `config`: its backend knobs, or
+/// #xpu.simt for a config without them.
+Attribute getGemmBackendAttr(ConfigAttr config);
+
+/// The implementation of `config`'s backend; an error at `loc` (prefixed
+/// with `passArg`) when none is registered for it.
+FailureOr<GemmBackendAttrInterface>
+lookupGemmBackend(ConfigAttr config, Location loc, StringRef passArg);
+
+} // namespace mlir::xpu
+
+#endif // XPU_DIALECT_XPU_IR_GEMMBACKENDINTERFACE_H
