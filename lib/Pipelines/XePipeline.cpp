@@ -108,7 +108,7 @@ void mlir::xpu::buildXPUXePipeline(OpPassManager &pm,
   detail::addGPUFrontEnd(
       pm, detail::getGPUFrontEndOptions(options, options.chip, "xe"));
   pm.addNestedPass<func::FuncOp>(createXPUScheduleGemmPass());
-  pm.addPass(createXPUConvertToXeGPUPass());
+  pm.addPass(createXPUConvertXPUToXeGPUPass());
   // The rest of the work (weight layouts and conversions in <fn>.pack,
   // unfused epilogues, reductions) becomes SIMT kernels below.
   pm.addPass(createXPULowerToLinalgPass());

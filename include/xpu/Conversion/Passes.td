@@ -478,7 +478,7 @@ def XPUDumpGPUBinariesPass : Pass<"xpu-dump-gpu-binaries", "ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
-def XPUConvertToXeGPUPass : Pass<"convert-xpu-to-xegpu", "ModuleOp"> {
+def XPUConvertXPUToXeGPUPass : Pass<"convert-xpu-to-xegpu", "ModuleOp"> {
   let summary = "Lower the GEMM programs of xpu-schedule-gemm to "
                 "workgroup-level XeGPU kernels (2D block descriptors, "
                 "prefetch, DPAS, fused epilogue)";

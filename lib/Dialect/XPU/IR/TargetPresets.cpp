@@ -139,6 +139,7 @@ void mlir::xpu::printTargetPresetsAsJson(raw_ostream &os) {
         {"vendor", p.vendor},
         {"description", p.description},
         {"default", &p == &getDefaultTargetPreset()},
+        {"pipeline_default", &p == getPipelineDefaultPreset(p.vendor)},
         {"subgroup_sizes", list(p.subgroupSizes)},
         {"grf_count", p.grfCount},
         {"grf_bytes", p.grfBytes},

@@ -1,4 +1,4 @@
-//===- XPUToXeGPU.cpp - GEMM tiles -> workgroup-level XeGPU ---------------===//
+//===- ConvertXPUToXeGPU.cpp - GEMM tiles -> workgroup-level XeGPU --------===//
 //
 // The Intel Xe (DPAS) backend of the schedule layer (GemmPrograms.h): every
 // scf.forall of GEMM programs that xpu-schedule-gemm made becomes a kernel in
@@ -43,7 +43,7 @@
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::xpu {
-#define GEN_PASS_DEF_XPUCONVERTTOXEGPUPASS
+#define GEN_PASS_DEF_XPUCONVERTXPUTOXEGPUPASS
 #include "xpu/Conversion/Passes.h.inc"
 } // namespace mlir::xpu
 
@@ -606,8 +606,8 @@ void mlir::xpu::populateXPUXeEpilogueMathPatterns(RewritePatternSet &patterns) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-struct ConvertToXeGPUPass final
-    : xpu::impl::XPUConvertToXeGPUPassBase<ConvertToXeGPUPass> {
+struct ConvertXPUToXeGPUPass final
+    : xpu::impl::XPUConvertXPUToXeGPUPassBase<ConvertXPUToXeGPUPass> {
   using Base::Base;
 
   /// The launches it creates exist before bufferization (their effects let
@@ -628,7 +628,7 @@ struct ConvertToXeGPUPass final
                         TargetAttr target, StringRef name);
 };
 
-LogicalResult ConvertToXeGPUPass::convert(RewriterBase &rewriter,
+LogicalResult ConvertXPUToXeGPUPass::convert(RewriterBase &rewriter,
                                           scf::ForallOp programs,
                                           TargetAttr target, StringRef name) {
   MLIRContext *ctx = &getContext();
@@ -705,7 +705,7 @@ LogicalResult ConvertToXeGPUPass::convert(RewriterBase &rewriter,
   return success();
 }
 
-void ConvertToXeGPUPass::runOnOperation() {
+void ConvertXPUToXeGPUPass::runOnOperation() {
   ModuleOp module = getOperation();
   WalkResult unscheduled = module.walk([&](GemmOp gemm) {
     gemm.emitError() << kPassArg
