@@ -5,8 +5,8 @@
 
 #include "xpu/Codegen/Passes.h"
 #include "xpu/Conversion/Passes.h"
-#include "xpu/Dialect/XPU/Transforms/Passes.h"
 #include "xpu/Dialect/XPU/IR/TargetPresets.h"
+#include "xpu/Dialect/XPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"

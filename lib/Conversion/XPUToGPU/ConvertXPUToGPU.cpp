@@ -26,8 +26,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "xpu/Conversion/GemmBackends.h"
 #include "xpu/Conversion/GPUHost/GPUHost.h"
+#include "xpu/Conversion/GemmBackends.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
 #include "xpu/Dialect/XPU/IR/XPUOps.h"

@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "xpu/Conversion/GemmBackends.h"
 #include "xpu/Conversion/GPUHost/GPUHost.h"
+#include "xpu/Conversion/GemmBackends.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
 #include "xpu/Conversion/XPUToNVGPU/XPUToNVGPU.h"

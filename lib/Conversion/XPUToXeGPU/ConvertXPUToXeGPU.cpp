@@ -16,11 +16,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "xpu/Conversion/XPUToXeGPU/XPUToXeGPU.h"
-#include "xpu/Conversion/GemmBackends.h"
 #include "xpu/Conversion/GPUHost/GPUHost.h"
+#include "xpu/Conversion/GemmBackends.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
+#include "xpu/Conversion/XPUToXeGPU/XPUToXeGPU.h"
 #include "xpu/Dialect/XPU/Utils/GemmBackends.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
@@ -629,8 +629,9 @@ struct ConvertXPUToXeGPUPass final
 };
 
 LogicalResult ConvertXPUToXeGPUPass::convert(RewriterBase &rewriter,
-                                          scf::ForallOp programs,
-                                          TargetAttr target, StringRef name) {
+                                             scf::ForallOp programs,
+                                             TargetAttr target,
+                                             StringRef name) {
   MLIRContext *ctx = &getContext();
   Location loc = programs.getLoc();
   FailureOr<ConfigAttr> config = getProgramsConfig(programs);
