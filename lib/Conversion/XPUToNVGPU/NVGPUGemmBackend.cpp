@@ -120,6 +120,12 @@ struct NVGPUGemmBackend final
     return xpu::getResidentWorkgroups(GemmBackend::nvgpu, target, config,
                                       operandBytes);
   }
+  std::optional<int64_t> getMatrixFragmentRegisters(Attribute,
+                                                    ArrayRef<int64_t> tile,
+                                                    ArrayRef<int64_t> subgroups,
+                                                    Type operandType) const {
+    return nvidia::getMmaSyncFragmentRegisters(tile, subgroups, operandType);
+  }
 };
 } // namespace
 
