@@ -82,6 +82,13 @@ struct NVGPUGemmBackend final
   StringRef getBackendName(Attribute) const {
     return stringifyGemmBackend(GemmBackend::nvgpu);
   }
+  std::string describeKnobs(Attribute attr) const {
+    auto knobs = cast<NVGPUConfigAttr>(attr);
+    return llvm::formatv(", {0}{1}", stringifyNVGPUMma(knobs.getMma()),
+                         knobs.getPrecision() == NVGPUPrecision::tf32 ? " tf32"
+                                                                      : "")
+        .str();
+  }
   LogicalResult checkGemm(Attribute, GemmOp gemm, TargetAttr target,
                           std::string &why, Operation *&where) const {
     return checkBackendGemm(GemmBackend::nvgpu, gemm, target, why, where);

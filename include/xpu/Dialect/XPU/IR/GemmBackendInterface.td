@@ -88,7 +88,12 @@ def XPU_GemmBackendAttrInterface : AttrInterface<"GemmBackendAttrInterface"> {
       (ins "::llvm::ArrayRef<int64_t>":$tile,
            "::llvm::ArrayRef<int64_t>":$subgroups,
            "::mlir::Type":$operandType), [{}],
-      /*defaultImplementation=*/[{ return std::nullopt; }]>
+      /*defaultImplementation=*/[{ return std::nullopt; }]>,
+    InterfaceMethod<
+      "The backend's knobs as the strategy's remarks list them after the "
+      "common fields of a config (`, grf_mode 256`); empty for none.",
+      "std::string", "describeKnobs", (ins), [{}],
+      /*defaultImplementation=*/[{ return std::string(); }]>
   ];
 }
 
