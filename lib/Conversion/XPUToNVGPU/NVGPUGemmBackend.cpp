@@ -82,6 +82,13 @@ struct NVGPUGemmBackend final
   StringRef getBackendName(Attribute) const {
     return stringifyGemmBackend(GemmBackend::nvgpu);
   }
+  std::string describeKnobs(Attribute attr) const {
+    auto knobs = cast<NVGPUConfigAttr>(attr);
+    return llvm::formatv(", {0}{1}", stringifyNVGPUMma(knobs.getMma()),
+                         knobs.getPrecision() == NVGPUPrecision::tf32 ? " tf32"
+                                                                      : "")
+        .str();
+  }
   LogicalResult checkGemm(Attribute, GemmOp gemm, TargetAttr target,
                           std::string &why, Operation *&where) const {
     return checkBackendGemm(GemmBackend::nvgpu, gemm, target, why, where);
@@ -119,6 +126,12 @@ struct NVGPUGemmBackend final
                                 int64_t operandBytes) const {
     return xpu::getResidentWorkgroups(GemmBackend::nvgpu, target, config,
                                       operandBytes);
+  }
+  std::optional<int64_t> getMatrixFragmentRegisters(Attribute,
+                                                    ArrayRef<int64_t> tile,
+                                                    ArrayRef<int64_t> subgroups,
+                                                    Type operandType) const {
+    return nvidia::getMmaSyncFragmentRegisters(tile, subgroups, operandType);
   }
 };
 } // namespace

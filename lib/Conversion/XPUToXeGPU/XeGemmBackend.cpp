@@ -184,6 +184,11 @@ struct XeGemmBackend final
   StringRef getBackendName(Attribute) const {
     return stringifyGemmBackend(GemmBackend::xe);
   }
+  std::string describeKnobs(Attribute attr) const {
+    return llvm::formatv(", grf_mode {0}",
+                         cast<XeConfigAttr>(attr).getGrfMode())
+        .str();
+  }
   LogicalResult checkGemm(Attribute, GemmOp gemm, TargetAttr target,
                           std::string &why, Operation *&where) const {
     return checkBackendGemm(GemmBackend::xe, gemm, target, why, where);

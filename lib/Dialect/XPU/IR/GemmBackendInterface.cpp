@@ -18,7 +18,11 @@ Attribute mlir::xpu::getGemmBackendAttr(ConfigAttr config) {
 FailureOr<GemmBackendAttrInterface>
 mlir::xpu::lookupGemmBackend(ConfigAttr config, Location loc,
                              StringRef passArg) {
-  Attribute attr = getGemmBackendAttr(config);
+  return lookupGemmBackend(getGemmBackendAttr(config), loc, passArg);
+}
+
+FailureOr<GemmBackendAttrInterface>
+mlir::xpu::lookupGemmBackend(Attribute attr, Location loc, StringRef passArg) {
   if (auto backend = dyn_cast<GemmBackendAttrInterface>(attr))
     return backend;
   // The implementations are external models of the conversion libraries:

@@ -191,10 +191,18 @@ bool SelectStrategyPass::fallBackToMmaSync(GemmOp gemm, TargetAttr target,
 FailureOr<bool> SelectStrategyPass::select(GemmOp gemm, TargetAttr target,
                                            GemmBackend backend) {
   MLIRContext *ctx = gemm.getContext();
+  // The backend's attribute with the knobs the candidates start from.
+  TileCandidate knobs;
+  knobs.backend = backend;
+  knobs.grfMode = 128;
+  FailureOr<GemmBackendAttrInterface> impl =
+      lookupGemmBackend(knobs.getBackendAttr(ctx), gemm.getLoc(), kPassArg);
+  if (failed(impl))
+    return failure();
   std::string why;
   Operation *where = gemm;
-  if (failed(checkBackendGemm(backend, gemm, target, why, where))) {
-    where->emitError() << kPassArg << ": the " << stringifyGemmBackend(backend)
+  if (failed(impl->checkGemm(gemm, target, why, where))) {
+    where->emitError() << kPassArg << ": the " << impl->getBackendName()
                        << " backend cannot compute this GEMM: " << why;
     return failure();
   }
@@ -238,7 +246,7 @@ FailureOr<bool> SelectStrategyPass::select(GemmOp gemm, TargetAttr target,
                "budget ({3} live accumulator fragments in the epilogue), {4} "
                "over {5} bytes of SLM, {6} refused by the {7} backend",
                target.getChip(), considered, overRegisters, p.liveFragments,
-               overSlm, p.slmBytes, refused, stringifyGemmBackend(backend));
+               overSlm, p.slmBytes, refused, impl->getBackendName());
     return false;
   }
 
@@ -303,11 +311,15 @@ bool SelectStrategyPass::verifyHandConfig(GemmOp gemm, TargetAttr target) {
                      << "on " << target.getChip() << ": " << why;
     return false;
   };
+  FailureOr<GemmBackendAttrInterface> impl =
+      lookupGemmBackend(config, gemm.getLoc(), kPassArg);
+  if (failed(impl))
+    return false;
   std::string why;
   Operation *where = gemm;
-  if (failed(checkBackendGemm(c.backend, gemm, target, why, where)))
+  if (failed(impl->checkGemm(gemm, target, why, where)))
     return fail(llvm::formatv("the {0} backend cannot compute this GEMM: {1}",
-                              stringifyGemmBackend(c.backend), why));
+                              impl->getBackendName(), why));
   GemmProblem p = getProblem(gemm, target, c.backend);
   // The hand config says how the tensor cores read f32 operands.
   if (c.backend == GemmBackend::nvgpu && p.operandType.isF32() &&
@@ -317,8 +329,8 @@ bool SelectStrategyPass::verifyHandConfig(GemmOp gemm, TargetAttr target) {
       Rejection::none)
     return fail(why);
   // The rule on tile_n that depends on the layout of B.
-  if (failed(checkBackendConfig(c.backend, target, config, p.operandBytes, why,
-                                gemm.getRhsLayout())))
+  if (failed(impl->checkConfig(target, config, p.operandBytes, why,
+                               gemm.getRhsLayout())))
     return fail(why);
   scoreDataParallel(p, c);
   c.groupM = config.getGroupM();

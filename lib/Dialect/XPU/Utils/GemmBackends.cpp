@@ -252,6 +252,14 @@ int64_t nvidia::getMmaSyncFragmentRegisters(int64_t warpM, int64_t warpN,
               bRegistersPer8Cols * llvm::divideCeil(warpN, 8));
 }
 
+int64_t nvidia::getMmaSyncFragmentRegisters(ArrayRef<int64_t> tile,
+                                            ArrayRef<int64_t> subgroups,
+                                            Type operandType) {
+  return getMmaSyncFragmentRegisters(llvm::divideCeil(tile[0], subgroups[0]),
+                                     llvm::divideCeil(tile[1], subgroups[1]),
+                                     operandType.isTF32() ? 4 : 2);
+}
+
 int64_t nvidia::getMmaSyncStages(ConfigAttr config) {
   return std::max<int64_t>(config.getStages(), 2);
 }

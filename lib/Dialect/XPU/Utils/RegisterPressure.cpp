@@ -1,6 +1,7 @@
 //===- RegisterPressure.cpp - register estimate of GEMM epilogues ---------===//
 
 #include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
+#include "xpu/Dialect/XPU/IR/GemmBackendInterface.h"
 #include "xpu/Dialect/XPU/Utils/EpilogueUtils.h"
 #include "xpu/Dialect/XPU/Utils/GemmBackends.h"
 #include "xpu/Dialect/XPU/Utils/SizeArithmetic.h"
@@ -28,9 +29,16 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config,
   bool tensorCore = operandType && (operandType.getIntOrFloatBitWidth() == 16 ||
                                     operandType.isTF32());
   // A config says which kernel computes the GEMM: a 16-bit GEMM with a
-  // SIMT config (written by hand) runs SIMT kernels.
-  if (config && target.isNvidia())
-    tensorCore = getGemmBackend(config) == GemmBackend::nvgpu;
+  // SIMT config (written by hand) runs SIMT kernels. Its backend counts the
+  // K loop's operand fragments of a tensor-core kernel.
+  std::optional<int64_t> fragments;
+  if (config && target.isNvidia()) {
+    if (auto backend =
+            dyn_cast<GemmBackendAttrInterface>(getGemmBackendAttr(config)))
+      fragments = backend.getMatrixFragmentRegisters(
+          config.getTile(), config.getSubgroups(), operandType);
+    tensorCore = fragments.has_value();
+  }
   if (config) {
     tile.assign(config.getTile().begin(), config.getTile().end());
     subgroups.assign(config.getSubgroups().begin(),
@@ -88,18 +96,15 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config,
       // k-steps (4 registers per 16 rows, 2 per 8 columns of the warp
       // block), and the epilogue runs on pairs of accumulators, so a live
       // epilogue value costs 2 registers.
-      int64_t warpM = llvm::divideCeil(tile[0], subgroups[0]);
-      int64_t warpN = llvm::divideCeil(tile[1], subgroups[1]);
-      // tf32 B fragments of a [k, n] B are loaded one 32-bit element at a
-      // time (ldmatrix cannot transpose them): count their addresses too.
-      int64_t perBTile = operandType.isTF32() ? 4 : 2;
-      int64_t fragments =
-          nvidia::getMmaSyncFragmentRegisters(warpM, warpN, perBTile);
+      // Without a config, the mma.sync kernel the strategy starts from.
+      if (!fragments)
+        fragments =
+            nvidia::getMmaSyncFragmentRegisters(tile, subgroups, operandType);
       // 32 of addresses, indices, masks and loop state: within 4 of what
       // ptxas allocates for the large tiles, where the budget matters.
       // One-warp 16x16 tiles need about 10 more (their budget has a floor:
       // convert-xpu-to-nvgpu).
-      model.reserved = 32 + accumulators + fragments;
+      model.reserved = 32 + accumulators + *fragments;
       model.fragmentRegisters = 2;
     } else {
       // SIMT (convert-xpu-to-gpu): ptxas keeps about five registers per

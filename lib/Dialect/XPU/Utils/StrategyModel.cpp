@@ -142,12 +142,23 @@ GemmProblem GemmProblem::get(GemmOp gemm, TargetAttr target,
   return p;
 }
 
-ConfigAttr TileCandidate::toAttr(MLIRContext *ctx) const {
-  Attribute knobs;
+Attribute TileCandidate::getBackendAttr(MLIRContext *ctx) const {
   if (backend == GemmBackend::xe)
-    knobs = XeConfigAttr::get(ctx, grfMode);
-  else if (backend == GemmBackend::nvgpu)
-    knobs = NVGPUConfigAttr::get(ctx, mma, precision);
+    return XeConfigAttr::get(ctx, grfMode);
+  if (backend == GemmBackend::nvgpu)
+    return NVGPUConfigAttr::get(ctx, mma, precision);
+  return SimtConfigAttr::get(ctx);
+}
+
+GemmBackendAttrInterface TileCandidate::getBackendImpl(MLIRContext *ctx) const {
+  return cast<GemmBackendAttrInterface>(getBackendAttr(ctx));
+}
+
+ConfigAttr TileCandidate::toAttr(MLIRContext *ctx) const {
+  // A config without backend knobs is a SIMT one.
+  Attribute knobs = getBackendAttr(ctx);
+  if (isa<SimtConfigAttr>(knobs))
+    knobs = {};
   ScheduleAttr s = schedule ? schedule : ScheduleAttr::getDataParallel(ctx);
   return ConfigAttr::get(ctx, tile, groupM, subgroups, stages, s, knobs);
 }
@@ -255,8 +266,8 @@ Rejection mlir::xpu::checkTileCandidate(const GemmProblem &p, TargetAttr target,
                         c.registers, c.budget);
     return Rejection::registers;
   }
-  if (failed(checkBackendConfig(c.backend, target, c.toAttr(ctx),
-                                p.operandBytes, why)))
+  if (failed(c.getBackendImpl(ctx).checkConfig(
+          target, c.toAttr(ctx), p.operandBytes, why, RhsLayout::nk)))
     return Rejection::backend;
   return Rejection::none;
 }
@@ -294,8 +305,8 @@ mlir::xpu::scoreSchedule(const GemmProblem &p, TargetAttr target,
                          const CostParams &params, std::string &why) {
   MLIRContext *ctx = target.getContext();
   ScheduleScore s;
-  s.resident =
-      getResidentWorkgroups(c.backend, target, c.toAttr(ctx), p.operandBytes);
+  s.resident = c.getBackendImpl(ctx).getResidentWorkgroups(
+      target, c.toAttr(ctx), p.operandBytes);
   FailureOr<SchedulePlan> plan =
       planSchedule(schedule, {p.batch, p.m, p.n, p.k}, c.tile, s.resident, why);
   if (failed(plan))
@@ -372,8 +383,8 @@ FailureOr<ScheduleScore> mlir::xpu::scoreScheduleWithBestPrograms(
   MLIRContext *ctx = target.getContext();
   if (schedule.getKind() == Schedule::data_parallel)
     return scoreSchedule(p, target, c, schedule, params, why);
-  int64_t resident =
-      getResidentWorkgroups(c.backend, target, c.toAttr(ctx), p.operandBytes);
+  int64_t resident = c.getBackendImpl(ctx).getResidentWorkgroups(
+      target, c.toAttr(ctx), p.operandBytes);
   std::optional<ScheduleScore> best;
   for (int64_t count :
        getProgramCandidates(schedule.getPrograms(), p.computeUnits, resident)) {
@@ -467,19 +478,14 @@ ScheduleChoice mlir::xpu::chooseSchedule(const GemmProblem &p,
 
 std::string mlir::xpu::describeCandidate(const TileCandidate &c,
                                          const GemmProblem &p) {
-  std::string grf;
-  if (c.backend == GemmBackend::xe)
-    grf = llvm::formatv(", grf_mode {0}", c.grfMode).str();
-  else if (c.backend == GemmBackend::nvgpu)
-    grf = llvm::formatv(", {0}{1}", stringifyNVGPUMma(c.mma),
-                        c.precision == NVGPUPrecision::tf32 ? " tf32" : "")
-              .str();
+  std::string knobs =
+      c.getBackendImpl(p.operandType.getContext()).describeKnobs();
   return llvm::formatv(
       "tile {0}, subgroups {1}, group_m {2}, stages {3}{4}: {5} tiles on {6} "
       "compute units = {7:f2} waves, wave efficiency {8:f2}, useful work "
       "{9:f2}, model time {10} ns ({11} bound); {12} registers per thread "
       "(budget {13}); SLM {14} of {15} bytes",
-      formatList(c.tile), formatList(c.subgroups), c.groupM, c.stages, grf,
+      formatList(c.tile), formatList(c.subgroups), c.groupM, c.stages, knobs,
       c.tiles, p.computeUnits, c.waveFraction, c.efficiency, c.useful,
       static_cast<int64_t>(std::llround(c.time)),
       c.computeBound ? "compute" : "memory", c.registers, c.budget, c.slm,

@@ -34,6 +34,10 @@ Attribute getGemmBackendAttr(ConfigAttr config);
 /// with `passArg`) when none is registered for it.
 FailureOr<GemmBackendAttrInterface>
 lookupGemmBackend(ConfigAttr config, Location loc, StringRef passArg);
+/// The implementation of the backend named by `backend` (getGemmBackendAttr);
+/// an error at `loc` when none is registered for it.
+FailureOr<GemmBackendAttrInterface>
+lookupGemmBackend(Attribute backend, Location loc, StringRef passArg);
 
 } // namespace mlir::xpu
 

@@ -76,7 +76,24 @@ def XPU_GemmBackendAttrInterface : AttrInterface<"GemmBackendAttrInterface"> {
       "program count of persistent and Stream-K schedules).",
       "int64_t", "getResidentWorkgroups",
       (ins "::mlir::xpu::TargetAttr":$target,
-           "::mlir::xpu::ConfigAttr":$config, "int64_t":$operandBytes)>
+           "::mlir::xpu::ConfigAttr":$config, "int64_t":$operandBytes)>,
+    InterfaceMethod<
+      "Registers per thread that the K loop of the backend's matrix-unit "
+      "kernel of `tile` on `subgroups` holds besides its accumulators (the "
+      "operand fragments), for operands of `operandType`; std::nullopt when "
+      "the register model has no matrix-unit term for the backend (its "
+      "kernels run on SIMT lanes, or, on Xe, the GRF model counts the "
+      "accumulator and epilogue fragments only).",
+      "std::optional<int64_t>", "getMatrixFragmentRegisters",
+      (ins "::llvm::ArrayRef<int64_t>":$tile,
+           "::llvm::ArrayRef<int64_t>":$subgroups,
+           "::mlir::Type":$operandType), [{}],
+      /*defaultImplementation=*/[{ return std::nullopt; }]>,
+    InterfaceMethod<
+      "The backend's knobs as the strategy's remarks list them after the "
+      "common fields of a config (`, grf_mode 256`); empty for none.",
+      "std::string", "describeKnobs", (ins), [{}],
+      /*defaultImplementation=*/[{ return std::string(); }]>
   ];
 }
 

@@ -157,6 +157,13 @@ inline constexpr int64_t kConsumerRegisters = 232;
 /// register model read it here.
 int64_t getMmaSyncFragmentRegisters(int64_t warpM, int64_t warpN,
                                     int64_t bRegistersPer8Cols = 2);
+/// The fragment registers of the register model for a `tile` on
+/// `subgroups` warps with operands of `operandType`: tf32 B fragments of a
+/// [k, n] B are loaded one 32-bit element at a time (ldmatrix cannot
+/// transpose them), so their addresses count too.
+int64_t getMmaSyncFragmentRegisters(ArrayRef<int64_t> tile,
+                                    ArrayRef<int64_t> subgroups,
+                                    Type operandType);
 /// Registers of one mma.sync thread that accumulators and fragments may
 /// take: the rest of the target's 255 (`grf_count`) hold addresses, indices
 /// and loop state.

@@ -18,6 +18,7 @@
 #ifndef XPU_DIALECT_XPU_UTILS_STRATEGYMODEL_H
 #define XPU_DIALECT_XPU_UTILS_STRATEGYMODEL_H
 
+#include "xpu/Dialect/XPU/IR/GemmBackendInterface.h"
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "xpu/Dialect/XPU/Utils/GemmBackends.h"
 #include "xpu/Dialect/XPU/Utils/SchedulePlan.h"
@@ -91,6 +92,12 @@ struct TileCandidate {
 
   /// The config this candidate stands for.
   ConfigAttr toAttr(MLIRContext *ctx) const;
+  /// The attribute naming the candidate's backend (#xpu.simt for SIMT),
+  /// with its knobs.
+  Attribute getBackendAttr(MLIRContext *ctx) const;
+  /// The implementation of the candidate's backend. It must be registered:
+  /// xpu-select-strategy looks it up (lookupGemmBackend) before it asks.
+  GemmBackendAttrInterface getBackendImpl(MLIRContext *ctx) const;
   /// The candidate of a config (tile, subgroups, stages, GRF mode or
   /// tensor-core knobs, schedule, backend).
   static TileCandidate fromAttr(ConfigAttr config);
