@@ -19,6 +19,10 @@ void mlir::xpu::registerXPUDialect(DialectRegistry &registry) {
   // getDependentDialects), so loading xpu changes nothing for the rest of a
   // host's pipelines.
   registry.insert<XPUDialect>();
+  registerAllGemmBackends(registry);
+}
+
+void mlir::xpu::registerAllGemmBackends(DialectRegistry &registry) {
   registerXeGemmBackend(registry);
   registerNVGPUGemmBackend(registry);
   registerSimtGemmBackend(registry);

@@ -1,7 +1,7 @@
 // RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy))' --verify-diagnostics
 // Bad options are errors on the function, in the option's words.
 // RUN: not xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy{backend=tpu}))' 2>&1 | FileCheck %s --check-prefix=BACKEND
-// BACKEND: error: xpu-select-strategy: unknown backend 'tpu' (auto, simt, xe, nvgpu)
+// BACKEND: error: xpu-select-strategy: unknown backend 'tpu' (auto, xe, nvgpu, simt)
 // RUN: not xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy{schedule=round_robin}))' 2>&1 | FileCheck %s --check-prefix=SCHEDULE
 // SCHEDULE: error: xpu-select-strategy: unknown schedule 'round_robin' (auto, data_parallel, persistent, stream_k)
 // RUN: not xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy{fixup=eventually}))' 2>&1 | FileCheck %s --check-prefix=FIXUP

@@ -2,8 +2,9 @@
 //
 // Each GEMM code generator implements GemmBackendAttrInterface on its
 // backend attribute as an external model, in its own conversion library;
-// these functions attach them. registerXPUDialect (xpu/InitAll.h) calls all
-// three.
+// these functions attach them and add the backend to the xpu dialect's list
+// (XPUDialect::addGemmBackend), where xpu-select-strategy finds it.
+// registerXPUDialect (xpu/InitAll.h) calls all three.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +23,8 @@ void registerXeGemmBackend(DialectRegistry &registry);
 void registerNVGPUGemmBackend(DialectRegistry &registry);
 /// #xpu.simt: the portable SIMT kernels (lib/Conversion/XPUToGPU).
 void registerSimtGemmBackend(DialectRegistry &registry);
+/// All three (defined with registerXPUDialect, which calls it).
+void registerAllGemmBackends(DialectRegistry &registry);
 
 } // namespace mlir::xpu
 

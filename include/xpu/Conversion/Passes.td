@@ -714,7 +714,7 @@ def XPUConvertXPUToNVGPUPass : Pass<"convert-xpu-to-nvgpu", "ModuleOp"> {
     program, whatever the schedule: data-parallel, persistent (a loop over
     tiles) or Stream-K (whole tiles, then K pieces). The pass decides
     nothing: it verifies the config with the nvgpu backend's rules
-    (`GemmBackends.h`) and lowers each tile op where it stands
+    (`NVGPUBackend.h`) and lowers each tile op where it stands
     (`docs/NVIDIA.md`):
 
     * `mma = mma_sync`: `stages` k tiles in flight through 16-byte cp.async

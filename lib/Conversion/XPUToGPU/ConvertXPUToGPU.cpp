@@ -30,8 +30,9 @@
 #include "xpu/Conversion/GemmBackends.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
+#include "xpu/Conversion/XPUToGPU/SimtBackend.h"
+#include "xpu/Dialect/XPU/IR/GemmBackendInterface.h"
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
-#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
@@ -741,11 +742,13 @@ LogicalResult ConvertXPUToGPUPass::convert(RewriterBase &rewriter,
            << ": bf16 operands, but the kernels of this target cannot use "
               "bf16 (OpenCL SPIR-V has no bf16 type); use precision f16 or "
               "f32 here, or xpu-xe-pipeline for DPAS on Intel GPUs";
-  if (getGemmBackend(*config) != GemmBackend::simt)
+  if (Attribute knobs = config->getBackend()) {
+    auto backend = dyn_cast<GemmBackendAttrInterface>(knobs);
     return emitError(loc) << kPassArg << ": the config " << *config
                           << " is for the "
-                          << stringifyGemmBackend(getGemmBackend(*config))
+                          << (backend ? backend.getBackendName() : "unknown")
                           << " backend, not the SIMT kernels";
+  }
   std::string why;
   FailureOr<SimtLayout> layout =
       getSimtLayout(target, *config, target.getSubgroupSizes().front(), why);

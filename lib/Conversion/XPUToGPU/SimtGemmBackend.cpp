@@ -1,54 +1,107 @@
-//===- SimtGemmBackend.cpp - the SIMT GEMM backend's answers --------------===//
+//===- SimtGemmBackend.cpp - the SIMT GEMM backend ------------------------===//
 //
-// GemmBackendAttrInterface on #xpu.simt: what the layers above ask of
-// convert-xpu-to-gpu's SIMT kernels.
+// The rules of convert-xpu-to-gpu's SIMT kernels (SimtBackend.h) and
+// GemmBackendAttrInterface on #xpu.simt: what the layers above ask of them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Conversion/GemmBackends.h"
+#include "xpu/Conversion/XPUToGPU/SimtBackend.h"
 #include "xpu/Dialect/XPU/IR/GemmBackendInterface.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
-#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
+#include "xpu/Dialect/XPU/Utils/GemmUtils.h"
+#include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::xpu;
 
+FailureOr<SimtLayout> mlir::xpu::getSimtLayout(TargetAttr target,
+                                               ConfigAttr config, int64_t lanes,
+                                               std::string &why) {
+  SimtLayout l;
+  ArrayRef<int64_t> tile = config.getTile();
+  ArrayRef<int64_t> sg = config.getSubgroups();
+  l.tm = tile[0];
+  l.tn = tile[1];
+  l.tk = tile[2];
+  l.sgRows = sg[0];
+  l.sgCols = sg[1];
+  l.lanes = lanes;
+  l.buffers = config.getStages() >= 2 ? 2 : 1;
+  auto fail = [&](const Twine &reason) -> FailureOr<SimtLayout> {
+    why = reason.str();
+    return failure();
+  };
+  if (l.tm % l.sgRows != 0 || l.tn % l.sgCols != 0)
+    return fail("the subgroup layout does not divide the tile");
+  int64_t blockM = l.tm / l.sgRows, blockN = l.tn / l.sgCols;
+  SimtMicroTile t = getSimtMicroTile(blockM, blockN, l.lanes);
+  if (l.lanes % t.lanesN != 0 || blockN % t.lanesN != 0 ||
+      blockM % t.lanesM != 0)
+    return fail(llvm::formatv("{0} lanes do not split a {1}x{2} subgroup block",
+                              l.lanes, blockM, blockN));
+  l.lanesM = t.lanesM;
+  l.lanesN = t.lanesN;
+  l.rm = t.rm;
+  l.rn = t.rn;
+  if (l.rm * l.rn > kSimtMaxAccumulators)
+    return fail(llvm::formatv("{0}x{1} accumulators per thread (at most {2})",
+                              l.rm, l.rn, kSimtMaxAccumulators));
+  if (l.threads() > target.getMaxWorkgroupSize())
+    return fail(llvm::formatv("{0} threads per workgroup (at most {1})",
+                              l.threads(), target.getMaxWorkgroupSize()));
+  return l;
+}
+
+/// The A and B slices the kernel stages in shared memory: one, or two
+/// (double buffering) when the config has two stages or more.
+static int64_t getSimtSlmBytes(ConfigAttr config, int64_t operandBytes) {
+  ArrayRef<int64_t> tile = config.getTile();
+  int64_t buffers = config.getStages() >= 2 ? 2 : 1;
+  return buffers * (tile[0] + tile[1]) * tile[2] * operandBytes;
+}
+
 namespace {
 struct SimtGemmBackend final
     : GemmBackendAttrInterface::ExternalModel<SimtGemmBackend, SimtConfigAttr> {
-  StringRef getBackendName(Attribute) const {
-    return stringifyGemmBackend(GemmBackend::simt);
-  }
-  LogicalResult checkGemm(Attribute, GemmOp gemm, TargetAttr target,
-                          std::string &why, Operation *&where) const {
-    return checkBackendGemm(GemmBackend::simt, gemm, target, why, where);
+  StringRef getBackendName(Attribute) const { return "simt"; }
+  LogicalResult checkGemm(Attribute, GemmOp gemm, TargetAttr, std::string &,
+                          Operation *&where) const {
+    // Scalar code: every float type and epilogue the dialect allows.
+    where = gemm;
+    return success();
   }
   LogicalResult checkConfig(Attribute, TargetAttr target, ConfigAttr config,
                             int64_t operandBytes, std::string &why,
-                            RhsLayout rhsLayout) const {
-    return checkBackendConfig(GemmBackend::simt, target, config, operandBytes,
-                              why, rhsLayout);
+                            RhsLayout) const {
+    auto fail = [&](const Twine &reason) {
+      why = reason.str();
+      return failure();
+    };
+    if (config.getBackend())
+      return fail("the SIMT kernels take no backend sub-attribute");
+    int64_t lanes = target.getSubgroupSizes().front();
+    if (failed(getSimtLayout(target, config, lanes, why)))
+      return failure();
+    int64_t slm = getSimtSlmBytes(config, operandBytes);
+    if (slm > target.getSlmBytes())
+      return fail(llvm::formatv("{0} bytes of shared memory for the A and B "
+                                "slices > {1}",
+                                slm, target.getSlmBytes()));
+    return success();
   }
   Type getOperandType(Attribute, GemmOp gemm) const {
     return gemm.getLhsType().getElementType();
   }
-  int64_t getRowPitch(Attribute, TargetAttr target, int64_t cols,
-                      Type elt) const {
-    return getBackendRowPitch(GemmBackend::simt, target, cols, elt);
-  }
-  int64_t getBatchRows(Attribute, TargetAttr target, int64_t rows,
-                       int64_t pitch, Type elt) const {
-    return getBackendBatchRows(GemmBackend::simt, target, rows, pitch, elt);
-  }
-  int64_t getBufferAlignment(Attribute, TargetAttr target) const {
-    return getBackendBufferAlignment(GemmBackend::simt, target);
-  }
+  // Row pitch, batch rows and buffer alignment: the interface's defaults
+  // (the operands as they are, 64-byte buffers).
   int64_t getWorkgroupSlmBytes(Attribute, ConfigAttr config,
                                int64_t operandBytes) const {
-    return xpu::getWorkgroupSlmBytes(GemmBackend::simt, config, operandBytes);
+    return getSimtSlmBytes(config, operandBytes);
   }
   LogicalResult materializeLayouts(Attribute, GemmOp gemm, TargetAttr,
                                    StringRef, LayoutRemarkFn remark) const {
@@ -62,14 +115,57 @@ struct SimtGemmBackend final
   }
   int64_t getResidentWorkgroups(Attribute, TargetAttr target, ConfigAttr config,
                                 int64_t operandBytes) const {
-    return xpu::getResidentWorkgroups(GemmBackend::simt, target, config,
-                                      operandBytes);
+    ArrayRef<int64_t> sg = config.getSubgroups();
+    int64_t subgroups = sg[0] * sg[1];
+    // Hardware threads (Xe: one per subgroup) or warps (NVIDIA) of one
+    // compute unit.
+    int64_t perUnit = 1;
+    if (target.isIntel())
+      perUnit = target.getThreadsPerUnit(config.getGrfMode()) / subgroups;
+    else if (target.isNvidia())
+      perUnit = target.getThreadsPerUnit() / subgroups;
+    int64_t slm = getSimtSlmBytes(config, operandBytes);
+    if (slm > 0)
+      perUnit = std::min(perUnit, target.getSlmBytes() / slm);
+    return target.getComputeUnits() * std::max<int64_t>(perUnit, 1);
+  }
+
+  // The strategy: every GEMM the matrix-unit backends leave.
+  int64_t getAutoRank(Attribute) const { return 1; }
+  bool takesGemm(Attribute, TargetAttr, Type, std::string &) const {
+    return true;
+  }
+  int64_t getCandidateTileK(Attribute, TargetAttr target,
+                            int64_t operandBytes) const {
+    // On Xe the register model counts the K loop's operands per step of a
+    // slice (docs/Strategy.md, "Calibration"): 16.
+    if (target.isIntel())
+      return 16;
+    return operandBytes <= 2 ? 32 : 16;
+  }
+  bool usesMatrixUnits(Attribute) const { return false; }
+  int64_t getRegisterBudget(Attribute, TargetAttr target,
+                            int64_t budget) const {
+    // SIMT kernels carry no GRF mode: on Xe they run in the generic
+    // kernels' mode (256 on pvc and bmg, xpu-embed-xe-build-options).
+    if (target.isIntel())
+      return std::max(budget, getGenericKernelGrfMode(target));
+    return budget;
+  }
+  Attribute growRegisterFile(Attribute attr, TargetAttr target,
+                             int64_t &budget) const {
+    // Xe's 256-GRF mode, which the generic kernels get when one needs it.
+    if (!target.isIntel())
+      return {};
+    budget = 256;
+    return attr;
   }
 };
 } // namespace
 
 void mlir::xpu::registerSimtGemmBackend(DialectRegistry &registry) {
-  registry.addExtension(+[](MLIRContext *ctx, XPUDialect *) {
+  registry.addExtension(+[](MLIRContext *ctx, XPUDialect *dialect) {
     SimtConfigAttr::attachInterface<SimtGemmBackend>(*ctx);
+    dialect->addGemmBackend(SimtConfigAttr::get(ctx));
   });
 }

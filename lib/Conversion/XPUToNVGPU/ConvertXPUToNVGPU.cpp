@@ -19,8 +19,9 @@
 #include "xpu/Conversion/GemmBackends.h"
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
+#include "xpu/Conversion/XPUToNVGPU/NVGPUBackend.h"
 #include "xpu/Conversion/XPUToNVGPU/XPUToNVGPU.h"
-#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
+#include "xpu/Dialect/XPU/IR/GemmBackendInterface.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
@@ -148,15 +149,14 @@ LogicalResult mlir::xpu::checkNVGPULowerable(GemmTileOp tile,
   // The config: verified with the nvgpu backend's rules, as
   // xpu-select-strategy chose or verified it.
   ConfigAttr config = tile.getConfig();
-  if (failed(checkBackendConfig(GemmBackend::nvgpu, target, config,
-                                xe::getElementBytes(lhs), why,
-                                tile.getRhsLayout())))
+  if (failed(nvidia::checkConfig(target, config, getElementBytes(lhs), why,
+                                 tile.getRhsLayout())))
     return fail(llvm::formatv("the config {0} is invalid for the nvgpu "
                               "backend on {1}: {2}",
                               config, target.getChip(), why));
   // Operands with a pitch of their own (xpu-materialize-layouts' or a
   // hand-written one; the others are re-pitched): rows on 16 bytes.
-  int64_t bytes = xe::getElementBytes(lhs);
+  int64_t bytes = getElementBytes(lhs);
   ArrayRef<int64_t> dims = tile.getDims();
   bool nk = tile.getRhsLayout() == RhsLayout::nk;
   for (auto [what, type, cols] :
@@ -706,7 +706,7 @@ struct ConvertXPUToNVGPUPass final
     TargetAttr target = resolveTarget(module);
     bool ok = true;
     module.walk([&](GemmOp gemm) {
-      if (getGemmBackend(gemm.getConfigAttr()) != GemmBackend::nvgpu)
+      if (!gemm.getConfigAttr() || !gemm.getConfigAttr().getNVGPU())
         return;
       gemm.emitError() << kPassArg
                        << ": xpu.gemm is not scheduled; run "
@@ -736,19 +736,17 @@ struct ConvertXPUToNVGPUPass final
       if (tiles.empty() && !workspaces.contains(fixup.getWorkspace()))
         continue;
       if (!tiles.empty()) {
-        GemmBackend backend = getGemmBackend(*config);
-        if (backend != GemmBackend::nvgpu) {
+        if (!config->getNVGPU()) {
+          auto backend =
+              dyn_cast<GemmBackendAttrInterface>(getGemmBackendAttr(*config));
+          StringRef name = backend ? backend.getBackendName() : "unknown";
           remark::missed(programs.getLoc(), remarkOpts(kPassArg, "SIMT"))
               << remark::reason(
-                     "{0} operands with a {1} config: left to {2}; "
-                     "xpu-select-strategy gives the GEMMs that the tensor "
-                     "cores take (16-bit operands, or f32 with tf32) an "
-                     "#xpu.nvgpu config",
-                     tiles.front().getLhsType().getElementType(),
-                     stringifyGemmBackend(backend),
-                     backend == GemmBackend::xe
-                         ? "convert-xpu-to-xegpu"
-                         : "the SIMT kernels (convert-xpu-to-gpu)");
+                     "{0} operands with a {1} config: left to the {1} "
+                     "backend's lowering; xpu-select-strategy gives the "
+                     "GEMMs that the tensor cores take (16-bit operands, or "
+                     "f32 with tf32) an #xpu.nvgpu config",
+                     tiles.front().getLhsType().getElementType(), name);
           continue;
         }
         for (GemmTileOp tile : tiles)

@@ -1,21 +1,291 @@
-//===- NVGPUGemmBackend.cpp - the NVGPU GEMM backend's answers ------------===//
+//===- NVGPUGemmBackend.cpp - the NVGPU GEMM backend ----------------------===//
 //
-// GemmBackendAttrInterface on #xpu.nvgpu: what the layers above ask of
-// convert-xpu-to-nvgpu's tensor-core kernels.
+// The rules of convert-xpu-to-nvgpu's tensor-core kernels (NVGPUBackend.h)
+// and GemmBackendAttrInterface on #xpu.nvgpu: what the layers above ask of
+// them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Conversion/GemmBackends.h"
+#include "xpu/Conversion/XPUToNVGPU/NVGPUBackend.h"
 #include "xpu/Dialect/XPU/IR/GemmBackendInterface.h"
+#include "xpu/Dialect/XPU/IR/TargetPresets.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
-#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
+#include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/LayoutBuilder.h"
+#include "xpu/Dialect/XPU/Utils/SizeArithmetic.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::xpu;
+
+//===----------------------------------------------------------------------===//
+// Rules
+//===----------------------------------------------------------------------===//
+
+bool nvidia::isTensorCoreType(Type t) { return t.isBF16() || t.isF16(); }
+
+bool nvidia::isKernelScalarType(Type t) {
+  return t.isF64() || t.isF32() || t.isF16() || t.isBF16() ||
+         (t.isSignlessInteger() && t.getIntOrFloatBitWidth() <= 64);
+}
+
+NVGPUMma nvidia::getPreferredMma(TargetAttr target, int64_t operandBytes) {
+  return target.hasWgmma() && operandBytes == 2 ? NVGPUMma::wgmma
+                                                : NVGPUMma::mma_sync;
+}
+
+int64_t nvidia::getOperandPitch(int64_t cols, Type elt, NVGPUMma mma) {
+  int64_t bytes = getElementBytes(elt);
+  int64_t chunk = std::max<int64_t>(1, kChunkBytes / bytes);
+  if (cols % chunk == 0)
+    return cols;
+  int64_t align = mma == NVGPUMma::wgmma ? kTmaRowBytes / bytes : chunk;
+  return llvm::alignTo(cols, align);
+}
+
+int64_t nvidia::getMmaSyncFragmentRegisters(int64_t warpM, int64_t warpN,
+                                            int64_t bRegistersPer8Cols) {
+  return 2 * (4 * llvm::divideCeil(warpM, 16) +
+              bRegistersPer8Cols * llvm::divideCeil(warpN, 8));
+}
+
+int64_t nvidia::getMmaSyncFragmentRegisters(ArrayRef<int64_t> tile,
+                                            ArrayRef<int64_t> subgroups,
+                                            Type operandType) {
+  return getMmaSyncFragmentRegisters(llvm::divideCeil(tile[0], subgroups[0]),
+                                     llvm::divideCeil(tile[1], subgroups[1]),
+                                     operandType.isTF32() ? 4 : 2);
+}
+
+int64_t nvidia::getMmaSyncStages(ConfigAttr config) {
+  return std::max<int64_t>(config.getStages(), 2);
+}
+
+int64_t nvidia::getThreads(ConfigAttr config) {
+  NVGPUConfigAttr knobs = config.getNVGPU();
+  if (knobs && knobs.isWgmma())
+    return 128 * (config.getTile()[0] / 64 + 1);
+  return config.getSubgroups()[0] * config.getSubgroups()[1] * 32;
+}
+
+LogicalResult nvidia::checkEpilogue(Region &epilogue, Type result,
+                                    TypeRange operandTypes, std::string &why,
+                                    Operation *&where) {
+  where = epilogue.getParentOp();
+  auto fail = [&](const Twine &reason) {
+    why = reason.str();
+    return failure();
+  };
+  if (!isKernelScalarType(result))
+    return fail(llvm::formatv("result element type {0} is not stored by the "
+                              "kernel",
+                              result));
+  for (Type t : operandTypes)
+    if (!isKernelScalarType(getElementTypeOrSelf(t)))
+      return fail(llvm::formatv("epilogue operand of type {0} is not read by "
+                                "the kernel",
+                                t));
+  Block &block = epilogue.front();
+  for (Operation &op : block.without_terminator()) {
+    where = &op;
+    if (op.getNumRegions() != 0 || op.getNumResults() != 1 || !isPure(&op))
+      return fail(llvm::formatv("epilogue op '{0}' is not a pure scalar op",
+                                op.getName()));
+    for (Type t : op.getResultTypes())
+      if (!isKernelScalarType(t))
+        return fail(llvm::formatv("epilogue op '{0}' computes in {1}, which "
+                                  "the kernel does not",
+                                  op.getName(), t));
+    for (Value v : op.getOperands())
+      if (v.getParentRegion() != &epilogue && !isScalarConstant(v))
+        return fail("the epilogue uses a value defined outside the GEMM that "
+                    "is not a scalar constant");
+  }
+  where = epilogue.getParentOp();
+  Value yielded = block.getTerminator()->getOperand(0);
+  if (yielded.getParentRegion() != &epilogue && !isScalarConstant(yielded))
+    return fail("the epilogue yields a value defined outside the GEMM that is "
+                "not a scalar constant");
+  return success();
+}
+
+LogicalResult nvidia::checkGemm(GemmOp gemm, TargetAttr target,
+                                std::string &why, Operation *&where) {
+  where = gemm;
+  auto fail = [&](const Twine &reason) {
+    why = reason.str();
+    return failure();
+  };
+  if (!target.isNvidia())
+    return fail(llvm::formatv("the target '{0}' is not an NVIDIA target",
+                              target.getChip()));
+  Type lhs = gemm.getLhsType().getElementType();
+  if (!nvidia::isTensorCoreType(lhs) && !lhs.isF32())
+    return fail(llvm::formatv("{0} operands: the tensor cores take bf16, f16 "
+                              "or f32 read as tf32",
+                              lhs));
+  if (lhs != gemm.getRhsType().getElementType())
+    return fail("lhs and rhs element types differ");
+  if (!gemm.getAccType().isF32())
+    return fail(llvm::formatv("accumulator {0}: tensor cores accumulate in f32",
+                              gemm.getAccType()));
+  return nvidia::checkEpilogue(
+      gemm.getEpilogue(), gemm.getResultType().getElementType(),
+      TypeRange(gemm.getEpilogueOperands()), why, where);
+}
+
+/// The mma.sync kernel's rules (MmaSyncTileEmitter.cpp).
+static LogicalResult checkMmaSyncConfig(TargetAttr target, ConfigAttr config,
+                                        int64_t bytes, RhsLayout rhsLayout,
+                                        std::string &why) {
+  auto fail = [&](const Twine &reason) {
+    why = reason.str();
+    return failure();
+  };
+  ArrayRef<int64_t> tile = config.getTile();
+  ArrayRef<int64_t> sg = config.getSubgroups();
+  int64_t tm = tile[0], tn = tile[1], tk = tile[2];
+  int64_t warpM = tm / sg[0], warpN = tn / sg[1];
+  if (tm % sg[0] != 0 || tn % sg[1] != 0)
+    return fail(llvm::formatv("the warp layout [{0}, {1}] does not divide the "
+                              "{2}x{3} tile",
+                              sg[0], sg[1], tm, tn));
+  if (warpM % 16 != 0 || warpN % 16 != 0)
+    return fail(llvm::formatv("each warp's {0}x{1} block must be a multiple "
+                              "of 16x16 (mma.sync m16 rows, ldmatrix.x4 pairs "
+                              "of n8 columns)",
+                              warpM, warpN));
+  int64_t ce = nvidia::kChunkBytes / bytes;
+  int64_t mmaK = bytes == 2 ? 16 : 8;
+  // Rows of at least two 16-byte chunks, a power of two of them, so that
+  // the XOR swizzle permutes chunks within a row.
+  auto rowOk = [&](int64_t elems) {
+    int64_t chunks = elems / ce;
+    return elems % ce == 0 && chunks >= 2 && llvm::isPowerOf2_64(chunks);
+  };
+  if (tk % mmaK != 0 || !rowOk(tk))
+    return fail(llvm::formatv("tile_k {0} must be a multiple of the mma k "
+                              "({1}) and a power-of-two number (>= 2) of "
+                              "16-byte chunks",
+                              tk, mmaK));
+  if (rhsLayout == RhsLayout::kn && !rowOk(tn))
+    return fail(llvm::formatv("tile_n {0} must be a power-of-two number (>= "
+                              "2) of 16-byte chunks for a [k, n] B",
+                              tn));
+  int64_t threads = nvidia::getThreads(config);
+  if (threads > target.getMaxWorkgroupSize())
+    return fail(llvm::formatv("{0} threads per workgroup (at most {1})",
+                              threads, target.getMaxWorkgroupSize()));
+  int64_t aChunks = tm * tk / ce, bChunks = tn * tk / ce;
+  if (aChunks % threads != 0 || bChunks % threads != 0)
+    return fail(llvm::formatv("the {0} + {1} 16-byte chunks of a k tile do "
+                              "not split evenly over {2} threads",
+                              aChunks, bChunks, threads));
+  // One k-step: ldmatrix.x4 gives 4 registers per 16-row A tile and 2 per
+  // 8-column B tile; the next k-step's fragments load while this one's
+  // products run.
+  int64_t accumulators = tm * tn / threads;
+  int64_t fragments = nvidia::getMmaSyncFragmentRegisters(warpM, warpN);
+  if (accumulators + fragments > nvidia::kMmaSyncRegisterRoom)
+    return fail(llvm::formatv("{0} accumulators and {1} fragment registers "
+                              "per thread leave no room in {2} registers",
+                              accumulators, fragments, target.getGrfCount()));
+  int64_t shared = nvidia::getWorkgroupSlmBytes(config, bytes);
+  if (shared > target.getSlmBytes())
+    return fail(llvm::formatv("{0} stages x ({1} + {2}) x {3} x {4} bytes = "
+                              "{5} bytes of shared memory > {6}",
+                              nvidia::getMmaSyncStages(config), tm, tn, tk,
+                              bytes, shared, target.getSlmBytes()));
+  return success();
+}
+
+/// The TMA + wgmma kernel's rules (WgmmaTileEmitter.cpp).
+static LogicalResult checkWgmmaConfig(TargetAttr target, ConfigAttr config,
+                                      int64_t bytes, std::string &why) {
+  auto fail = [&](const Twine &reason) {
+    why = reason.str();
+    return failure();
+  };
+  ArrayRef<int64_t> tile = config.getTile();
+  int64_t tm = tile[0], tn = tile[1], tk = tile[2];
+  if (!target.hasWgmma())
+    return fail(llvm::formatv(
+        "wgmma needs {0} (the target is '{1}')",
+        llvm::join(listPresets([](const TargetPreset &p) { return p.wgmma; }),
+                   " or "),
+        target.getChip()));
+  if (bytes != 2)
+    return fail("wgmma kernels take 16-bit operands (tf32 runs on mma_sync)");
+  if (tm != 64 && tm != 128)
+    return fail(llvm::formatv("tile_m {0}: one or two consumer warpgroups of "
+                              "64 rows (tile_m 64 or 128)",
+                              tm));
+  if (tn % 64 != 0 || tn > 256)
+    return fail(llvm::formatv("tile_n {0}: a multiple of 64 up to 256 (wgmma "
+                              "n <= 256, 64-column TMA boxes)",
+                              tn));
+  if (tk != nvidia::kWgmmaTileK)
+    return fail(llvm::formatv("tile_k {0}: one 128-byte swizzled row ({1})", tk,
+                              nvidia::kWgmmaTileK));
+  int64_t shared = nvidia::getWorkgroupSlmBytes(config, bytes);
+  int64_t room = target.getMaxBlockSlmBytes() - nvidia::kWgmmaBarrierBytes;
+  if (config.getStages() < 2 || shared > room)
+    return fail(llvm::formatv("{0} stages of ({1} + {2}) x {3} x {4} bytes: "
+                              "the TMA ring needs 2 or more that fit {5} "
+                              "bytes of shared memory",
+                              config.getStages(), tm, tn, tk, bytes, room));
+  ScheduleAttr schedule = config.getSchedule();
+  if (schedule.getKind() == Schedule::stream_k)
+    return fail("the wgmma kernel computes whole tiles over all of K (its "
+                "mbarrier ring carries across a program's tiles): the "
+                "schedule must be data_parallel or persistent, not stream_k");
+  return success();
+}
+
+LogicalResult nvidia::checkConfig(TargetAttr target, ConfigAttr config,
+                                  int64_t operandBytes, std::string &why,
+                                  RhsLayout rhsLayout) {
+  auto fail = [&](const Twine &reason) {
+    why = reason.str();
+    return failure();
+  };
+  NVGPUConfigAttr knobs = config.getNVGPU();
+  if (!knobs)
+    return fail("the nvgpu backend needs its #xpu.nvgpu knobs");
+  if (!target.isNvidia())
+    return fail(llvm::formatv("#xpu.nvgpu knobs on the non-NVIDIA target "
+                              "'{0}'",
+                              target.getChip()));
+  if (knobs.isTF32() != (operandBytes == 4) ||
+      (operandBytes != 2 && operandBytes != 4))
+    return fail(llvm::formatv("precision {0} for {1}-byte operands: the "
+                              "tensor cores read 16-bit operands natively "
+                              "and f32 ones as tf32",
+                              stringifyNVGPUPrecision(knobs.getPrecision()),
+                              operandBytes));
+  if (knobs.isWgmma())
+    return checkWgmmaConfig(target, config, operandBytes, why);
+  return checkMmaSyncConfig(target, config, operandBytes, rhsLayout, why);
+}
+
+int64_t nvidia::getWorkgroupSlmBytes(ConfigAttr config, int64_t operandBytes) {
+  ArrayRef<int64_t> tile = config.getTile();
+  NVGPUConfigAttr knobs = config.getNVGPU();
+  int64_t stages =
+      knobs && knobs.isWgmma() ? config.getStages() : getMmaSyncStages(config);
+  return satMul(stages, satAdd(tile[0], tile[1]), tile[2], operandBytes);
+}
+
+//===----------------------------------------------------------------------===//
+// GemmBackendAttrInterface
+//===----------------------------------------------------------------------===//
 
 /// The layouts the tensor-core kernels read (xpu-materialize-layouts).
 static LogicalResult materializeNVGPULayouts(GemmOp gemm, TargetAttr target,
@@ -24,10 +294,6 @@ static LogicalResult materializeNVGPULayouts(GemmOp gemm, TargetAttr target,
   auto changed = [&](GemmOp g, StringRef name, const Twine &why) {
     remark(g, name, why, /*changed=*/true);
   };
-  std::string why;
-  Operation *where = gemm;
-  if (failed(checkBackendGemm(GemmBackend::nvgpu, gemm, target, why, where)))
-    return where->emitError() << passArg << ": " << why;
   NVGPUMma mma = gemm.getConfigAttr().getNVGPU().getMma();
   OpBuilder b(gemm);
   LayoutBuilder lb(b, gemm);
@@ -45,7 +311,7 @@ static LogicalResult materializeNVGPULayouts(GemmOp gemm, TargetAttr target,
     int64_t pitch = nvidia::getOperandPitch(cols, elt, mma);
     if (pitch == cols)
       return t;
-    int64_t bytes = xe::getElementBytes(elt);
+    int64_t bytes = getElementBytes(elt);
     changed(gemm, "PadPitch",
             llvm::formatv("{0}: rows of {1} x {2} bytes padded with zeros to "
                           "{3} elements ({4} bytes): {5}",
@@ -79,9 +345,7 @@ namespace {
 struct NVGPUGemmBackend final
     : GemmBackendAttrInterface::ExternalModel<NVGPUGemmBackend,
                                               NVGPUConfigAttr> {
-  StringRef getBackendName(Attribute) const {
-    return stringifyGemmBackend(GemmBackend::nvgpu);
-  }
+  StringRef getBackendName(Attribute) const { return "nvgpu"; }
   std::string describeKnobs(Attribute attr) const {
     auto knobs = cast<NVGPUConfigAttr>(attr);
     return llvm::formatv(", {0}{1}", stringifyNVGPUMma(knobs.getMma()),
@@ -91,31 +355,26 @@ struct NVGPUGemmBackend final
   }
   LogicalResult checkGemm(Attribute, GemmOp gemm, TargetAttr target,
                           std::string &why, Operation *&where) const {
-    return checkBackendGemm(GemmBackend::nvgpu, gemm, target, why, where);
+    return nvidia::checkGemm(gemm, target, why, where);
   }
   LogicalResult checkConfig(Attribute, TargetAttr target, ConfigAttr config,
                             int64_t operandBytes, std::string &why,
                             RhsLayout rhsLayout) const {
-    return checkBackendConfig(GemmBackend::nvgpu, target, config, operandBytes,
-                              why, rhsLayout);
+    return nvidia::checkConfig(target, config, operandBytes, why, rhsLayout);
   }
-  Type getOperandType(Attribute, GemmOp gemm) const {
-    return gemm.getLhsType().getElementType();
+  Type getOperandType(Attribute attr, GemmOp gemm) const {
+    // f32 operands read as tf32 when the knobs say so.
+    Type lhs = gemm.getLhsType().getElementType();
+    if (lhs.isF32() && cast<NVGPUConfigAttr>(attr).isTF32())
+      return FloatTF32Type::get(gemm.getContext());
+    return lhs;
   }
-  int64_t getRowPitch(Attribute, TargetAttr target, int64_t cols,
-                      Type elt) const {
-    return getBackendRowPitch(GemmBackend::nvgpu, target, cols, elt);
-  }
-  int64_t getBatchRows(Attribute, TargetAttr target, int64_t rows,
-                       int64_t pitch, Type elt) const {
-    return getBackendBatchRows(GemmBackend::nvgpu, target, rows, pitch, elt);
-  }
-  int64_t getBufferAlignment(Attribute, TargetAttr target) const {
-    return getBackendBufferAlignment(GemmBackend::nvgpu, target);
-  }
+  // The buffers the lowering allocates take the interface's default row
+  // pitch, batch rows and alignment; materializeLayouts pitches A and B
+  // (nvidia::getOperandPitch), and TMA descriptors need 16 bytes.
   int64_t getWorkgroupSlmBytes(Attribute, ConfigAttr config,
                                int64_t operandBytes) const {
-    return xpu::getWorkgroupSlmBytes(GemmBackend::nvgpu, config, operandBytes);
+    return nvidia::getWorkgroupSlmBytes(config, operandBytes);
   }
   LogicalResult materializeLayouts(Attribute, GemmOp gemm, TargetAttr target,
                                    StringRef passArg,
@@ -124,8 +383,23 @@ struct NVGPUGemmBackend final
   }
   int64_t getResidentWorkgroups(Attribute, TargetAttr target, ConfigAttr config,
                                 int64_t operandBytes) const {
-    return xpu::getResidentWorkgroups(GemmBackend::nvgpu, target, config,
-                                      operandBytes);
+    // Warps of the kernel (wgmma: its warpgroups, whatever the subgroups
+    // say), at most 64 per SM, and, for wgmma, the registers setmaxnreg
+    // gives each warpgroup; then shared memory.
+    int64_t threads = nvidia::getThreads(config);
+    int64_t perUnit = std::min(target.getBlocksPerUnit(),
+                               target.getThreadsPerUnit() / (threads / 32));
+    NVGPUConfigAttr knobs = config.getNVGPU();
+    if (knobs && knobs.isWgmma()) {
+      int64_t registers =
+          128 * (nvidia::kProducerRegisters +
+                 config.getTile()[0] / 64 * nvidia::kConsumerRegisters);
+      perUnit = std::min(perUnit, target.getRegistersPerUnit() / registers);
+    }
+    int64_t slm = nvidia::getWorkgroupSlmBytes(config, operandBytes);
+    if (slm > 0)
+      perUnit = std::min(perUnit, target.getSlmBytes() / slm);
+    return target.getComputeUnits() * std::max<int64_t>(perUnit, 1);
   }
   std::optional<int64_t> getMatrixFragmentRegisters(Attribute,
                                                     ArrayRef<int64_t> tile,
@@ -133,11 +407,84 @@ struct NVGPUGemmBackend final
                                                     Type operandType) const {
     return nvidia::getMmaSyncFragmentRegisters(tile, subgroups, operandType);
   }
+
+  // The strategy: the GEMMs the tensor cores take on an NVIDIA target.
+  int64_t getAutoRank(Attribute) const { return 2; }
+  bool takesGemm(Attribute, TargetAttr target, Type operandType,
+                 std::string &why) const {
+    if (!target.isNvidia())
+      return false;
+    bool tf32 = operandType.isTF32();
+    // The remarks name the element type the GEMM has (tf32 is f32 read so).
+    Type elt = tf32 ? Type(Float32Type::get(target.getContext())) : operandType;
+    if (!nvidia::isTensorCoreType(operandType) && !tf32) {
+      why = llvm::formatv("{0} operands{1} do not run on tensor cores", elt,
+                          elt.isF32() ? " without tf32" : "");
+      return false;
+    }
+    NVGPUMma mma = nvidia::getPreferredMma(target, getElementBytes(elt));
+    std::string family;
+    if (mma == NVGPUMma::wgmma)
+      family = llvm::formatv(" ({0}: TMA and warpgroup MMA, tile_k 64)",
+                             target.getChip());
+    else if (target.hasWgmma())
+      family = " (wgmma takes 16-bit operands only)";
+    else
+      family = llvm::formatv(
+          " (wgmma needs {0})",
+          llvm::join(listPresets([](auto &p) { return p.wgmma; }), " or "));
+    why = llvm::formatv("{0} operands run on tensor cores{1} with {2}{3}", elt,
+                        tf32 ? " as tf32" : "", stringifyNVGPUMma(mma), family);
+    return true;
+  }
+  Attribute getCandidateKnobs(Attribute attr, TargetAttr target,
+                              Type operandType) const {
+    // tf32 is f32 in memory: 4 bytes.
+    bool tf32 = operandType.isTF32();
+    int64_t bytes = tf32 ? 4 : getElementBytes(operandType);
+    return NVGPUConfigAttr::get(
+        attr.getContext(), nvidia::getPreferredMma(target, bytes),
+        tf32 ? NVGPUPrecision::tf32 : NVGPUPrecision::native);
+  }
+  int64_t getCandidateTileK(Attribute attr, TargetAttr,
+                            int64_t operandBytes) const {
+    if (cast<NVGPUConfigAttr>(attr).isWgmma())
+      return nvidia::kWgmmaTileK;
+    // Two mma k-steps: one 64-byte row of each K slice for 16-bit
+    // operands, 16 for tf32.
+    return operandBytes <= 2 ? 32 : 16;
+  }
+  bool isCandidateTile(Attribute attr, int64_t tileM, int64_t tileN) const {
+    // wgmma: one or two warpgroups of 64 rows and 64-column TMA boxes.
+    if (cast<NVGPUConfigAttr>(attr).isWgmma())
+      return (tileM == 64 || tileM == 128) && tileN % 64 == 0;
+    return true;
+  }
+  int64_t getMinStages(Attribute attr) const {
+    // The wgmma kernel's TMA ring has at least 2 slots.
+    return cast<NVGPUConfigAttr>(attr).isWgmma() ? 2 : 1;
+  }
+  Attribute getKnobsForSchedule(Attribute attr, Schedule kind,
+                                std::string &change, std::string &why) const {
+    auto knobs = cast<NVGPUConfigAttr>(attr);
+    if (!knobs.isWgmma() || kind != Schedule::stream_k)
+      return attr;
+    // The wgmma kernel computes whole tiles over all of K (its mbarrier
+    // ring carries across a program's tiles); mma.sync splits them.
+    change = "mma.sync instead of wgmma";
+    why = llvm::formatv("a {0} schedule splits tiles along K, and the wgmma "
+                        "kernel computes whole tiles",
+                        stringifySchedule(kind));
+    return NVGPUConfigAttr::get(attr.getContext(), NVGPUMma::mma_sync,
+                                knobs.getPrecision());
+  }
 };
 } // namespace
 
 void mlir::xpu::registerNVGPUGemmBackend(DialectRegistry &registry) {
-  registry.addExtension(+[](MLIRContext *ctx, XPUDialect *) {
+  registry.addExtension(+[](MLIRContext *ctx, XPUDialect *dialect) {
     NVGPUConfigAttr::attachInterface<NVGPUGemmBackend>(*ctx);
+    dialect->addGemmBackend(
+        NVGPUConfigAttr::get(ctx, NVGPUMma::mma_sync, NVGPUPrecision::native));
   });
 }

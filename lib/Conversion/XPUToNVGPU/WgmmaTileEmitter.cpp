@@ -30,8 +30,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "xpu/Conversion/XPUToNVGPU/NVGPUBackend.h"
 #include "xpu/Conversion/XPUToNVGPU/XPUToNVGPU.h"
-#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

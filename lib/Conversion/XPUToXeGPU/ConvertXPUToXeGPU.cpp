@@ -21,7 +21,7 @@
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
 #include "xpu/Conversion/XPUToXeGPU/XPUToXeGPU.h"
-#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
+#include "xpu/Conversion/XPUToXeGPU/XeBackend.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
@@ -637,11 +637,11 @@ LogicalResult ConvertXPUToXeGPUPass::convert(RewriterBase &rewriter,
   FailureOr<ConfigAttr> config = getProgramsConfig(programs);
   if (failed(config))
     return failure();
-  if (getGemmBackend(*config) != GemmBackend::xe)
+  if (!config->getXe())
     return emitError(loc) << kPassArg << ": the config " << *config
                           << " is not for the Xe backend (no #xpu.xe knobs)";
   std::string why;
-  if (failed(checkBackendConfig(GemmBackend::xe, target, *config, 2, why)))
+  if (failed(xe::checkConfig(target, *config, why)))
     return emitError(loc) << kPassArg << ": " << why;
   // Scalar math without a native Xe lowering (erf, erfc) becomes
   // polynomials before the epilogue is vectorized.

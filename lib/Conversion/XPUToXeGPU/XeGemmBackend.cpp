@@ -1,22 +1,185 @@
-//===- XeGemmBackend.cpp - the Xe GEMM backend's answers ------------------===//
+//===- XeGemmBackend.cpp - the Xe GEMM backend ----------------------------===//
 //
-// GemmBackendAttrInterface on #xpu.xe: what the layers above ask of
-// convert-xpu-to-xegpu's DPAS kernels.
+// The rules of convert-xpu-to-xegpu's DPAS kernels (XeBackend.h) and
+// GemmBackendAttrInterface on #xpu.xe: what the layers above ask of them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Conversion/GemmBackends.h"
+#include "xpu/Conversion/XPUToXeGPU/XeBackend.h"
 #include "xpu/Dialect/XPU/IR/GemmBackendInterface.h"
+#include "xpu/Dialect/XPU/IR/TargetPresets.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
-#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/LayoutBuilder.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::xpu;
+
+//===----------------------------------------------------------------------===//
+// Rules
+//===----------------------------------------------------------------------===//
+
+bool xe::isDpasOperandType(Type t) { return t.isF16() || t.isBF16(); }
+
+int64_t xe::getLegalPitch(TargetAttr target, int64_t cols, Type elt) {
+  int64_t bytes = getElementBytes(elt);
+  return std::max<int64_t>(
+      llvm::alignTo(cols, target.getBlock2dPitchAlign() / bytes),
+      target.getBlock2dMinPitch() / bytes);
+}
+
+int64_t xe::getBlockWidth(TargetAttr target, int64_t cols, Type elt) {
+  // In elements (no byte products that could overflow): a multiple of the
+  // width alignment (4 bytes), at least the minimum width (64 bytes).
+  int64_t bytes = getElementBytes(elt);
+  int64_t align = std::max<int64_t>(1, target.getBlock2dWidthAlign() / bytes);
+  return std::max<int64_t>(
+      llvm::alignTo(cols, align),
+      llvm::divideCeil(target.getBlock2dMinWidth(), bytes));
+}
+
+int64_t xe::getBatchRows(TargetAttr target, int64_t rows, int64_t pitch,
+                         Type elt) {
+  // Rows come in groups of base / gcd(row bytes, base); only the row bytes
+  // modulo the base alignment matter.
+  int64_t base = target.getBlock2dBaseAlign();
+  int64_t rowBytes = (pitch % base) * getElementBytes(elt);
+  int64_t group = base / std::gcd(rowBytes, base);
+  return llvm::alignTo(rows, group);
+}
+
+bool xe::isKernelType(Type t) {
+  return t.isF32() || isDpasOperandType(t) ||
+         (t.isSignlessInteger() && t.getIntOrFloatBitWidth() <= 32);
+}
+
+bool xe::isKernelResultType(Type t) { return isKernelType(t) && !t.isBF16(); }
+
+bool xe::hasDeviceEpilogue(GemmOp gemm) {
+  if (!isKernelResultType(gemm.getResultType().getElementType()))
+    return false;
+  for (Value operand : gemm.getEpilogueOperands())
+    if (!isKernelType(getElementTypeOrSelf(operand.getType())))
+      return false;
+  WalkResult walk = gemm.getEpilogue().walk([](Operation *op) {
+    for (Type t : op->getResultTypes())
+      if (!isKernelResultType(t))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
+
+Type xe::getDpasOperandType(GemmOp gemm) {
+  Type lhsElt = gemm.getLhsType().getElementType();
+  return isDpasOperandType(lhsElt) ? lhsElt
+                                   : Type(BFloat16Type::get(gemm.getContext()));
+}
+
+LogicalResult xe::checkGemm(GemmOp gemm, TargetAttr target, std::string &why,
+                            Operation *&where) {
+  where = gemm;
+  auto fail = [&](const Twine &reason) {
+    why = reason.str();
+    return failure();
+  };
+  if (!target.isIntel() || !target.hasDpas() || !target.hasBlock2d())
+    return fail(llvm::formatv(
+        "the target '{0}' is not an Intel Xe target ({1})", target.getChip(),
+        llvm::join(listPresets([](const TargetPreset &p) {
+                     return p.dpas && !p.block2d.empty();
+                   }),
+                   ", ")));
+  if (!llvm::is_contained(target.getSubgroupSizes(), kLanes) ||
+      target.getMma() != ArrayRef<int64_t>{kDpasM, kDpasN, kDpasK})
+    return fail(llvm::formatv("the target '{0}' needs 16-lane subgroups and "
+                              "an 8x16x16 DPAS",
+                              target.getChip()));
+  Type lhsElt = gemm.getLhsType().getElementType();
+  if (!isDpasOperandType(lhsElt) && !lhsElt.isF32())
+    return fail(llvm::formatv("{0} operands: DPAS takes f16 or bf16 (f32 is "
+                              "converted to bf16; run xpu-demote-f64 for f64)",
+                              lhsElt));
+  if (!gemm.getAccType().isF32())
+    return fail(llvm::formatv("accumulator {0}: DPAS accumulates in f32",
+                              gemm.getAccType()));
+  if (!isa<FloatType>(gemm.getResultType().getElementType()))
+    return fail(llvm::formatv("result element type {0} is not a float",
+                              gemm.getResultType().getElementType()));
+  Block &block = gemm.getEpilogueBlock();
+  for (Operation &op : block.without_terminator()) {
+    where = &op;
+    // Scalar constants become splats of the accumulator's shape.
+    if (isa<arith::ConstantOp>(op) && isScalarConstant(op.getResult(0)))
+      continue;
+    if (op.getNumRegions() != 0 || !op.hasTrait<OpTrait::Vectorizable>() ||
+        op.getNumResults() != 1)
+      return fail(llvm::formatv("epilogue op '{0}' is not an elementwise op "
+                                "that can run on vectors",
+                                op.getName()));
+    for (Value v : op.getOperands())
+      if (v.getParentRegion() != &gemm.getEpilogue() && !isScalarConstant(v))
+        return fail("the epilogue uses a value defined outside the GEMM that "
+                    "is not a scalar constant");
+  }
+  where = gemm;
+  Value yielded = block.getTerminator()->getOperand(0);
+  if (yielded.getParentRegion() != &gemm.getEpilogue() &&
+      !isScalarConstant(yielded))
+    return fail("the epilogue yields a value defined outside the GEMM that is "
+                "not a scalar constant");
+  return success();
+}
+
+LogicalResult xe::checkConfig(TargetAttr target, ConfigAttr config,
+                              std::string &why) {
+  ArrayRef<int64_t> tile = config.getTile();
+  ArrayRef<int64_t> sg = config.getSubgroups();
+  auto fail = [&](const Twine &reason) {
+    why = reason.str();
+    return failure();
+  };
+  if (!target.isIntel())
+    return fail(llvm::formatv("#xpu.xe knobs on the non-Intel target '{0}'",
+                              target.getChip()));
+  if (!target.hasDpas() || !target.hasBlock2d())
+    return fail(llvm::formatv("#xpu.xe knobs on the target '{0}' without "
+                              "DPAS and 2D block I/O",
+                              target.getChip()));
+  int64_t grfMode = config.getGrfMode();
+  if (tile[0] % sg[0] != 0 || tile[1] % sg[1] != 0 ||
+      (tile[0] / sg[0]) % kDpasM != 0 || (tile[1] / sg[1]) % kDpasN != 0 ||
+      tile[2] % kDpasK != 0)
+    return fail(llvm::formatv(
+        "tile [{0}, {1}, {2}] on subgroups [{3}, {4}]: each subgroup block "
+        "must be a multiple of 8x16 and tile_k a multiple of 16 (DPAS)",
+        tile[0], tile[1], tile[2], sg[0], sg[1]));
+  int64_t subgroups = sg[0] * sg[1];
+  if (subgroups * kLanes > target.getMaxWorkgroupSize())
+    return fail(llvm::formatv("{0} subgroups of 16 lanes exceed {1} "
+                              "work-items per workgroup",
+                              subgroups, target.getMaxWorkgroupSize()));
+  int64_t threads = target.getThreadsPerUnit(grfMode);
+  if (subgroups > threads)
+    return fail(llvm::formatv("{0} subgroups > {1} hardware threads of an "
+                              "Xe-core in {2}-GRF mode",
+                              subgroups, threads, grfMode));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GemmBackendAttrInterface
+//===----------------------------------------------------------------------===//
 
 /// The layouts the DPAS kernels read (xpu-materialize-layouts).
 static LogicalResult materializeXeLayouts(GemmOp gemm, TargetAttr target,
@@ -25,10 +188,6 @@ static LogicalResult materializeXeLayouts(GemmOp gemm, TargetAttr target,
   auto changed = [&](GemmOp g, StringRef name, const Twine &why) {
     remark(g, name, why, /*changed=*/true);
   };
-  std::string why;
-  Operation *where = gemm;
-  if (failed(checkBackendGemm(GemmBackend::xe, gemm, target, why, where)))
-    return where->emitError() << passArg << ": " << why;
   OpBuilder b(gemm);
   Location loc = gemm.getLoc();
 
@@ -96,7 +255,7 @@ static LogicalResult materializeXeLayouts(GemmOp gemm, TargetAttr target,
   auto pitched = [&](Value t, int64_t rows, int64_t cols, StringRef what) {
     auto type = cast<RankedTensorType>(t.getType());
     Type elt = type.getElementType();
-    int64_t bytes = xe::getElementBytes(elt);
+    int64_t bytes = getElementBytes(elt);
     int64_t pitch = xe::getLegalPitch(target, cols, elt);
     bool perBatch = type.getRank() == 3;
     int64_t slabRows =
@@ -181,9 +340,7 @@ static LogicalResult materializeXeLayouts(GemmOp gemm, TargetAttr target,
 namespace {
 struct XeGemmBackend final
     : GemmBackendAttrInterface::ExternalModel<XeGemmBackend, XeConfigAttr> {
-  StringRef getBackendName(Attribute) const {
-    return stringifyGemmBackend(GemmBackend::xe);
-  }
+  StringRef getBackendName(Attribute) const { return "xe"; }
   std::string describeKnobs(Attribute attr) const {
     return llvm::formatv(", grf_mode {0}",
                          cast<XeConfigAttr>(attr).getGrfMode())
@@ -191,31 +348,31 @@ struct XeGemmBackend final
   }
   LogicalResult checkGemm(Attribute, GemmOp gemm, TargetAttr target,
                           std::string &why, Operation *&where) const {
-    return checkBackendGemm(GemmBackend::xe, gemm, target, why, where);
+    return xe::checkGemm(gemm, target, why, where);
   }
   LogicalResult checkConfig(Attribute, TargetAttr target, ConfigAttr config,
-                            int64_t operandBytes, std::string &why,
-                            RhsLayout rhsLayout) const {
-    return checkBackendConfig(GemmBackend::xe, target, config, operandBytes,
-                              why, rhsLayout);
+                            int64_t, std::string &why, RhsLayout) const {
+    return xe::checkConfig(target, config, why);
   }
   Type getOperandType(Attribute, GemmOp gemm) const {
     return xe::getDpasOperandType(gemm);
   }
+  // A target without 2D block I/O is refused by checkGemm.
   int64_t getRowPitch(Attribute, TargetAttr target, int64_t cols,
                       Type elt) const {
-    return getBackendRowPitch(GemmBackend::xe, target, cols, elt);
+    return target.hasBlock2d() ? xe::getLegalPitch(target, cols, elt) : cols;
   }
   int64_t getBatchRows(Attribute, TargetAttr target, int64_t rows,
                        int64_t pitch, Type elt) const {
-    return getBackendBatchRows(GemmBackend::xe, target, rows, pitch, elt);
+    return target.hasBlock2d() ? xe::getBatchRows(target, rows, pitch, elt)
+                               : rows;
   }
   int64_t getBufferAlignment(Attribute, TargetAttr target) const {
-    return getBackendBufferAlignment(GemmBackend::xe, target);
+    return target.hasBlock2d() ? target.getBlock2dBaseAlign() : 64;
   }
-  int64_t getWorkgroupSlmBytes(Attribute, ConfigAttr config,
-                               int64_t operandBytes) const {
-    return xpu::getWorkgroupSlmBytes(GemmBackend::xe, config, operandBytes);
+  int64_t getWorkgroupSlmBytes(Attribute, ConfigAttr, int64_t) const {
+    // 2D block loads read A and B straight into registers.
+    return 0;
   }
   LogicalResult materializeLayouts(Attribute, GemmOp gemm, TargetAttr target,
                                    StringRef passArg,
@@ -223,15 +380,42 @@ struct XeGemmBackend final
     return materializeXeLayouts(gemm, target, passArg, remark);
   }
   int64_t getResidentWorkgroups(Attribute, TargetAttr target, ConfigAttr config,
-                                int64_t operandBytes) const {
-    return xpu::getResidentWorkgroups(GemmBackend::xe, target, config,
-                                      operandBytes);
+                                int64_t) const {
+    // One hardware thread per subgroup; no shared memory.
+    ArrayRef<int64_t> sg = config.getSubgroups();
+    int64_t perUnit =
+        target.getThreadsPerUnit(config.getGrfMode()) / (sg[0] * sg[1]);
+    return target.getComputeUnits() * std::max<int64_t>(perUnit, 1);
+  }
+
+  // The strategy: every GEMM on an Intel target, in 128-GRF mode first.
+  int64_t getAutoRank(Attribute) const { return 2; }
+  bool takesGemm(Attribute, TargetAttr target, Type, std::string &) const {
+    return target.isIntel();
+  }
+  Attribute getCandidateKnobs(Attribute attr, TargetAttr, Type) const {
+    return XeConfigAttr::get(attr.getContext(), xe::kSmallGrfMode);
+  }
+  bool readsEpilogueOperandAsFragment(Attribute, BroadcastKind kind) const {
+    // full, per_row and scalar operands are read as tiles in the
+    // accumulator's layout (convert-xpu-to-xegpu); a per_col operand is a
+    // row vector broadcast to the accumulator, 2 registers at 32-column
+    // blocks, no fragment.
+    return kind != BroadcastKind::per_col;
+  }
+  Attribute growRegisterFile(Attribute attr, TargetAttr,
+                             int64_t &budget) const {
+    if (cast<XeConfigAttr>(attr).getGrfMode() >= xe::kLargeGrfMode)
+      return {};
+    budget = xe::kLargeGrfMode;
+    return XeConfigAttr::get(attr.getContext(), xe::kLargeGrfMode);
   }
 };
 } // namespace
 
 void mlir::xpu::registerXeGemmBackend(DialectRegistry &registry) {
-  registry.addExtension(+[](MLIRContext *ctx, XPUDialect *) {
+  registry.addExtension(+[](MLIRContext *ctx, XPUDialect *dialect) {
     XeConfigAttr::attachInterface<XeGemmBackend>(*ctx);
+    dialect->addGemmBackend(XeConfigAttr::get(ctx, xe::kSmallGrfMode));
   });
 }

@@ -144,7 +144,7 @@ module attributes {xpu.target = #xpu.target<"sm_90">} {
 //       CHECK:     xpu.gemm_tile output
 //   CHECK-NOT: gpu.module
 func.func @f32_left_alone(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
-  // expected-remark @+1 {{f32 operands with a simt config: left to the SIMT kernels (convert-xpu-to-gpu); xpu-select-strategy gives the GEMMs that the tensor cores take (16-bit operands, or f32 with tf32) an #xpu.nvgpu config}}
+  // expected-remark @+1 {{f32 operands with a simt config: left to the simt backend's lowering; xpu-select-strategy gives the GEMMs that the tensor cores take (16-bit operands, or f32 with tf32) an #xpu.nvgpu config}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>} : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   return %g : tensor<64x64xf32>
 }

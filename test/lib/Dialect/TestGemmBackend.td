@@ -21,7 +21,8 @@ def XPUTest_Dialect : Dialect {
 }
 
 def XPUTest_GemmBackendAttr : AttrDef<XPUTest_Dialect, "TestGemmBackend",
-    [DeclareAttrInterfaceMethods<XPU_GemmBackendAttrInterface>]> {
+    [DeclareAttrInterfaceMethods<XPU_GemmBackendAttrInterface,
+                                 ["getRowPitch", "getBufferAlignment"]>]> {
   let mnemonic = "backend";
   let summary = "A GEMM backend whose rows are padded to `pitch` elements";
   let description = [{

@@ -237,7 +237,7 @@ void emitFragmentEpilogue(OpBuilder &b, Location loc, const MmaKernelPlan &plan,
 /// Checks that the GEMM of `tile` can become a tensor-core kernel on
 /// `target`: operand, accumulator, result and epilogue types, a pure scalar
 /// epilogue, operand rows on 16 bytes and a config that the nvgpu
-/// backend's rules accept (GemmBackends.h; the emitters generate every
+/// backend's rules accept (NVGPUBackend.h; the emitters generate every
 /// such config). Emits an error at the tile op (or its epilogue op) and
 /// fails otherwise.
 LogicalResult checkNVGPULowerable(GemmTileOp tile, TargetAttr target);

@@ -48,8 +48,16 @@ struct MaterializeLayoutsPass final
     for (GemmOp gemm : gemms) {
       FailureOr<GemmBackendAttrInterface> backend =
           lookupGemmBackend(gemm.getConfigAttr(), gemm.getLoc(), kPassArg);
-      if (failed(backend) ||
-          failed(backend->materializeLayouts(gemm, target, kPassArg, remark)))
+      if (failed(backend))
+        return signalPassFailure();
+      // The backend rewrites only GEMMs it computes.
+      std::string why;
+      Operation *where = gemm;
+      if (failed(backend->checkGemm(gemm, target, why, where))) {
+        where->emitError() << kPassArg << ": " << why;
+        return signalPassFailure();
+      }
+      if (failed(backend->materializeLayouts(gemm, target, kPassArg, remark)))
         return signalPassFailure();
     }
   }

@@ -8,7 +8,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "xpu/Dialect/XPU/IR/TargetPresets.h"
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
@@ -43,32 +42,46 @@ struct SelectStrategyPass final
 private:
   /// Chooses and attaches a config: true when it did, false when no
   /// candidate fits, failure after an error.
-  FailureOr<bool> select(GemmOp gemm, TargetAttr target, GemmBackend backend);
+  FailureOr<bool> select(GemmOp gemm, TargetAttr target,
+                         GemmBackendAttrInterface knobs);
   /// Verifies a hand-written config; false after an error.
   bool verifyHandConfig(GemmOp gemm, TargetAttr target);
-  /// The problem's numbers; f32 operands are tf32 for the register model
-  /// when the GEMMs run on NVIDIA tensor cores (`tf32`).
-  GemmProblem getProblem(GemmOp gemm, TargetAttr target, GemmBackend backend) {
+  /// The operand type the backends are asked about: the lhs type, or tf32
+  /// for f32 operands when the tensor cores may read them so (`tf32`).
+  Type getOperandType(GemmOp gemm) {
+    Type t = gemm.getLhsType().getElementType();
+    if (tf32 && t.isF32())
+      return FloatTF32Type::get(gemm.getContext());
+    return t;
+  }
+  /// The problem's numbers for `backend`'s candidates, with the operand
+  /// type of getOperandType.
+  GemmProblem getProblem(GemmOp gemm, TargetAttr target,
+                         GemmBackendAttrInterface backend) {
     GemmProblem p = GemmProblem::get(gemm, target, backend);
-    if (tf32 && p.operandType.isF32())
-      p.operandType = FloatTF32Type::get(gemm.getContext());
+    p.operandType = getOperandType(gemm);
     return p;
   }
-  /// backend=auto: xe on Intel targets; on NVIDIA targets nvgpu for the
-  /// GEMMs the tensor cores take (16-bit operands, or f32 with `tf32`) and
-  /// simt for the others, with a remark; simt elsewhere.
-  GemmBackend getAutoBackend(GemmOp gemm, TargetAttr target);
-  /// The nvgpu backend runs wgmma on whole tiles only (data-parallel or
-  /// persistent programs), not on Stream-K's K pieces: a wgmma candidate
-  /// for the stream_k schedule becomes an mma.sync one (tile_k 32, stages
-  /// fitted again, scored again), with a remark; false (and a missed
-  /// remark) when it does not fit.
-  bool fallBackToMmaSync(GemmOp gemm, TargetAttr target, const GemmProblem &p,
-                         Schedule kind, TileCandidate &c);
+  /// The backend `backend=` names, else the first registered one, by auto
+  /// rank, that takes the GEMM (chooseGemmBackend: xe on Intel targets,
+  /// nvgpu for what NVIDIA's tensor cores take, simt for the rest), with a
+  /// remark; its knobs are those the candidates start from.
+  FailureOr<GemmBackendAttrInterface> chooseBackend(GemmOp gemm,
+                                                    TargetAttr target);
+  /// Knobs that do not run a schedule (nvgpu's wgmma computes whole tiles,
+  /// not Stream-K's K pieces): the candidate takes the knobs the backend
+  /// offers for it instead (mma.sync, its tile_k, stages fitted and scored
+  /// again), with a remark; false (and a missed remark) when they do not
+  /// fit.
+  bool changeKnobsForSchedule(GemmOp gemm, TargetAttr target,
+                              const GemmProblem &p, Schedule kind,
+                              TileCandidate &c);
   /// The schedule of `c` (forced or chosen), with its remark.
   ScheduleAttr decideSchedule(GemmOp gemm, TargetAttr target,
                               const GemmProblem &p, const TileCandidate &c);
 
+  /// The backend `backend=` names; null for auto.
+  GemmBackendAttrInterface named;
   std::optional<Schedule> forced;
   Fixup fixupKind = Fixup::deterministic;
   CostParams params;
@@ -122,94 +135,81 @@ ScheduleAttr SelectStrategyPass::decideSchedule(GemmOp gemm, TargetAttr target,
   return choice.schedule;
 }
 
-GemmBackend SelectStrategyPass::getAutoBackend(GemmOp gemm, TargetAttr target) {
-  if (target.isIntel())
-    return GemmBackend::xe;
-  if (!target.isNvidia())
-    return GemmBackend::simt;
-  Type elt = gemm.getLhsType().getElementType();
-  if (nvidia::isTensorCoreType(elt) || (tf32 && elt.isF32())) {
-    int64_t bytes = xe::getElementBytes(elt);
-    NVGPUMma mma = nvidia::getPreferredMma(target, bytes);
-    remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "Backend"))
-        << remark::reason(
-               "nvgpu backend on {0}: {1} operands run on tensor cores{2} "
-               "with {3}{4}",
-               target.getChip(), elt, elt.isF32() ? " as tf32" : "",
-               stringifyNVGPUMma(mma),
-               mma == NVGPUMma::wgmma
-                   ? llvm::formatv(" ({0}: TMA and warpgroup MMA, tile_k 64)",
-                                   target.getChip())
-                         .str()
-                   : (target.hasWgmma()
-                          ? std::string(" (wgmma takes 16-bit operands only)")
-                          : llvm::formatv(" (wgmma needs {0})",
-                                          llvm::join(listPresets([](auto &p) {
-                                                       return p.wgmma;
-                                                     }),
-                                                     " or "))
-                                .str()));
-    return GemmBackend::nvgpu;
+FailureOr<GemmBackendAttrInterface>
+SelectStrategyPass::chooseBackend(GemmOp gemm, TargetAttr target) {
+  Type operandType = getOperandType(gemm);
+  if (named) {
+    // backend=<name>: the named backend with the knobs it starts from.
+    return cast<GemmBackendAttrInterface>(
+        named.getCandidateKnobs(target, operandType));
   }
-  remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "Backend"))
-      << remark::reason("simt backend on {0}: {1} operands{2} do not run on "
-                        "tensor cores",
-                        target.getChip(), elt,
-                        elt.isF32() ? " without tf32" : "");
-  return GemmBackend::simt;
+  std::string taken, declined;
+  GemmBackendAttrInterface backend =
+      chooseGemmBackend(target, operandType, taken, declined);
+  if (!backend)
+    return gemm.emitError()
+           << kPassArg << ": no GEMM backend takes this GEMM "
+           << "on " << target.getChip() << "; " << kRegisterBackendsHint;
+  if (!taken.empty())
+    remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "Backend"))
+        << remark::reason("{0} backend on {1}: {2}", backend.getBackendName(),
+                          target.getChip(), taken);
+  else if (!declined.empty())
+    remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "Backend"))
+        << remark::reason("{0} backend on {1}: {2}", backend.getBackendName(),
+                          target.getChip(), declined);
+  return backend;
 }
 
-bool SelectStrategyPass::fallBackToMmaSync(GemmOp gemm, TargetAttr target,
-                                           const GemmProblem &p, Schedule kind,
-                                           TileCandidate &c) {
+bool SelectStrategyPass::changeKnobsForSchedule(GemmOp gemm, TargetAttr target,
+                                                const GemmProblem &p,
+                                                Schedule kind,
+                                                TileCandidate &c) {
+  std::string change, why;
+  Attribute other = c.knobs.getKnobsForSchedule(kind, change, why);
+  if (!other) {
+    remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "NoKnobsForSchedule"))
+        << remark::reason("the {0} backend runs no {1} schedule: "
+                          "data_parallel",
+                          c.knobs.getBackendName(), stringifySchedule(kind));
+    return false;
+  }
   TileCandidate m = c;
-  m.mma = NVGPUMma::mma_sync;
-  // mma.sync's tile_k for 16-bit operands: two k-steps, one 64-byte row.
-  m.tile[2] = 32;
-  std::string why;
-  if (checkTileCandidate(p, target, m, /*keepStagesAndGrf=*/false, why) !=
+  m.knobs = cast<GemmBackendAttrInterface>(other);
+  m.tile[2] = m.knobs.getCandidateTileK(target, p.operandBytes);
+  std::string reason;
+  if (checkTileCandidate(p, target, m, /*keepStagesAndGrf=*/false, reason) !=
       Rejection::none) {
-    remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "NoMmaSync"))
-        << remark::reason("a {0} schedule needs mma.sync (the wgmma kernel "
-                          "computes whole tiles over all of K), but {1}: "
-                          "data_parallel on wgmma",
-                          stringifySchedule(kind), why);
+    remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "NoKnobsForSchedule"))
+        << remark::reason("{0} for a {1} schedule ({2}), but {3}: "
+                          "data_parallel as selected",
+                          change, stringifySchedule(kind), why, reason);
     return false;
   }
   scoreDataParallel(p, m);
-  remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "MmaSync"))
-      << remark::reason("mma.sync instead of wgmma on {0}: a {1} schedule "
-                        "splits tiles along K, and the wgmma kernel computes "
-                        "whole tiles; tile [{2}, {3}, {4}], {5} stages, model "
-                        "time {6} ns",
-                        target.getChip(), stringifySchedule(kind), m.tile[0],
-                        m.tile[1], m.tile[2], m.stages, rounded(m.time));
+  remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "KnobsForSchedule"))
+      << remark::reason("{0} on {1}: {2}; tile [{3}, {4}, {5}], {6} stages, "
+                        "model time {7} ns",
+                        change, target.getChip(), why, m.tile[0], m.tile[1],
+                        m.tile[2], m.stages, rounded(m.time));
   c = m;
   return true;
 }
 
 FailureOr<bool> SelectStrategyPass::select(GemmOp gemm, TargetAttr target,
-                                           GemmBackend backend) {
+                                           GemmBackendAttrInterface knobs) {
   MLIRContext *ctx = gemm.getContext();
-  // The backend's attribute with the knobs the candidates start from.
-  TileCandidate knobs;
-  knobs.backend = backend;
-  knobs.grfMode = 128;
-  FailureOr<GemmBackendAttrInterface> impl =
-      lookupGemmBackend(knobs.getBackendAttr(ctx), gemm.getLoc(), kPassArg);
-  if (failed(impl))
-    return failure();
   std::string why;
   Operation *where = gemm;
-  if (failed(impl->checkGemm(gemm, target, why, where))) {
-    where->emitError() << kPassArg << ": the " << impl->getBackendName()
+  if (failed(knobs.checkGemm(gemm, target, why, where))) {
+    where->emitError() << kPassArg << ": the " << knobs.getBackendName()
                        << " backend cannot compute this GEMM: " << why;
     return failure();
   }
-  GemmProblem p = getProblem(gemm, target, backend);
+  GemmProblem p = getProblem(gemm, target, knobs);
   std::optional<TileCandidate> best;
   int64_t considered = 0, overRegisters = 0, overSlm = 0, refused = 0;
-  for (TileCandidate &c : enumerateTileCandidates(p, target, backend)) {
+  for (TileCandidate &c : enumerateTileCandidates(p, target, knobs)) {
     ++considered;
     std::string reason;
     switch (
@@ -246,7 +246,7 @@ FailureOr<bool> SelectStrategyPass::select(GemmOp gemm, TargetAttr target,
                "budget ({3} live accumulator fragments in the epilogue), {4} "
                "over {5} bytes of SLM, {6} refused by the {7} backend",
                target.getChip(), considered, overRegisters, p.liveFragments,
-               overSlm, p.slmBytes, refused, impl->getBackendName());
+               overSlm, p.slmBytes, refused, knobs.getBackendName());
     return false;
   }
 
@@ -267,34 +267,38 @@ FailureOr<bool> SelectStrategyPass::select(GemmOp gemm, TargetAttr target,
         << remark::reason(
                "256-GRF mode: estimated {0} registers per thread > 128 ({1})",
                best->registers, best->registerTerms);
-  // wgmma computes whole tiles (data-parallel or persistent programs): a
-  // forced Stream-K schedule runs on mma.sync (or stays data-parallel when
-  // that does not fit).
-  auto isWgmma = [&] {
-    return best->backend == GemmBackend::nvgpu && best->mma == NVGPUMma::wgmma;
+  // Knobs that do not run a schedule (nvgpu's wgmma computes whole tiles,
+  // not Stream-K's K pieces): a forced schedule runs on the knobs the
+  // backend offers for it (mma.sync), or stays data-parallel when those do
+  // not fit.
+  auto runsSchedule = [&](Schedule kind) {
+    std::string change, why;
+    return best->knobs.getKnobsForSchedule(kind, change, why) == best->knobs;
   };
-  bool wgmmaOnly = false;
-  if (isWgmma() && forced && *forced == Schedule::stream_k)
-    wgmmaOnly = !fallBackToMmaSync(gemm, target, p, *forced, *best);
-  if (wgmmaOnly) {
+  bool keptKnobs = false;
+  if (forced && !runsSchedule(*forced))
+    keptKnobs = !changeKnobsForSchedule(gemm, target, p, *forced, *best);
+  if (keptKnobs) {
     best->schedule = ScheduleAttr::getDataParallel(ctx);
   } else {
     best->schedule = decideSchedule(gemm, target, p, *best);
     if (!best->schedule)
       return failure();
   }
-  // Stream-K chosen by the model on the wgmma candidate: scored again on
-  // mma.sync; if the model then prefers data-parallel, wgmma stays.
-  if (isWgmma() && best->schedule.getKind() == Schedule::stream_k) {
-    TileCandidate wgmma = *best;
-    if (!fallBackToMmaSync(gemm, target, p, best->schedule.getKind(), *best)) {
+  // A schedule the model chose that the knobs do not run (Stream-K on
+  // wgmma): scored again on the knobs that do (mma.sync); if the model then
+  // prefers data-parallel, the first knobs stay.
+  if (!runsSchedule(best->schedule.getKind())) {
+    TileCandidate first = *best;
+    if (!changeKnobsForSchedule(gemm, target, p, best->schedule.getKind(),
+                                *best)) {
       best->schedule = ScheduleAttr::getDataParallel(ctx);
     } else {
       best->schedule = decideSchedule(gemm, target, p, *best);
       if (!best->schedule)
         return failure();
       if (best->schedule.getKind() == Schedule::data_parallel) {
-        *best = wgmma;
+        *best = first;
         best->schedule = ScheduleAttr::getDataParallel(ctx);
       }
     }
@@ -305,7 +309,6 @@ FailureOr<bool> SelectStrategyPass::select(GemmOp gemm, TargetAttr target,
 
 bool SelectStrategyPass::verifyHandConfig(GemmOp gemm, TargetAttr target) {
   ConfigAttr config = gemm.getConfigAttr();
-  TileCandidate c = TileCandidate::fromAttr(config);
   auto fail = [&](const Twine &why) {
     gemm.emitError() << kPassArg << ": the config written by hand is invalid "
                      << "on " << target.getChip() << ": " << why;
@@ -315,16 +318,17 @@ bool SelectStrategyPass::verifyHandConfig(GemmOp gemm, TargetAttr target) {
       lookupGemmBackend(config, gemm.getLoc(), kPassArg);
   if (failed(impl))
     return false;
+  TileCandidate c = TileCandidate::fromAttr(config);
   std::string why;
   Operation *where = gemm;
   if (failed(impl->checkGemm(gemm, target, why, where)))
     return fail(llvm::formatv("the {0} backend cannot compute this GEMM: {1}",
                               impl->getBackendName(), why));
-  GemmProblem p = getProblem(gemm, target, c.backend);
-  // The hand config says how the tensor cores read f32 operands.
-  if (c.backend == GemmBackend::nvgpu && p.operandType.isF32() &&
-      c.precision == NVGPUPrecision::tf32)
-    p.operandType = FloatTF32Type::get(gemm.getContext());
+  GemmProblem p = getProblem(gemm, target, c.knobs);
+  // The hand config's knobs say how the kernels read the operands (nvgpu:
+  // f32 as tf32); the register model sees that type.
+  if (Type read = impl->getOperandType(gemm); read.isTF32())
+    p.operandType = read;
   if (checkTileCandidate(p, target, c, /*keepStagesAndGrf=*/true, why) !=
       Rejection::none)
     return fail(why);
@@ -362,11 +366,17 @@ void SelectStrategyPass::runOnOperation() {
     func.emitError() << kPassArg << ": " << why;
     signalPassFailure();
   };
-  std::optional<GemmBackend> chosenBackend;
+  named = {};
   if (backend != "auto") {
-    chosenBackend = symbolizeGemmBackend(backend);
-    if (!chosenBackend)
-      return fail("unknown backend '" + backend + "' (auto, simt, xe, nvgpu)");
+    named = lookupGemmBackend(&getContext(), backend);
+    if (!named) {
+      SmallVector<std::string> names = {"auto"};
+      for (GemmBackendAttrInterface b :
+           getRegisteredGemmBackends(&getContext()))
+        names.push_back(b.getBackendName().str());
+      return fail("unknown backend '" + backend + "' (" +
+                  llvm::join(names, ", ") + ")");
+    }
   }
   if (schedule != "auto") {
     forced = symbolizeSchedule(schedule);
@@ -410,9 +420,10 @@ void SelectStrategyPass::runOnOperation() {
         hadError = true;
       return;
     }
-    FailureOr<bool> selected =
-        select(gemm, target,
-               chosenBackend ? *chosenBackend : getAutoBackend(gemm, target));
+    FailureOr<GemmBackendAttrInterface> knobs = chooseBackend(gemm, target);
+    FailureOr<bool> selected = failure();
+    if (succeeded(knobs))
+      selected = select(gemm, target, *knobs);
     if (mlir::failed(selected))
       hadError = true;
     else if (*selected)

@@ -8,9 +8,29 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::xpu;
+
+int64_t mlir::xpu::getElementBytes(Type t) {
+  return llvm::divideCeil(t.getIntOrFloatBitWidth(), 8);
+}
+
+bool mlir::xpu::isScalarConstant(Value v) {
+  auto cst = v.getDefiningOp<arith::ConstantOp>();
+  return cst && cst.getType().isIntOrIndexOrFloat();
+}
+
+SimtMicroTile mlir::xpu::getSimtMicroTile(int64_t blockM, int64_t blockN,
+                                          int64_t lanes) {
+  SimtMicroTile t;
+  t.lanesN = std::max<int64_t>(1, std::min(lanes, blockN));
+  t.lanesM = std::max<int64_t>(1, lanes / t.lanesN);
+  t.rm = llvm::divideCeil(blockM, t.lanesM);
+  t.rn = llvm::divideCeil(blockN, t.lanesN);
+  return t;
+}
 
 TargetAttr mlir::xpu::resolveTarget(Operation *op) {
   if (TargetAttr target = TargetAttr::lookup(op))

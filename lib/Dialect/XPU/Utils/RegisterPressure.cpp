@@ -3,7 +3,7 @@
 #include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
 #include "xpu/Dialect/XPU/IR/GemmBackendInterface.h"
 #include "xpu/Dialect/XPU/Utils/EpilogueUtils.h"
-#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
+#include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/SizeArithmetic.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -26,37 +26,40 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config,
   model.target = target;
   model.kind = kind;
   SmallVector<int64_t> tile, subgroups;
-  bool tensorCore = operandType && (operandType.getIntOrFloatBitWidth() == 16 ||
-                                    operandType.isTF32());
   // A config says which kernel computes the GEMM: a 16-bit GEMM with a
-  // SIMT config (written by hand) runs SIMT kernels. Its backend counts the
-  // K loop's operand fragments of a tensor-core kernel.
-  std::optional<int64_t> fragments;
-  if (config && target.isNvidia()) {
-    if (auto backend =
-            dyn_cast<GemmBackendAttrInterface>(getGemmBackendAttr(config)))
-      fragments = backend.getMatrixFragmentRegisters(
-          config.getTile(), config.getSubgroups(), operandType);
-    tensorCore = fragments.has_value();
-  }
+  // SIMT config (written by hand) runs SIMT kernels. Without one, the
+  // backend the strategy would choose (chooseGemmBackend). On NVIDIA the
+  // backend counts the K loop's operand fragments of a tensor-core kernel.
+  GemmBackendAttrInterface backend;
   if (config) {
+    backend = dyn_cast<GemmBackendAttrInterface>(getGemmBackendAttr(config));
     tile.assign(config.getTile().begin(), config.getTile().end());
     subgroups.assign(config.getSubgroups().begin(),
                      config.getSubgroups().end());
-  } else if (target.isNvidia() && (tensorCore || !operandType)) {
+  } else if (operandType) {
+    std::string taken, declined;
+    backend = chooseGemmBackend(target, operandType, taken, declined);
+  }
+  bool matrix = backend && backend.usesMatrixUnits();
+  if (!config && target.isNvidia() && matrix) {
     // 128x128 tiles on 8 warps, as the sm_90 strategy starts from.
     tile = {128, 128, 32};
     subgroups = {4, 2};
-  } else if (target.isNvidia()) {
+  } else if (!config && target.isNvidia()) {
     // SIMT kernels: 64x64 tiles on 8 warps (16 accumulators per thread),
     // a size the strategy can still choose with a few live epilogue values.
     tile = {64, 64, 16};
     subgroups = {4, 2};
-  } else {
+  } else if (!config) {
     // 128x128 tiles on 32 subgroups of 16 lanes: the playbook's Xe default.
     tile = {128, 128, 32};
     subgroups = {8, 4};
   }
+  std::optional<int64_t> fragments;
+  if (backend && target.isNvidia())
+    fragments =
+        backend.getMatrixFragmentRegisters(tile, subgroups, operandType);
+  bool tensorCore = fragments.has_value();
   int64_t lanes = target.getSubgroupSizes().front();
   int64_t threads = satMul(subgroups[0], subgroups[1], lanes);
   int64_t elementsPerLane = llvm::divideCeil(satMul(tile[0], tile[1]), threads);
@@ -96,10 +99,6 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config,
       // k-steps (4 registers per 16 rows, 2 per 8 columns of the warp
       // block), and the epilogue runs on pairs of accumulators, so a live
       // epilogue value costs 2 registers.
-      // Without a config, the mma.sync kernel the strategy starts from.
-      if (!fragments)
-        fragments =
-            nvidia::getMmaSyncFragmentRegisters(tile, subgroups, operandType);
       // 32 of addresses, indices, masks and loop state: within 4 of what
       // ptxas allocates for the large tiles, where the budget matters.
       // One-warp 16x16 tiles need about 10 more (their budget has a floor:

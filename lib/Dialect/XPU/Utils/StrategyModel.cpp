@@ -51,21 +51,8 @@ SmallVector<int64_t, 3> getMmaShape(TargetAttr target) {
 }
 
 /// The register model's kind of kernel for a backend.
-KernelKind getKernelKind(GemmBackend backend) {
-  return backend == GemmBackend::simt ? KernelKind::Simt : KernelKind::Matrix;
-}
-
-/// tile_k: one 64-byte row of each K slice for 16-bit operands (32, the DPAS
-/// and mma.sync friendly size, two mma k-steps), 16 for wider ones. SIMT
-/// kernels on Xe take 16: the register model counts their K-loop operands
-/// per step of a slice (docs/Strategy.md, "Calibration").
-int64_t getTileK(const GemmProblem &p, TargetAttr target, GemmBackend backend) {
-  if (backend == GemmBackend::nvgpu &&
-      nvidia::getPreferredMma(target, p.operandBytes) == NVGPUMma::wgmma)
-    return nvidia::kWgmmaTileK;
-  if (backend == GemmBackend::simt && target.isIntel())
-    return 16;
-  return p.operandBytes <= 2 ? 32 : 16;
+KernelKind getKernelKind(GemmBackendAttrInterface backend) {
+  return backend.usesMatrixUnits() ? KernelKind::Matrix : KernelKind::Simt;
 }
 
 /// K-steps prefetched: nothing to prefetch for one step, then 2, 3, 4 as the
@@ -96,7 +83,7 @@ std::string formatList(ArrayRef<int64_t> v) {
 } // namespace
 
 GemmProblem GemmProblem::get(GemmOp gemm, TargetAttr target,
-                             GemmBackend backend) {
+                             GemmBackendAttrInterface backend) {
   GemmProblem p;
   p.batch = gemm.getBatchSize();
   p.m = gemm.getM();
@@ -126,41 +113,23 @@ GemmProblem GemmProblem::get(GemmOp gemm, TargetAttr target,
   for (Operation &op : block.without_terminator())
     ops.push_back(&op);
   Value yielded = block.getTerminator()->getOperand(0);
-  // The Xe kernel reads full, per_row and scalar epilogue operands as tiles
-  // in the accumulator's layout (convert-xpu-to-xegpu), where the epilogue
-  // first needs them: fragments. A per_col operand is a row vector
-  // broadcast to the accumulator: a thread holds its tn / sg_cols columns
-  // (2 registers at 32-column blocks), no fragment, and neither is what the
-  // epilogue computes from per_col operands alone.
+  // Epilogue operands the backend reads as tiles in the accumulator's
+  // layout (the Xe kernel's full, per_row and scalar ones) are fragments
+  // from where the epilogue first needs them, as is what the epilogue
+  // computes from them.
   SmallVector<Value> panels;
-  if (backend == GemmBackend::xe)
-    for (unsigned i = 0, e = gemm.getEpilogueOperands().size(); i < e; ++i)
-      if (gemm.getBroadcastKind(i) != BroadcastKind::per_col)
-        panels.push_back(gemm.getEpilogueArgument(i));
+  for (unsigned i = 0, e = gemm.getEpilogueOperands().size(); i < e; ++i)
+    if (backend.readsEpilogueOperandAsFragment(gemm.getBroadcastKind(i)))
+      panels.push_back(gemm.getEpilogueArgument(i));
   p.liveFragments =
       peakLiveFragments(ops, {gemm.getAccArgument()}, yielded, panels);
   return p;
 }
 
-Attribute TileCandidate::getBackendAttr(MLIRContext *ctx) const {
-  if (backend == GemmBackend::xe)
-    return XeConfigAttr::get(ctx, grfMode);
-  if (backend == GemmBackend::nvgpu)
-    return NVGPUConfigAttr::get(ctx, mma, precision);
-  return SimtConfigAttr::get(ctx);
-}
-
-GemmBackendAttrInterface TileCandidate::getBackendImpl(MLIRContext *ctx) const {
-  return cast<GemmBackendAttrInterface>(getBackendAttr(ctx));
-}
-
 ConfigAttr TileCandidate::toAttr(MLIRContext *ctx) const {
-  // A config without backend knobs is a SIMT one.
-  Attribute knobs = getBackendAttr(ctx);
-  if (isa<SimtConfigAttr>(knobs))
-    knobs = {};
   ScheduleAttr s = schedule ? schedule : ScheduleAttr::getDataParallel(ctx);
-  return ConfigAttr::get(ctx, tile, groupM, subgroups, stages, s, knobs);
+  return ConfigAttr::get(ctx, tile, groupM, subgroups, stages, s,
+                         getConfigKnobs(knobs));
 }
 
 TileCandidate TileCandidate::fromAttr(ConfigAttr config) {
@@ -170,33 +139,25 @@ TileCandidate TileCandidate::fromAttr(ConfigAttr config) {
                      config.getSubgroups().end());
   c.stages = config.getStages();
   c.groupM = config.getGroupM();
-  c.grfMode = config.getGrfMode();
-  c.backend = getGemmBackend(config);
-  if (NVGPUConfigAttr knobs = config.getNVGPU()) {
-    c.mma = knobs.getMma();
-    c.precision = knobs.getPrecision();
-  }
+  c.knobs = cast<GemmBackendAttrInterface>(getGemmBackendAttr(config));
   c.schedule = config.getSchedule();
   return c;
 }
 
 SmallVector<TileCandidate>
 mlir::xpu::enumerateTileCandidates(const GemmProblem &p, TargetAttr target,
-                                   GemmBackend backend) {
+                                   GemmBackendAttrInterface knobs) {
   SmallVector<int64_t, 3> mma = getMmaShape(target);
   LayoutRules rules = getLayoutRules(target);
-  int64_t tk = getTileK(p, target, backend);
-  int64_t stages = getStages(llvm::divideCeil(p.k, tk));
-  // sm_90a runs 16-bit GEMMs with wgmma: one or two warpgroups of 64 rows
-  // and 64-column TMA boxes (convert-xpu-to-nvgpu), so only such tiles.
-  NVGPUMma family = nvidia::getPreferredMma(target, p.operandBytes);
-  bool wgmma = backend == GemmBackend::nvgpu && family == NVGPUMma::wgmma;
+  int64_t tk = knobs.getCandidateTileK(target, p.operandBytes);
+  int64_t stages =
+      std::max(getStages(llvm::divideCeil(p.k, tk)), knobs.getMinStages());
   SmallVector<TileCandidate> result;
   for (int64_t tm : kTileM) {
     for (int64_t tn : kTileN) {
       if (tm % mma[0] != 0 || tn % mma[1] != 0)
         continue;
-      if (wgmma && ((tm != 64 && tm != 128) || tn % 64 != 0))
+      if (!knobs.isCandidateTile(tm, tn))
         continue;
       // Subgroup layout: blocks of at least blockM x blockN, halved (columns
       // first) down to the subgroup cap.
@@ -211,16 +172,10 @@ mlir::xpu::enumerateTileCandidates(const GemmProblem &p, TargetAttr target,
       if ((tm / rows) % mma[0] != 0 || (tn / cols) % mma[1] != 0)
         continue;
       TileCandidate c;
-      c.backend = backend;
-      if (backend == GemmBackend::nvgpu) {
-        c.mma = family;
-        c.precision = p.operandType.isTF32() ? NVGPUPrecision::tf32
-                                             : NVGPUPrecision::native;
-      }
+      c.knobs = knobs;
       c.tile = {tm, tn, tk};
       c.subgroups = {rows, cols};
-      // The wgmma kernel's TMA ring has at least 2 slots.
-      c.stages = wgmma ? std::max<int64_t>(stages, 2) : stages;
+      c.stages = stages;
       result.push_back(c);
     }
   }
@@ -243,31 +198,23 @@ Rejection mlir::xpu::checkTileCandidate(const GemmProblem &p, TargetAttr target,
                         p.operandBytes, c.slm, p.slmBytes);
     return Rejection::slm;
   }
-  // Registers: 128-GRF mode if it fits, else 256 on Intel; the per-thread
-  // limit elsewhere.
-  if (!keepStagesAndGrf)
-    c.grfMode = c.backend == GemmBackend::xe ? 128 : 0;
+  // Registers: the backend's register file if the estimate fits (Xe:
+  // 128-GRF mode), else a larger one where the backend has it (Xe: 256).
   RegisterModel model = RegisterModel::get(
-      target, c.toAttr(ctx), getKernelKind(c.backend), p.operandType);
+      target, c.toAttr(ctx), getKernelKind(c.knobs), p.operandType);
   c.registers = model.estimate(p.liveFragments);
   c.registerTerms = model.describe(p.liveFragments);
-  c.budget = model.budget;
-  // SIMT kernels carry no GRF mode: on Xe they run in the generic kernels'
-  // mode (256 on pvc and bmg, xpu-embed-xe-build-options).
-  if (c.backend == GemmBackend::simt && target.isIntel())
-    c.budget = std::max(c.budget, getGenericKernelGrfMode(target));
-  if (!keepStagesAndGrf && c.registers > c.budget && target.isIntel()) {
-    c.budget = 256;
-    if (c.backend == GemmBackend::xe)
-      c.grfMode = 256;
-  }
+  c.budget = c.knobs.getRegisterBudget(target, model.budget);
+  if (!keepStagesAndGrf && c.registers > c.budget)
+    if (Attribute grown = c.knobs.growRegisterFile(target, c.budget))
+      c.knobs = cast<GemmBackendAttrInterface>(grown);
   if (!keepStagesAndGrf && c.registers > c.budget) {
     why = llvm::formatv("an estimated {0} registers per thread > {1}",
                         c.registers, c.budget);
     return Rejection::registers;
   }
-  if (failed(c.getBackendImpl(ctx).checkConfig(
-          target, c.toAttr(ctx), p.operandBytes, why, RhsLayout::nk)))
+  if (failed(c.knobs.checkConfig(target, c.toAttr(ctx), p.operandBytes, why,
+                                 RhsLayout::nk)))
     return Rejection::backend;
   return Rejection::none;
 }
@@ -305,8 +252,8 @@ mlir::xpu::scoreSchedule(const GemmProblem &p, TargetAttr target,
                          const CostParams &params, std::string &why) {
   MLIRContext *ctx = target.getContext();
   ScheduleScore s;
-  s.resident = c.getBackendImpl(ctx).getResidentWorkgroups(
-      target, c.toAttr(ctx), p.operandBytes);
+  s.resident =
+      c.knobs.getResidentWorkgroups(target, c.toAttr(ctx), p.operandBytes);
   FailureOr<SchedulePlan> plan =
       planSchedule(schedule, {p.batch, p.m, p.n, p.k}, c.tile, s.resident, why);
   if (failed(plan))
@@ -383,8 +330,8 @@ FailureOr<ScheduleScore> mlir::xpu::scoreScheduleWithBestPrograms(
   MLIRContext *ctx = target.getContext();
   if (schedule.getKind() == Schedule::data_parallel)
     return scoreSchedule(p, target, c, schedule, params, why);
-  int64_t resident = c.getBackendImpl(ctx).getResidentWorkgroups(
-      target, c.toAttr(ctx), p.operandBytes);
+  int64_t resident =
+      c.knobs.getResidentWorkgroups(target, c.toAttr(ctx), p.operandBytes);
   std::optional<ScheduleScore> best;
   for (int64_t count :
        getProgramCandidates(schedule.getPrograms(), p.computeUnits, resident)) {
@@ -478,8 +425,7 @@ ScheduleChoice mlir::xpu::chooseSchedule(const GemmProblem &p,
 
 std::string mlir::xpu::describeCandidate(const TileCandidate &c,
                                          const GemmProblem &p) {
-  std::string knobs =
-      c.getBackendImpl(p.operandType.getContext()).describeKnobs();
+  std::string knobs = c.knobs.describeKnobs();
   return llvm::formatv(
       "tile {0}, subgroups {1}, group_m {2}, stages {3}{4}: {5} tiles on {6} "
       "compute units = {7:f2} waves, wave efficiency {8:f2}, useful work "

@@ -30,6 +30,15 @@ namespace mlir::xpu {
 /// #xpu.simt for a config without them.
 Attribute getGemmBackendAttr(ConfigAttr config);
 
+/// The `backend` field of a config whose backend is `backend`: null for
+/// #xpu.simt (the inverse of getGemmBackendAttr).
+Attribute getConfigKnobs(Attribute backend);
+
+/// What an error about a missing backend implementation tells the user.
+inline constexpr llvm::StringLiteral kRegisterBackendsHint =
+    "register its implementation (xpu::registerAllGemmBackends, "
+    "xpu/Conversion/GemmBackends.h, registers the project's)";
+
 /// The implementation of `config`'s backend; an error at `loc` (prefixed
 /// with `passArg`) when none is registered for it.
 FailureOr<GemmBackendAttrInterface>
@@ -38,6 +47,25 @@ lookupGemmBackend(ConfigAttr config, Location loc, StringRef passArg);
 /// an error at `loc` when none is registered for it.
 FailureOr<GemmBackendAttrInterface>
 lookupGemmBackend(Attribute backend, Location loc, StringRef passArg);
+
+/// The GEMM backends registered with the xpu dialect
+/// (XPUDialect::addGemmBackend, which each register*GemmBackend function
+/// calls from the extension that attaches the interface), in decreasing
+/// auto rank, then in the order of registration.
+SmallVector<GemmBackendAttrInterface>
+getRegisteredGemmBackends(MLIRContext *ctx);
+
+/// The registered backend called `name` (getBackendName), or null.
+GemmBackendAttrInterface lookupGemmBackend(MLIRContext *ctx, StringRef name);
+
+/// The backend `backend=auto` gives a GEMM of `operandType` operands on
+/// `target`: the first registered backend, by rank, that takes it, with the
+/// knobs its candidates start from; null when none does. `taken` and
+/// `declined` receive the reasons of the backend that took it and of the
+/// last one that declined with a reason, for the remarks.
+GemmBackendAttrInterface chooseGemmBackend(TargetAttr target, Type operandType,
+                                           std::string &taken,
+                                           std::string &declined);
 
 } // namespace mlir::xpu
 

@@ -346,7 +346,7 @@ def XPU_NVGPUConfigAttr : XPU_Attr<"NVGPUConfig", "nvgpu"> {
       `mma.sync` m16n8k8; 10-bit mantissas, f32 accumulation).
 
     The rules that depend on the target and the tile are the nvgpu
-    backend's (`GemmBackends.h`), checked by `xpu-select-strategy` and
+    backend's (`NVGPUBackend.h`), checked by `xpu-select-strategy` and
     `convert-xpu-to-nvgpu`.
 
     ```mlir

@@ -57,6 +57,20 @@ def XPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getPackPartAttrName() {
       return ::llvm::StringLiteral("xpu.pack_part");
     }
+
+    /// The GEMM backends registered with the dialect: one attribute of
+    /// each (its default knobs) implementing GemmBackendAttrInterface,
+    /// added by the extension that attaches the interface
+    /// (getRegisteredGemmBackends in GemmBackendInterface.h).
+    ::llvm::ArrayRef<::mlir::Attribute> getGemmBackends() const {
+      return gemmBackends;
+    }
+    void addGemmBackend(::mlir::Attribute backend);
+
+  private:
+    ::llvm::SmallVector<::mlir::Attribute> gemmBackends;
+
+  public:
   }];
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

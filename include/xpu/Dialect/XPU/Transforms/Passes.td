@@ -633,12 +633,14 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
     the grid `{256, 128, 64, 32, 16, 8} x {256, 128, 64, 32, 16}` whose m and
     n are multiples of the target's `mma` shape is scored on the module's
     `#xpu.target` (`xpu-attach-target`; else the `pvc` preset), for the
-    backend of the `backend` option (`auto`: `xe` on Intel targets; on
-    NVIDIA targets `nvgpu` for the GEMMs the tensor cores take, 16-bit
-    operands or f32 with `tf32`, with `mma = wgmma` for 16-bit operands on
-    `sm_90a` and `mma_sync` otherwise or under a persistent or Stream-K
-    schedule, and `simt` for the others; `simt` elsewhere. `GemmBackends.h`
-    has each backend's rules; `docs/Strategy.md`, "Backends"):
+    backend of the `backend` option: a registered backend's name, or
+    `auto`, the first registered backend, by rank, that takes the GEMM
+    (`xe` on Intel targets; on NVIDIA targets `nvgpu` for the GEMMs the
+    tensor cores take, 16-bit operands or f32 with `tf32`, with
+    `mma = wgmma` for 16-bit operands on `sm_90a` and `mma_sync` otherwise
+    or under a Stream-K schedule; `simt` for the others). The pass asks the
+    backend through `GemmBackendAttrInterface` (its knobs, tile_k, tiles,
+    register file, rules; `docs/Strategy.md`, "Backends"):
 
     * subgroups: `[clamp(tile_m / 32, 1, 8), clamp(tile_n / 32, 1, 8)]`
       halved (columns first) to at most 32 subgroups on Xe; 64x64 blocks and
@@ -706,10 +708,11 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
   let dependentDialects = ["::mlir::xpu::XPUDialect"];
   let options = [
     Option<"backend", "backend", "std::string", /*default=*/"\"auto\"",
-           "GEMM backend the configs are for: simt (convert-xpu-to-gpu), xe "
-           "(convert-xpu-to-xegpu), nvgpu (convert-xpu-to-nvgpu) or auto (xe "
-           "on Intel targets; nvgpu on NVIDIA targets for the GEMMs the "
-           "tensor cores take, simt for the others; simt elsewhere)">,
+           "GEMM backend the configs are for: a registered backend's name "
+           "(simt: convert-xpu-to-gpu, xe: convert-xpu-to-xegpu, nvgpu: "
+           "convert-xpu-to-nvgpu) or auto (xe on Intel targets; nvgpu on "
+           "NVIDIA targets for the GEMMs the tensor cores take, simt for the "
+           "others; simt elsewhere)">,
     Option<"schedule", "schedule", "std::string", /*default=*/"\"auto\"",
            "Work schedule of every GEMM: auto (the cost model chooses), "
            "data_parallel, persistent or stream_k (a config written by hand "

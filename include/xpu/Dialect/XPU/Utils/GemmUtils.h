@@ -14,6 +14,24 @@
 
 namespace mlir::xpu {
 
+/// Bytes of one element of `t` (a bit width rounded up to bytes).
+int64_t getElementBytes(Type t);
+
+/// Whether `v` is a scalar constant: the one value defined outside an
+/// xpu.gemm epilogue that the GPU backends let it capture (they splat it).
+bool isScalarConstant(Value v);
+
+/// How the lanes of a subgroup split its `blockM x blockN` block in the SIMT
+/// kernels (convert-xpu-to-gpu): along n first (at most `lanes` columns, so
+/// that neighbouring lanes touch neighbouring columns), then along m; each
+/// lane keeps an `rm x rn` register micro-tile (rounded up where the lanes do
+/// not divide the block). The one owner of the micro-tile: the SIMT backend's
+/// layout and the register model read it here.
+struct SimtMicroTile {
+  int64_t lanesM, lanesN, rm, rn;
+};
+SimtMicroTile getSimtMicroTile(int64_t blockM, int64_t blockN, int64_t lanes);
+
 /// The #xpu.target of the module enclosing `op` (written by hand or attached
 /// by xpu-attach-target), else the default preset (TargetAttr::getDefault:
 /// `pvc`).

@@ -6,8 +6,8 @@
 //   1. enumerateTileCandidates: the workgroup tiles, subgroup layouts,
 //      tile_k and prefetch depth the strategy considers for a GEMM;
 //   2. checkTileCandidate: whether a backend can run one (shared memory,
-//      the register estimate and GRF mode, then the backend's own rules in
-//      GemmBackends.h);
+//      the register estimate and register file, then the backend's own
+//      rules, asked through GemmBackendAttrInterface);
 //   3. scoreDataParallel / scoreSchedule: the modeled time of a candidate
 //      under the data-parallel, persistent or Stream-K schedule
 //      (SchedulePlan.h), and chooseSchedule, the schedule the model
@@ -20,7 +20,6 @@
 
 #include "xpu/Dialect/XPU/IR/GemmBackendInterface.h"
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
-#include "xpu/Dialect/XPU/Utils/GemmBackends.h"
 #include "xpu/Dialect/XPU/Utils/SchedulePlan.h"
 
 #include <string>
@@ -44,7 +43,10 @@ struct GemmProblem {
   /// Peak accumulator-dependent values live in the epilogue.
   int64_t liveFragments = 1;
 
-  static GemmProblem get(GemmOp gemm, TargetAttr target, GemmBackend backend);
+  /// The numbers of `gemm` for the candidates of `backend` (which says
+  /// how its kernels read the epilogue operands).
+  static GemmProblem get(GemmOp gemm, TargetAttr target,
+                         GemmBackendAttrInterface backend);
 };
 
 /// Constants of the time model a tuner may change (docs/Strategy.md).
@@ -70,12 +72,9 @@ struct TileCandidate {
   SmallVector<int64_t, 2> subgroups;
   int64_t stages = 1;
   int64_t groupM = 1;
-  /// Xe only: 128 or 256 (0 for other backends).
-  int64_t grfMode = 0;
-  /// nvgpu only: the instruction family and how the operands are read.
-  NVGPUMma mma = NVGPUMma::mma_sync;
-  NVGPUPrecision precision = NVGPUPrecision::native;
-  GemmBackend backend = GemmBackend::simt;
+  /// The backend and its knobs (#xpu.simt, #xpu.xe<grf_mode = 128>,
+  /// #xpu.nvgpu<...>, ...): the attribute the backend's answers come from.
+  GemmBackendAttrInterface knobs;
   ScheduleAttr schedule;
   // Registers.
   int64_t registers = 0, budget = 0;
@@ -92,30 +91,28 @@ struct TileCandidate {
 
   /// The config this candidate stands for.
   ConfigAttr toAttr(MLIRContext *ctx) const;
-  /// The attribute naming the candidate's backend (#xpu.simt for SIMT),
-  /// with its knobs.
-  Attribute getBackendAttr(MLIRContext *ctx) const;
-  /// The implementation of the candidate's backend. It must be registered:
-  /// xpu-select-strategy looks it up (lookupGemmBackend) before it asks.
-  GemmBackendAttrInterface getBackendImpl(MLIRContext *ctx) const;
-  /// The candidate of a config (tile, subgroups, stages, GRF mode or
-  /// tensor-core knobs, schedule, backend).
+  /// The candidate of a config (tile, subgroups, stages, schedule, backend
+  /// knobs); the config's backend must be registered (lookupGemmBackend).
   static TileCandidate fromAttr(ConfigAttr config);
 };
 
 /// Step 1: the candidates of the tile grid `{256, ..., 8} x {256, ..., 16}`
 /// whose sizes and subgroup blocks are multiples of the target's mma shape.
-SmallVector<TileCandidate> enumerateTileCandidates(const GemmProblem &problem,
-                                                   TargetAttr target,
-                                                   GemmBackend backend);
+/// `knobs` are the backend's knobs the candidates start from
+/// (GemmBackendAttrInterface::getCandidateKnobs): they say tile_k, the
+/// tiles the backend computes and its fewest stages.
+SmallVector<TileCandidate>
+enumerateTileCandidates(const GemmProblem &problem, TargetAttr target,
+                        GemmBackendAttrInterface knobs);
 
 /// Why a candidate was rejected.
 enum class Rejection { none, slm, registers, backend };
 
 /// Step 2: fits the candidate's stages into shared memory (lowering them),
-/// picks the GRF mode from the register estimate and applies the backend's
-/// rules. `why` says why not. With `keepStagesAndGrf` (a config written by
-/// hand) nothing is changed, the register estimate is only reported.
+/// grows the register file when the estimate needs it and the backend has
+/// a larger one (Xe's 256-GRF mode), and applies the backend's rules. `why`
+/// says why not. With `keepStagesAndGrf` (a config written by hand) nothing is
+/// changed, the register estimate is only reported.
 Rejection checkTileCandidate(const GemmProblem &problem, TargetAttr target,
                              TileCandidate &c, bool keepStagesAndGrf,
                              std::string &why);

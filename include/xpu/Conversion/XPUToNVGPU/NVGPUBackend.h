@@ -1,0 +1,103 @@
+//===- NVGPUBackend.h - the NVGPU GEMM backend's rules ----------*- C++ -*-===//
+//
+// The rules of convert-xpu-to-nvgpu's tensor-core kernels (mma.sync, or TMA
+// + wgmma on sm_90a): which GEMMs and configs they run, the layouts they
+// read and their register split. The kernels, their tile emitters and the
+// backend's GemmBackendAttrInterface model on #xpu.nvgpu
+// (NVGPUGemmBackend.cpp) read them here, so that a config the strategy
+// accepts is one the kernels lower.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPU_CONVERSION_XPUTONVGPU_NVGPUBACKEND_H
+#define XPU_CONVERSION_XPUTONVGPU_NVGPUBACKEND_H
+
+#include "xpu/Dialect/XPU/IR/XPUOps.h"
+
+#include <string>
+
+namespace mlir::xpu::nvidia {
+
+/// cp.async copies 16-byte chunks, and a TMA descriptor's row stride is a
+/// multiple of 16 bytes: every operand row starts on 16 bytes.
+inline constexpr int64_t kChunkBytes = 16;
+/// Rows that need a new pitch anyway get a multiple of 128 bytes where TMA
+/// reads them (one 128-byte swizzled row per box row).
+inline constexpr int64_t kTmaRowBytes = 128;
+/// Shared memory the wgmma kernel's mbarriers take from the target's
+/// `max_block_slm_bytes`.
+inline constexpr int64_t kWgmmaBarrierBytes = 1024;
+/// Registers per thread after setmaxnreg in the wgmma kernel: the producer
+/// warpgroup gives its registers to the consumers (the 64K registers of an
+/// sm_90 SM: 2 x 128 x 232 + 128 x 40).
+inline constexpr int64_t kProducerRegisters = 40;
+inline constexpr int64_t kConsumerRegisters = 232;
+/// Registers of the A and B fragments one mma.sync thread holds for a
+/// `warpM x warpN` warp block: two k-steps (the next one's fragments load
+/// while this one's products run) of 4 registers per 16-row A tile
+/// (ldmatrix.x4) and `bRegistersPer8Cols` per 8-column B tile (2 from
+/// ldmatrix). The one owner of the count: the kernel, its rules and the
+/// register model read it here.
+int64_t getMmaSyncFragmentRegisters(int64_t warpM, int64_t warpN,
+                                    int64_t bRegistersPer8Cols = 2);
+/// The fragment registers of the register model for a `tile` on
+/// `subgroups` warps with operands of `operandType`: tf32 B fragments of a
+/// [k, n] B are loaded one 32-bit element at a time (ldmatrix cannot
+/// transpose them), so their addresses count too.
+int64_t getMmaSyncFragmentRegisters(ArrayRef<int64_t> tile,
+                                    ArrayRef<int64_t> subgroups,
+                                    Type operandType);
+/// Registers of one mma.sync thread that accumulators and fragments may
+/// take: the rest of the target's 255 (`grf_count`) hold addresses, indices
+/// and loop state.
+inline constexpr int64_t kMmaSyncRegisterRoom = 232;
+
+/// bf16 and f16: the 16-bit operand types of mma.sync and wgmma.
+bool isTensorCoreType(Type t);
+/// Types the kernels compute the epilogue in and store.
+bool isKernelScalarType(Type t);
+/// The instruction family the backend prefers on `target` for operands of
+/// `operandBytes` bytes: wgmma for 16-bit operands where the target has
+/// it, else mma_sync.
+NVGPUMma getPreferredMma(TargetAttr target, int64_t operandBytes);
+/// tile_k of a kernel: one 128-byte swizzled row (64 16-bit elements) for
+/// wgmma.
+inline constexpr int64_t kWgmmaTileK = 64;
+/// The row pitch (elements) the kernel reads for an operand whose rows have
+/// `cols` elements of `elt`: `cols` when a row is a multiple of 16 bytes,
+/// else padded to 16 bytes (mma_sync: cp.async) or to 128 bytes (wgmma:
+/// TMA).
+int64_t getOperandPitch(int64_t cols, Type elt, NVGPUMma mma);
+/// Stages the mma.sync kernel runs: the config's, at least 2 (a one-stage
+/// config never fills its second stage).
+int64_t getMmaSyncStages(ConfigAttr config);
+/// Threads of one workgroup of `config`: 32 per warp of the subgroup
+/// layout (mma_sync), 128 per warpgroup with one producer warpgroup and
+/// tile_m / 64 consumers (wgmma).
+int64_t getThreads(ConfigAttr config);
+/// Whether the epilogue `epilogue` (first argument the accumulator, then
+/// one per epilogue operand of types `operandTypes`) producing `result`
+/// can run in a tensor-core kernel: pure scalar single-result ops of kernel
+/// types, capturing only scalar constants. `where` is the op to blame.
+LogicalResult checkEpilogue(Region &epilogue, Type result,
+                            TypeRange operandTypes, std::string &why,
+                            Operation *&where);
+
+/// Whether the tensor-core kernels compute `gemm` (its types and epilogue)
+/// on `target`; `why` says why not and `where` is the op to blame.
+LogicalResult checkGemm(GemmOp gemm, TargetAttr target, std::string &why,
+                        Operation *&where);
+/// Whether the tensor-core kernels run `config` on `target` for operands of
+/// `operandBytes` bytes: the instruction family's tile, warp, register and
+/// shared-memory rules (mma.sync's tile_n rule depends on the layout of B,
+/// `rhsLayout`).
+LogicalResult checkConfig(TargetAttr target, ConfigAttr config,
+                          int64_t operandBytes, std::string &why,
+                          RhsLayout rhsLayout = RhsLayout::nk);
+/// Shared memory one workgroup of `config` uses (bytes): `stages` slices of
+/// A and B (mma.sync: at least 2).
+int64_t getWorkgroupSlmBytes(ConfigAttr config, int64_t operandBytes);
+
+} // namespace mlir::xpu::nvidia
+
+#endif // XPU_CONVERSION_XPUTONVGPU_NVGPUBACKEND_H
