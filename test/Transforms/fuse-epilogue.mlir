@@ -62,24 +62,93 @@ func.func @bias_gelu_relu_fuse_whole(%x: tensor<16x64xf32>, %w: tensor<32x64xf32
 // At math.exp, y and tanh(y) stay live, exp's result, one temporary and one
 // more for the transcendental before it (tanh; chained transcendentals do not
 // share temporaries in IGC, docs/Strategy.md "Calibration"): 5 fragments,
-// 16 + 5 * 32 = 176 > 128. The only valid shorter cut is after
-// the bias add (tanh(y) and y would both cross any later cut), so the chain
-// is split there and the rest stays an elementwise generic.
+// 16 + 5 * 32 = 176 > 128. pvc's Xe backend has a larger register file (the
+// 256-GRF mode, the catalog's grf_mode='large'), which the guard takes before
+// it splits an epilogue: 176 <= 256, the chain fuses whole and
+// xpu-select-strategy later gives the GEMM a config that holds it.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #col = affine_map<(d0, d1) -> (d1)>
-// CHECK-LABEL: func.func @heavy_chain_is_split
+// CHECK-LABEL: func.func @heavy_chain_fuses_in_large_grf
+//       CHECK:   %[[G:.+]] = xpu.gemm %{{.+}}, %{{.+}} rhs_layout(nk) acc(f32) epilogue(%{{.+}} per_col : tensor<32xf32>) {
+//       CHECK:     math.tanh
+//       CHECK:     math.exp
+//       CHECK:     xpu.yield
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   return %[[G]]
+func.func @heavy_chain_fuses_in_large_grf(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %b: tensor<32xf32>) -> tensor<16x32xf32> {
+  // expected-remark @+1 {{fused arith.addf, math.tanh, math.exp, arith.mulf, arith.mulf, arith.addf into the xpu.gemm epilogue: estimated 176 registers per thread <= 256 on pvc with the larger register file (> 128: xpu-select-strategy gives the GEMM a config that holds it, e.g. grf_mode 256)}}
+  %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) : (tensor<16x64xf32>, tensor<32x64xf32>) -> tensor<16x32xf32>
+  %e = tensor.empty() : tensor<16x32xf32>
+  %r = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%g, %b : tensor<16x32xf32>, tensor<32xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%in: f32, %bb: f32, %out: f32):
+    %y = arith.addf %in, %bb : f32
+    %t = math.tanh %y : f32
+    %x1 = math.exp %y : f32
+    %s = arith.mulf %t, %x1 : f32
+    %u = arith.mulf %s, %y : f32
+    %o = arith.addf %u, %t : f32
+    linalg.yield %o : f32
+  } -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+}
+
+// -----
+
+// Heavier: y = acc + b; out = (tanh(y) * exp(y) + sin(y) * cos(y)) * y. At
+// math.cos, the 4th transcendental, y, tanh(y), exp(y) and sin(y) stay live,
+// cos makes one more, and it needs 4 temporaries: 9 fragments, 16 + 9 * 32 =
+// 304 > 256 even in the large register file. The only valid shorter cut is
+// after the bias add (y and the transcendentals would cross any later cut),
+// so the chain is split there and the rest stays an elementwise generic.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @heavier_chain_is_split
 //       CHECK:   %[[G:.+]] = xpu.gemm %{{.+}}, %{{.+}} rhs_layout(nk) acc(f32) epilogue(%{{.+}} per_col : tensor<32xf32>) {
 //       CHECK:     arith.addf
 //   CHECK-NOT:     math.tanh
 //       CHECK:     xpu.yield
 //       CHECK:   %[[R:.+]] = linalg.generic {{.*}} ins(%[[G]] : tensor<16x32xf32>)
 //       CHECK:     math.tanh
-//       CHECK:     math.exp
+//       CHECK:     math.cos
 //       CHECK:   return %[[R]]
-func.func @heavy_chain_is_split(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %b: tensor<32xf32>) -> tensor<16x32xf32> {
-  // expected-remark @+2 {{fusion stopped before math.tanh: estimated 176 registers per thread > 128 on pvc (32 per accumulator fragment, 16 reserved); the rest stays a separate elementwise kernel}}
+func.func @heavier_chain_is_split(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %b: tensor<32xf32>) -> tensor<16x32xf32> {
+  // expected-remark @+2 {{fusion stopped before math.tanh: estimated 304 registers per thread > 256 on pvc (32 per accumulator fragment, 16 reserved); the rest stays a separate elementwise kernel}}
   // expected-remark @+1 {{fused arith.addf into the xpu.gemm epilogue: estimated 48 registers per thread <= 128 on pvc}}
   %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) : (tensor<16x64xf32>, tensor<32x64xf32>) -> tensor<16x32xf32>
+  %e = tensor.empty() : tensor<16x32xf32>
+  %r = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%g, %b : tensor<16x32xf32>, tensor<32xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%in: f32, %bb: f32, %out: f32):
+    %y = arith.addf %in, %bb : f32
+    %t = math.tanh %y : f32
+    %x1 = math.exp %y : f32
+    %sn = math.sin %y : f32
+    %cs = math.cos %y : f32
+    %te = arith.mulf %t, %x1 : f32
+    %sc = arith.mulf %sn, %cs : f32
+    %a = arith.addf %te, %sc : f32
+    %o = arith.mulf %a, %y : f32
+    linalg.yield %o : f32
+  } -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+}
+
+// -----
+
+// A config written by hand keeps its register file: the chain of
+// @heavy_chain_fuses_in_large_grf (176) is split in 128-GRF mode.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @heavy_chain_split_in_128_grf_config
+//       CHECK:   xpu.gemm
+//   CHECK-NOT:     math.tanh
+//       CHECK:   linalg.generic
+//       CHECK:     math.tanh
+func.func @heavy_chain_split_in_128_grf_config(%x: tensor<16x64xf32>, %w: tensor<32x64xf32>, %b: tensor<32xf32>) -> tensor<16x32xf32> {
+  // expected-remark @+2 {{fusion stopped before math.tanh: estimated 176 registers per thread > 128 on pvc}}
+  // expected-remark @+1 {{fused arith.addf into the xpu.gemm epilogue: estimated 48 registers per thread <= 128 on pvc}}
+  %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [128, 128, 32], group_m = 8, subgroups = [8, 4], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<16x64xf32>, tensor<32x64xf32>) -> tensor<16x32xf32>
   %e = tensor.empty() : tensor<16x32xf32>
   %r = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
       ins(%g, %b : tensor<16x32xf32>, tensor<32xf32>) outs(%e : tensor<16x32xf32>) {

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "xpu/Dialect/XPU/IR/GemmBackendInterface.h"
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "xpu/Dialect/XPU/Transforms/Passes.h"
 #include "xpu/Dialect/XPU/Transforms/Transforms.h"
@@ -52,7 +53,29 @@ struct FusionPlan {
   /// The accumulator-dependent value live at the cut.
   Value cutValue;
   int64_t registers = 0;
+  /// The budget the fused epilogue fits: the register model's, or the larger
+  /// register file of the GEMM's backend (Xe's 256-GRF mode) when the
+  /// default one does not hold it.
+  int64_t budget = 0;
 };
+
+/// The register budgets of the guard for `gemm`: the register model's, and
+/// the larger one the backend the strategy would choose offers (Xe's
+/// 256-GRF mode, the catalog's grf_mode='large'), which the guard takes
+/// before it splits an epilogue. A GEMM with a config keeps the config's
+/// register file (its grf_mode).
+std::pair<int64_t, int64_t> getGuardBudgets(GemmOp gemm, TargetAttr target,
+                                            const RegisterModel &model) {
+  int64_t budget = model.budget, large = model.budget;
+  if (!model.enabled() || gemm.getConfigAttr())
+    return {budget, large};
+  std::string taken, declined;
+  if (GemmBackendAttrInterface backend = chooseGemmBackend(
+          target, gemm.getLhsType().getElementType(), taken, declined))
+    if (backend.growRegisterFile(target, large))
+      return {budget, large};
+  return {budget, budget};
+}
 
 std::string describeCut(const FusionPlan &plan) {
   std::string s;
@@ -169,6 +192,7 @@ FailureOr<FusionPlan> EpilogueFuser::plan(GemmOp gemm) {
   // Walk the cuts from the longest: the whole chain, then shorter prefixes
   // that leave exactly one accumulator-dependent value live.
   RegisterModel model = RegisterModel::get(gemm, target);
+  auto [budget, largeBudget] = getGuardBudgets(gemm, target, model);
   // The shortest cut rejected so far (the one just longer than a fit).
   std::optional<std::pair<Operation *, int64_t>> lastRejected;
   for (int64_t cut = plan.body.size(); cut >= 1; --cut) {
@@ -203,13 +227,14 @@ FailureOr<FusionPlan> EpilogueFuser::plan(GemmOp gemm) {
         model.enabled()
             ? model.estimate(peakLiveFragments(ops, roots, cutValue))
             : 0;
-    if (model.enabled() && registers > model.budget) {
+    if (model.enabled() && registers > largeBudget) {
       lastRejected = {plan.body[cut - 1], registers};
       continue;
     }
     plan.cut = cut;
     plan.cutValue = cutValue;
     plan.registers = registers;
+    plan.budget = registers > budget ? largeBudget : budget;
     break;
   }
   if (plan.cut == 0) {
@@ -219,7 +244,7 @@ FailureOr<FusionPlan> EpilogueFuser::plan(GemmOp gemm) {
                                   "up to {0}, needs an estimated {1} "
                                   "registers per thread > {2} on {3}",
                                   lastRejected->first->getName(),
-                                  lastRejected->second, model.budget,
+                                  lastRejected->second, largeBudget,
                                   target.getChip())
                         .str());
     return refuse(gemm, "no point in its consumer's body where one "
@@ -234,7 +259,7 @@ FailureOr<FusionPlan> EpilogueFuser::plan(GemmOp gemm) {
                "fusion stopped before {0}: estimated {1} registers per thread "
                "> {2} on {3} ({4} per accumulator fragment, {5} reserved); "
                "the rest stays a separate elementwise kernel",
-               stop->getName().getStringRef(), over, model.budget,
+               stop->getName().getStringRef(), over, largeBudget,
                target.getChip(), model.fragmentRegisters, model.reserved);
   }
   return plan;
@@ -381,9 +406,17 @@ FailureOr<GemmOp> EpilogueFuser::fuseConsumer(RewriterBase &rewriter,
   numFused += p->cut;
   if (model.enabled())
     remark::passed(fused.getLoc(), remarkOpts(kPassArg, "Fused"))
-        << remark::reason("fused {0} into the xpu.gemm epilogue: estimated "
-                          "{1} registers per thread <= {2} on {3}",
-                          ops, p->registers, model.budget, target.getChip());
+        << remark::reason(
+               "fused {0} into the xpu.gemm epilogue: estimated {1} registers "
+               "per thread <= {2} on {3}{4}",
+               ops, p->registers, p->budget, target.getChip(),
+               p->budget > model.budget
+                   ? llvm::formatv(" with the larger register file (> {0}: "
+                                   "xpu-select-strategy gives the GEMM a "
+                                   "config that holds it, e.g. grf_mode 256)",
+                                   model.budget)
+                         .str()
+                   : std::string());
   else
     remark::passed(fused.getLoc(), remarkOpts(kPassArg, "Fused"))
         << remark::reason("fused {0} into the xpu.gemm epilogue ({1} target: "

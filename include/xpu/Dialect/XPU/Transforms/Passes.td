@@ -192,8 +192,13 @@ def XPUFuseEpiloguePass : Pass<"xpu-fuse-epilogue", "func::FuncOp"> {
     such fragments live at once in the region (transcendentals count one
     extra temporary) times the registers of one fragment, plus a reserve for
     operand tiles and addresses, must fit the register budget (the GRF mode
-    of the config on Xe, 128 by default; the per-thread register limit on
-    sm_90). When the whole chain does not fit, it is cut at the last point
+    of the config on Xe; the per-thread register limit on sm_90). A GEMM
+    without a config may also take the larger register file of the backend
+    the strategy would choose (Xe: 256 GRFs instead of 128, the catalog's
+    `grf_mode='large'`) before its epilogue is split; `xpu-select-strategy`
+    then gives it a config that holds the epilogue (`grf_mode = 256` or a
+    smaller tile), and the remark says so. When the whole chain does not
+    fit, it is cut at the last point
     where one accumulator-dependent value is live and the estimate fits: the
     prefix is fused and the rest stays a separate elementwise kernel. A GEMM
     result with other users is not fused (that would recompute the GEMM).
