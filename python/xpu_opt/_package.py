@@ -24,7 +24,6 @@ capability) is refused with the reason; a target whose driver or device
 this machine lacks raises TargetUnavailable.
 """
 
-import ctypes
 import json
 import os
 import pathlib
@@ -80,9 +79,11 @@ class PackageError(ValueError):
 # Saving -----------------------------------------------------------------------
 
 def _tensor_bytes(t):
+    # Through a byte view, not ctypes.string_at, whose size is a C int: a
+    # weight of 2^32 bytes came out empty.
     t = t.detach().to("cpu").contiguous()
-    n = t.numel() * t.element_size()
-    return ctypes.string_at(t.data_ptr(), n) if n else b""
+    return t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() \
+        else b""
 
 
 def save_module(path, target, precision, made, names, weights, runtime):
