@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Builds, on this machine (ptxas, no GPU), the packages of the KernelBench
+benchmark (problems.py) that run.py times on the GPU machine: for every
+problem, two forms users have,
+
+  f32   the f32 model, compiled with precision=bf16 (the peers run it under
+        torch.autocast(bfloat16));
+  bf16  the model cast to bf16 by the user (bf16 weights and inputs),
+
+each exported by xpu_opt.export (the weights become arguments) and
+compiled by `xpu-compile --target=cuda` for sm_90a into a function package
+(the weights travel with the caller, not in the package). Prints the
+export and compile time of each; DIR/manifest.json lists them.
+
+  .venv/bin/python bench/kernelbench/build.py --out DIR [--only SUBSTRING]
+      [--build build] [--archive F]
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tarfile
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "python"))
+
+import problems  # noqa: E402
+
+FORMS = ("f32", "bf16")
+OPTIONS = "chip=sm_90a precision=bf16"
+
+
+def build(args, name, form):
+    import torch
+    import xpu_opt
+    model, xs = problems.make(name)
+    if form == "bf16":
+        model = model.to(torch.bfloat16)
+        xs = [x.to(torch.bfloat16) for x in xs]
+    entry = {"name": f"{name}.{form}", "problem": name, "form": form,
+             "dir": f"pkgs/{name}.{form}", "options": OPTIONS}
+    start = time.time()
+    try:
+        text = xpu_opt.export(model, tuple(xs))
+    except Exception as e:  # noqa: BLE001 - reported, the rest goes on
+        entry["error"] = f"export: {type(e).__name__}: {str(e)[:800]}"
+        return entry
+    entry["export_s"] = round(time.time() - start, 2)
+    del model
+    mlir = args.out / "mlir" / f"{name}.{form}.mlir"
+    mlir.write_text(text)
+    start = time.time()
+    r = subprocess.run([str(args.build / "bin" / "xpu-compile"), str(mlir),
+                        "--target=cuda", "-o", str(args.out / entry["dir"]),
+                        "--xpu-pipeline-options=" + OPTIONS],
+                       capture_output=True, text=True)
+    entry["compile_s"] = round(time.time() - start, 2)
+    if r.returncode != 0:
+        entry["error"] = "xpu-compile: " + (r.stderr.strip()[-800:] or
+                                            f"exit {r.returncode}")
+    return entry
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True, type=pathlib.Path)
+    ap.add_argument("--build", default=ROOT / "build", type=pathlib.Path)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--archive", type=pathlib.Path)
+    args = ap.parse_args()
+    args.build = args.build.resolve()
+    os.environ.setdefault("XPU_OPT_BUILD_DIR", str(args.build))
+    for d in ("pkgs", "mlir"):
+        (args.out / d).mkdir(parents=True, exist_ok=True)
+    entries = []
+    for name in problems.NAMES:
+        if args.only and args.only not in name:
+            continue
+        for form in FORMS:
+            e = build(args, name, form)
+            print("%-44s %s" % (e["name"], "FAILED " + e["error"].splitlines()[0]
+                                if e.get("error") else
+                                f"export {e['export_s']:6.2f} s  "
+                                f"compile {e['compile_s']:6.2f} s"),
+                  flush=True)
+            entries.append(e)
+    rev = subprocess.run(["git", "-C", str(ROOT), "describe", "--always",
+                          "--dirty"], capture_output=True, text=True)
+    (args.out / "manifest.json").write_text(json.dumps(
+        {"built_from": rev.stdout.strip(), "date": time.ctime(),
+         "packages": entries}, indent=1))
+    if args.archive:
+        with tarfile.open(args.archive, "w:xz") as tar:
+            tar.add(args.out, arcname=args.out.name,
+                    filter=lambda t: None if "/mlir" in t.name else t)
+        print(f"{args.archive}: {args.archive.stat().st_size >> 10} KiB")
+    return 1 if any(e.get("error") for e in entries) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
