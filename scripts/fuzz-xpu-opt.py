@@ -364,6 +364,13 @@ KNOWN_UPSTREAM = [
     # indexing_maps yet (MaskOp::verify before the contract's verifier).
     ("upstream: vector.mask verifies an unverified vector.contract",
      re.compile(r"ContractionOp::getExpectedMaskType[\s\S]*MaskOp::verify")),
+    # xegpu-propagate-layout walks the blocks of an llvm.func in a
+    # gpu.module and sets a function type from a non-entry block's
+    # arguments (an input that already holds LLVM kernels).
+    ("upstream: xegpu-propagate-layout on an llvm.func with a branch",
+     re.compile(r"function_interface_impl::setFunctionType[\s\S]*"
+                r"walk<mlir::ForwardIterator>\(mlir::Operation\*, "
+                r"llvm::function_ref<mlir::WalkResult \(mlir::Block\*\)>")),
 ]
 
 

@@ -131,6 +131,8 @@ void mlir::xpu::detail::addBufferization(OpPassManager &pm) {
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
+  // Entry points get their results computed in the caller's buffers.
+  pm.addPass(createXPUWriteResultsInPlacePass());
 }
 
 void mlir::xpu::detail::addBufferDeallocation(OpPassManager &pm) {

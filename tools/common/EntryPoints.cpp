@@ -3,6 +3,8 @@
 #include "EntryPoints.h"
 #include "HostTensor.h"
 
+#include "xpu/Dialect/XPU/IR/XPUDialect.h"
+
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -152,6 +154,13 @@ static void addWrapper(ModuleOp module, OpBuilder &b, StringRef callee,
                                       b.getFunctionType(argTypes, {}));
   wrapper->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                    b.getUnitAttr());
+  // The caller owns each result buffer: 64-byte aligned, aliasing no other
+  // argument (xpu-write-results-in-place computes the result in it).
+  for (auto [i, t] : llvm::enumerate(results))
+    if (isa<RankedTensorType>(t))
+      wrapper.setArgAttr(inputs.size() + i,
+                         xpu::XPUDialect::getResultBufferAttrName(),
+                         b.getUnitAttr());
   Block *body = wrapper.addEntryBlock();
   b.setInsertionPointToStart(body);
   SmallVector<Value> operands;

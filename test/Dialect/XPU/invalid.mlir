@@ -538,6 +538,27 @@ func.func @weight_not_tensor(%w: f32 {xpu.weight}) {
 
 // -----
 
+// expected-error @+1 {{'xpu.result_buffer' marks a memref of static shape and identity layout, argument #1 is 'tensor<4xf32>'}}
+func.func @result_buffer_tensor(%x: memref<4xf32>, %out: tensor<4xf32> {xpu.result_buffer}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'xpu.result_buffer' marks a memref of static shape and identity layout, argument #0 is 'memref<?xf32>'}}
+func.func @result_buffer_dynamic(%out: memref<?xf32> {xpu.result_buffer}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'xpu.result_buffer' is a unit attribute, got true}}
+func.func @result_buffer_not_unit(%out: memref<4xf32> {xpu.result_buffer = true}) {
+  return
+}
+
+// -----
+
 // Found by the libFuzzer harness: a function whose signature has an
 // argument that its body does not (the attribute verifier read the missing
 // block argument and crashed); the type comes from the signature.

@@ -10,19 +10,22 @@
 
 // Linear + BatchNorm + ReLU (BatchNorm folded into the weights at pack
 // time, which reassociates: reassociate=true): calling @forward 7 times launches the pack kernels as often as
-// calling it once, and the GEMM kernel once per call.
+// calling it once, and the GEMM kernel once per call. xpu-run's entry points
+// have the results computed in its buffers (xpu-write-results-in-place), so
+// the kernels are outlined from @forward.pack.in_place and
+// @forward.packed.in_place.
 // RUN: xpu-run %xpu_src_root/examples/linear_bn_relu.mlir --target=opencl --function=forward --xpu-pipeline-options=reassociate=true --repeat=1 --time --output=@%t/bn1.npy > %t/once.txt
 // RUN: xpu-run %xpu_src_root/examples/linear_bn_relu.mlir --target=opencl --function=forward --xpu-pipeline-options=reassociate=true --repeat=7 --time --output=@%t/bn7.npy > %t/seven.txt
 // RUN: cat %t/once.txt %t/seven.txt | FileCheck %s --check-prefixes=ONCE,SEVEN
 // ONCE: xpu-run: @forward on opencl: 1 call(s), wall time per call: min
 // ONCE: xpu-run: @forward.pack (weights packed once, before the calls):
 // ONCE: kernel launches device total per launch
-// ONCE-DAG: {{^forward.pack_kernel}} [[PACKS:[0-9]+]] {{[0-9.]+}} ms
-// ONCE-DAG: {{^forward.packed_kernel}} 1 {{[0-9.]+}} ms
+// ONCE-DAG: {{^forward.pack.in_place_kernel}} [[PACKS:[0-9]+]] {{[0-9.]+}} ms
+// ONCE-DAG: {{^forward.packed.in_place_kernel}} 1 {{[0-9.]+}} ms
 // SEVEN: xpu-run: @forward on opencl: 7 call(s), wall time per call: min
 // SEVEN: kernel launches device total per launch
-// SEVEN-DAG: {{^forward.pack_kernel}} [[PACKS]] {{[0-9.]+}} ms
-// SEVEN-DAG: {{^forward.packed_kernel}} 7 {{[0-9.]+}} ms
+// SEVEN-DAG: {{^forward.pack.in_place_kernel}} [[PACKS]] {{[0-9.]+}} ms
+// SEVEN-DAG: {{^forward.packed.in_place_kernel}} 7 {{[0-9.]+}} ms
 // RUN: cmp %t/bn1.npy %t/bn7.npy
 
 // Constant weights (torch-mlir's freeze) on the device: @frozen's weight is

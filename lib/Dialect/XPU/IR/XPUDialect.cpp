@@ -69,12 +69,12 @@ LogicalResult XPUDialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned regionIndex,
                                                    unsigned argIndex,
                                                    NamedAttribute attr) {
-  if (attr.getName() != getWeightAttrName())
-    return op->emitError() << "unknown xpu argument attribute '"
-                           << attr.getName().getValue() << "'";
+  StringRef name = attr.getName().getValue();
+  if (name != getWeightAttrName() && name != getResultBufferAttrName())
+    return op->emitError() << "unknown xpu argument attribute '" << name << "'";
   if (!isa<UnitAttr>(attr.getValue()))
-    return op->emitError() << "'" << getWeightAttrName()
-                           << "' is a unit attribute, got " << attr.getValue();
+    return op->emitError() << "'" << name << "' is a unit attribute, got "
+                           << attr.getValue();
   // A weight stays a weight when bufferization makes a memref of it. The
   // argument's type comes from the function type where the op has one: a
   // malformed function may have fewer block arguments than its signature
@@ -87,10 +87,19 @@ LogicalResult XPUDialect::verifyRegionArgAttribute(Operation *op,
            !region.empty() && argIndex < region.getNumArguments())
     type = region.getArgument(argIndex).getType();
   else
-    return op->emitError() << "'" << getWeightAttrName() << "' marks argument #"
-                           << argIndex << ", which the op does not have";
+    return op->emitError() << "'" << name << "' marks argument #" << argIndex
+                           << ", which the op does not have";
+  if (name == getResultBufferAttrName()) {
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref || !memref.hasStaticShape() || !memref.getLayout().isIdentity())
+      return op->emitError() << "'" << name
+                             << "' marks a memref of static shape and "
+                                "identity layout, argument #"
+                             << argIndex << " is " << type;
+    return success();
+  }
   if (!isa<TensorType, BaseMemRefType>(type))
-    return op->emitError() << "'" << getWeightAttrName()
+    return op->emitError() << "'" << name
                            << "' marks a tensor (or memref) argument, "
                               "argument #"
                            << argIndex << " is neither";

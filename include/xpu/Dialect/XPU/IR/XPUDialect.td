@@ -33,6 +33,16 @@ def XPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getWeightAttrName() {
       return ::llvm::StringLiteral("xpu.weight");
     }
+    /// Name of the function argument attribute that marks a buffer the
+    /// caller passes for a result: a memref of static shape, aligned to 64
+    /// bytes, that aliases no other argument and that the function may
+    /// write at any time (xpu-write-results-in-place computes the result in
+    /// it).
+    static constexpr ::llvm::StringLiteral getResultBufferAttrName() {
+      return ::llvm::StringLiteral("xpu.result_buffer");
+    }
+    /// The alignment in bytes a caller gives an `xpu.result_buffer`.
+    static constexpr int64_t kResultBufferAlignment = 64;
     /// Name of the unit attribute that keeps an xpu.gemm in f64
     /// (xpu-demote-f64 leaves it alone).
     static constexpr ::llvm::StringLiteral getKeepF64AttrName() {

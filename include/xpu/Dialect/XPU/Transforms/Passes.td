@@ -748,4 +748,64 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
   ];
 }
 
+def XPUWriteResultsInPlacePass
+    : Pass<"xpu-write-results-in-place", "ModuleOp"> {
+  let summary = "Computes a called function's result in the caller's "
+                "result buffer instead of copying it there";
+  let description = [{
+    After bufferization (the pipelines run it right after
+    `one-shot-bufferize`). A function that returns a buffer it allocates,
+    called by a function that copies that result into an argument marked
+    `xpu.result_buffer` (the entry points of packages and `xpu-run`, which
+    own the result buffers), makes the call copy the whole result once more
+    (a device-to-device copy per call on the GPUs). For each such call
+    whose callee returns, as result `i`, a `memref.alloc` of the same
+    static type with an identity layout and at most 64-byte alignment, used
+    by nothing but the return, the pass moves the callee's body to a
+    private function `<callee>.in_place` that takes the destination as an
+    extra argument in place of the allocation, calls it with the caller's
+    buffer and drops the copy. The callee keeps its signature (it may be
+    public, with its own C interface) and becomes a thin function that
+    allocates the buffer and calls `<callee>.in_place`, so the body (and
+    the kernels outlined from it, named after `<callee>.in_place`) exists
+    once. The `xpu.result_buffer` marks are removed afterwards. A remark
+    names each result written in place and each one left with its copy,
+    with the reason.
+
+    Before:
+    ```mlir
+    func.func @f(%x: memref<4x8xf32>) -> memref<4x8xf32> {
+      %a = memref.alloc() {alignment = 64 : i64} : memref<4x8xf32>
+      ...
+      return %a : memref<4x8xf32>
+    }
+    func.func @entry(%x: memref<4x8xf32>,
+                     %out: memref<4x8xf32> {xpu.result_buffer}) {
+      %r = call @f(%x) : (memref<4x8xf32>) -> memref<4x8xf32>
+      memref.copy %r, %out : memref<4x8xf32> to memref<4x8xf32>
+      return
+    }
+    ```
+    After:
+    ```mlir
+    func.func @f(%x: memref<4x8xf32>) -> memref<4x8xf32> {
+      %a = memref.alloc() {alignment = 64 : i64} : memref<4x8xf32>
+      call @f.in_place(%x, %a) : (memref<4x8xf32>, memref<4x8xf32>) -> ()
+      return %a : memref<4x8xf32>
+    }
+    func.func private @f.in_place(%x: memref<4x8xf32>,
+                                  %out: memref<4x8xf32>) { ... }
+    func.func @entry(%x: memref<4x8xf32>, %out: memref<4x8xf32>) {
+      call @f.in_place(%x, %out) : (memref<4x8xf32>, memref<4x8xf32>) -> ()
+      return
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numInPlace", "in-place", "Results written in place">,
+    Statistic<"numCopied", "copied", "Results left with their copy">
+  ];
+}
+
 #endif // XPU_DIALECT_XPU_TRANSFORMS_PASSES_TD
