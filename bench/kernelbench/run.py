@@ -35,6 +35,7 @@ import time
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "common"))
 sys.path.insert(0, str(ROOT / "python"))
 
 import torch  # noqa: E402
@@ -107,24 +108,12 @@ def wall_ms(fn, sets, reps):
     return statistics.median(times)
 
 
-def device_us(fn, sets, calls=5):
+def device_us(fn, sets):
     """Device time per call (us) of everything `fn` runs on the GPU
-    (kernels, copies, fills), from PyTorch's profiler (CUPTI sees the
-    runtime's driver-API launches too), and the 3 longest items."""
-    from torch.profiler import ProfilerActivity, profile
-    fn(sets[0])
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for i in range(calls):
-            fn(sets[i % len(sets)])
-        torch.cuda.synchronize()
-    items = {}
-    for e in prof.key_averages():
-        total = getattr(e, "device_time_total", None)
-        if total is None:
-            total = e.cuda_time_total
-        if total > 0:
-            items[e.key] = total / calls
+    (kernels, copies, fills: bench/common/profiler.py), and the 3 longest
+    items."""
+    from profiler import kernel_times
+    items = kernel_times(lambda i: fn(sets[i]), len(sets))
     top = sorted(items.items(), key=lambda kv: -kv[1])[:3]
     return sum(items.values()), [(k[:60], round(v, 1)) for k, v in top]
 

@@ -34,7 +34,10 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "common"))
 import problems  # noqa: E402
+from profiler import kernel_times  # noqa: E402
 
 TORCH_DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16,
                 "f32": torch.float32, "f64": torch.float64,
@@ -225,26 +228,6 @@ def time_calls(fn, nsets, warmup, reps):
     torch.cuda.synchronize()
     times = [s.elapsed_time(e) for s, e in events]
     return statistics.median(times), (min(times), max(times))
-
-
-def kernel_times(fn, nsets, calls=5):
-    """Device time per call (µs) of each kernel, copy and fill that `fn`
-    runs, from PyTorch's profiler (CUPTI sees driver API launches too)."""
-    from torch.profiler import ProfilerActivity, profile
-    fn(0)
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for i in range(calls):
-            fn(i % nsets)
-        torch.cuda.synchronize()
-    times = {}
-    for e in prof.key_averages():
-        total = getattr(e, "device_time_total", None)
-        if total is None:
-            total = e.cuda_time_total
-        if total > 0:
-            times[e.key] = total / calls
-    return times
 
 
 def main():

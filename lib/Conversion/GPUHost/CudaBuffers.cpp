@@ -14,7 +14,9 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::xpu {
 #define GEN_PASS_DEF_XPUCUDABUFFERSPASS
@@ -38,7 +40,28 @@ struct CudaBuffersPass final
   /// True when host code may read or write the memory of `value` (or of a
   /// view of it).
   bool touchedByHost(Value value) {
+    // A buffer passed to a function is touched there if the argument is
+    // (xpu-write-results-in-place's <fn>.in_place receives the buffers
+    // <fn> allocates); a function seen again (recursion) counts as a touch.
+    if (!visiting.insert(value).second)
+      return true;
+    bool touched = touchedByHostUses(value);
+    visiting.erase(value);
+    return touched;
+  }
+
+  bool touchedByHostUses(Value value) {
     for (Operation *user : value.getUsers()) {
+      if (auto call = dyn_cast<func::CallOp>(user)) {
+        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+            call, call.getCalleeAttr());
+        if (!callee || callee.isExternal())
+          return true;
+        for (auto [i, operand] : llvm::enumerate(call.getOperands()))
+          if (operand == value && touchedByHost(callee.getArgument(i)))
+            return true;
+        continue;
+      }
       // A TMA descriptor is made on the host from the buffer's address,
       // sizes and strides; only the copy engine reads the memory.
       if (isa<gpu::LaunchFuncOp, memref::DeallocOp, gpu::DeallocOp,
@@ -76,6 +99,8 @@ struct CudaBuffersPass final
     }
     return false;
   }
+
+  llvm::DenseSet<Value> visiting;
 
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();

@@ -84,3 +84,41 @@ module attributes {gpu.container_module} {
     return %x : bf16
   }
 }
+
+// -----
+
+// A buffer passed to a function is touched by the host where the function's
+// argument is: @fill only launches a kernel on it (device memory), @peek
+// reads it on the host (managed). xpu-write-results-in-place's thin
+// functions pass their result buffers so.
+// CHECK-LABEL: func.func @through_calls
+//       CHECK:   %[[DEV:.+]], %{{.+}} = gpu.alloc async [%{{.+}}] () : memref<16xf32>
+//       CHECK:   %[[HOST:.+]] = gpu.alloc  host_shared () : memref<16xf32>
+//       CHECK:   call @fill(%[[DEV]])
+//       CHECK:   call @peek(%[[HOST]])
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @k(%a: memref<16xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func private @fill(%a: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<16xf32>)
+    return
+  }
+  func.func private @peek(%a: memref<16xf32>) -> f32 {
+    %c0 = arith.constant 0 : index
+    %x = memref.load %a[%c0] : memref<16xf32>
+    return %x : f32
+  }
+  func.func @through_calls() -> f32 {
+    %dev = memref.alloc() : memref<16xf32>
+    %host = memref.alloc() : memref<16xf32>
+    call @fill(%dev) : (memref<16xf32>) -> ()
+    %x = call @peek(%host) : (memref<16xf32>) -> f32
+    memref.dealloc %dev : memref<16xf32>
+    memref.dealloc %host : memref<16xf32>
+    return %x : f32
+  }
+}
