@@ -79,7 +79,8 @@ def main():
     for d in ("pkgs", "mlir"):
         (args.out / d).mkdir(parents=True, exist_ok=True)
     entries = []
-    for name in problems.NAMES:
+    host = [p[0] for p in problems.HOST_PROBLEMS]
+    for name in problems.NAMES + host:
         if args.only and args.only not in name:
             continue
         for form in FORMS:

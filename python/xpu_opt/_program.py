@@ -151,6 +151,17 @@ def check_inputs(inputs, target, what="input", grad=True, names=None):
                 "a detached tensor")
 
 
+def _current_raw_stream(device):
+    """PyTorch's current CUstream on CUDA device `device` (0: the legacy
+    default stream). torch._C._cuda_getCurrentRawStream is what Inductor's
+    generated code asks (a few microseconds less than
+    torch.cuda.current_stream(device).cuda_stream, on every call)."""
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw(device)
+    return torch.cuda.current_stream(torch.device("cuda", device)).cuda_stream
+
+
 def cuda_device_of(tensors):
     """The index of the one CUDA device `tensors` are on."""
     devices = {t.device.index if t.device.index is not None
@@ -231,6 +242,18 @@ class _Variant:
         self.generation = None  # frozen weights' generation last packed
         self.buffers = {}       # OpenCL/Level Zero: argument index -> buffer
         self.outputs = None     # OpenCL/Level Zero: result buffers
+        # What every call checks and builds, decoded from the plan once.
+        self._args = [(DTYPES[s["dtype"]], tuple(s["shape"]),
+                       bool(s.get("scalar")))
+                      for s in self.plan["inputs"]]
+        self._results = [(tuple(s["shape"]), DTYPES[s["dtype"]])
+                         for s in self.plan["results"]]
+        self._signature = tuple((shape, dtype) for dtype, shape, _ in
+                                self._args[:self.num_inputs])
+        # CUDA: one memref descriptor per argument and result, made once;
+        # a call sets their pointers (the shapes are static) under the
+        # runtime's lock, and the host code reads them before it returns.
+        self._descs = None
         self._check_plan()
 
     def _check_plan(self):
@@ -255,19 +278,32 @@ class _Variant:
 
     def signature(self):
         """The (shape, dtype) of each input this variant is for."""
-        return tuple((tuple(s["shape"]), DTYPES[s["dtype"]])
-                     for s in self.plan["inputs"][:self.num_inputs])
+        return self._signature
+
+    def single_result(self):
+        """The index of the one result a module that returns one fresh
+        tensor (and writes no input) returns, or None: its outputs need no
+        pytree."""
+        if not hasattr(self, "_single"):
+            leaves = self.meta["leaves"]
+            self._single = (
+                leaves[0]["result"] if self.tree.is_leaf() and
+                len(leaves) == 1 and not self.meta["mutations"] and
+                "result" in leaves[0] and leaves[0].get("alias") is None
+                else None)
+        return self._single
 
     # Arguments ------------------------------------------------------------
 
     def _tensor(self, i, t):
-        spec = self.plan["inputs"][i]
-        dtype = DTYPES[spec["dtype"]]
-        if t.dtype != dtype or tuple(t.shape) != tuple(spec["shape"]):
+        dtype, shape, _ = self._args[i]
+        if t.dtype != dtype or t.shape != shape:
             raise ValueError(f"xpu_opt: argument #{i} is {t.dtype} "
                              f"{tuple(t.shape)}, compiled for {dtype} "
-                             f"{tuple(spec['shape'])}")
-        return t.detach().contiguous()
+                             f"{shape}")
+        if t.requires_grad:
+            t = t.detach()
+        return t if t.is_contiguous() else t.contiguous()
 
     def _scalar(self, i, t):
         spec = self.plan["inputs"][i]
@@ -333,28 +369,52 @@ class _Variant:
                 return self._run_cuda(args, generation)
             return self._run_device(args, generation)
 
-    def _c_args(self, args):
+    def _c_args(self, args, descs=None):
         """(C arguments, contiguous tensors, objects to keep alive) for
-        arguments whose memory the compiled code reads as it is."""
+        arguments whose memory the compiled code reads as it is. `descs`:
+        a descriptor (and its reference) per argument to reuse."""
         keep, c_args, tensors = [], [], []
         for i, a in enumerate(args):
             t = self._tensor(i, a)
             tensors.append(t)
-            if self.plan["inputs"][i].get("scalar"):
+            if self._args[i][2]:
                 c_args.append(self._scalar(i, t))
+            elif descs:
+                d, ref = descs[i]
+                d.allocated = d.aligned = t.data_ptr()
+                c_args.append(ref)
             else:
                 d = descriptor(t.data_ptr(), t.shape)
                 keep.append(d)
                 c_args.append(ctypes.byref(d))
         return c_args, tensors, keep
 
-    def _call_direct(self, c_args, tensors, generation, device, what):
+    def _reused_descriptors(self):
+        """CUDA: (arguments', results') descriptors with their references."""
+        if self._descs is None:
+            def made(shape):
+                d = descriptor(None, shape)
+                return d, ctypes.byref(d)
+            self._descs = ([None if scalar else made(shape)
+                            for _, shape, scalar in self._args],
+                           [made(shape) for shape, _ in self._results])
+        return self._descs
+
+    def _call_direct(self, c_args, tensors, generation, device, what,
+                     result_descs=None):
         """Packs if needed and calls the program; tensors are allocated on
-        `device` (results, packed weights)."""
-        results = [torch.empty(spec["shape"], dtype=DTYPES[spec["dtype"]],
-                               device=device)
-                   for spec in self.plan["results"]]
-        out_descs = [descriptor(r.data_ptr(), r.shape) for r in results]
+        `device` (results, packed weights). `result_descs`: a descriptor
+        (and its reference) per result to reuse."""
+        results = [torch.empty(shape, dtype=dtype, device=device)
+                   for shape, dtype in self._results]
+        if result_descs:
+            out_refs = []
+            for r, (d, ref) in zip(results, result_descs):
+                d.allocated = d.aligned = r.data_ptr()
+                out_refs.append(ref)
+        else:
+            out_descs = [descriptor(r.data_ptr(), r.shape) for r in results]
+            out_refs = [ctypes.byref(d) for d in out_descs]
         if self.pack:
             if self._stale(tensors, generation):
                 if self.packed is None:
@@ -376,8 +436,7 @@ class _Variant:
             entry = self.program.packed_entry
         else:
             ops, entry = c_args, self.program.entry
-        self.program.call(entry, ops + [ctypes.byref(d) for d in out_descs],
-                          f"the compiled module{what}")
+        self.program.call(entry, ops + out_refs, f"the compiled module{what}")
         return results
 
     def _run_host(self, args, generation):
@@ -392,14 +451,12 @@ class _Variant:
         current stream, asynchronously, like PyTorch's own work."""
         rt = self.program.runtime
         rt.last_error()  # not this call's
-        device = torch.device("cuda", rt.device)
-        stream = torch.cuda.current_stream(device).cuda_stream
-        rt.set_stream(stream or _CU_STREAM_LEGACY)
-        c_args, tensors, keep = self._c_args(args)
-        results = self._call_direct(c_args, tensors, generation, device,
-                                    " on cuda")
-        del keep
-        return results
+        rt.set_stream(_current_raw_stream(rt.device) or _CU_STREAM_LEGACY)
+        arg_descs, result_descs = self._reused_descriptors()
+        c_args, tensors, _ = self._c_args(args, arg_descs)
+        return self._call_direct(c_args, tensors, generation,
+                                 torch.device("cuda", rt.device), " on cuda",
+                                 result_descs)
 
     def _buffer(self, i):
         buf = self.buffers.get(i)
@@ -480,6 +537,9 @@ class Callable:
         place get their new values (`live`: the inputs, then the weights),
         inputs (and weights) returned as they are come back as the same
         objects, constants as they were."""
+        single = v.single_result()
+        if single is not None:
+            return results[single]
         with torch.no_grad():
             for index, k in v.meta["mutations"]:
                 live[index].copy_(results[k])

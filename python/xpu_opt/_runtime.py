@@ -108,11 +108,16 @@ class Runtime:
         self.lock = threading.RLock()
         self._devices = None
         self.device = None  # the device index selected (CUDA)
+        self._stream = None  # the stream set_stream set last (CUDA)
 
     # Errors -----------------------------------------------------------------
 
     def last_error(self):
-        """The recorded error and clears it, or None."""
+        """The recorded error and clears it, or None. Runs twice in every
+        call of a compiled module: without an error it asks for the
+        message's length only (no buffer)."""
+        if self.lib.xpuRuntimeGetLastError(None, 0) <= 0:
+            return None
         buffer = ctypes.create_string_buffer(_MESSAGE_BYTES)
         if self.lib.xpuRuntimeGetLastError(buffer, _MESSAGE_BYTES) <= 0:
             return None
@@ -159,8 +164,12 @@ class Runtime:
 
     def set_stream(self, stream):
         """CUDA: runs the next calls on `stream` (a CUstream; 1 is the
-        legacy default stream, PyTorch's default)."""
-        self.lib.xpuCudaSetStream(stream)
+        legacy default stream, PyTorch's default). Only this object sets
+        the runtime's stream, so a call on the stream already set costs
+        nothing."""
+        if stream != self._stream:
+            self.lib.xpuCudaSetStream(stream)
+            self._stream = stream
 
     # SPIR translations (OpenCL) ---------------------------------------------
 
