@@ -733,8 +733,12 @@ def XPUConvertXPUToNVGPUPass : Pass<"convert-xpu-to-nvgpu", "ModuleOp"> {
       swizzle, zero fill outside the matrix) into a ring of `stages`
       mbarrier-guarded slots, one or two consumer warpgroups run
       `wgmma.mma_async` m64nNk16 on f32 accumulators, and the epilogue is
-      applied to the accumulator registers before the masked store; the
-      TMA descriptors are made on the host (`nvgpu.tma.create.descriptor`);
+      applied to the accumulator registers before the masked store, or,
+      where a workgroup computes one tile and the epilogue's straight-line
+      code would be long (`nvidia::shouldStageEpilogue`), in one loop over
+      the accumulators staged through the ring's shared memory (the
+      kernel's remark says which); the TMA descriptors are made on the
+      host (`nvgpu.tma.create.descriptor`);
     * `xpu.gemm_fixup` (the Stream-K fix-up kernel) sums a tile's workspace
       slots in slot order in the mma.sync register layout and applies the
       epilogue once.

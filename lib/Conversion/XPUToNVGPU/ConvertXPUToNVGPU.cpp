@@ -492,6 +492,10 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
   Type resultType =
       output ? output.getDestType().getElementType() : rewriter.getF32Type();
   MmaKernelPlan p = planKernel(first, resultType);
+  // How the wgmma kernel applies the epilogue (read before the tile ops go).
+  int64_t epilogueInstructions =
+      output ? nvidia::estimateEpilogueInstructions(output.getEpilogueBlock())
+             : 0;
   // wgmma computes whole tiles over all of K (its TMA boxes are 64 wide
   // along K; Stream-K ranges are whole K-steps of the config's tile_k):
   // one per data-parallel program, or several in a row per persistent one
@@ -501,6 +505,9 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
                 matchPattern(first.getKBegin(), m_Zero()) &&
                 getConstantIntValue(first.getKEnd()) == p.k;
   bool onePerProgram = first->getParentOp() == programs.getOperation();
+  p.stagedEpilogue =
+      output && nvidia::shouldStageEpilogue(output.getEpilogueBlock(), config,
+                                            onePerProgram);
   if (p.wgmma && !wholeK)
     return first.emitError()
            << kPassArg
@@ -624,10 +631,20 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
         "{4} of {5} threads (1 TMA producer warpgroup, {6} consumer "
         "warpgroup(s) of 64 rows), tile {7}x{8}x{9}, {10}-stage TMA/mbarrier "
         "ring with 128-byte swizzle, {11} bytes of dynamic shared memory, B "
-        "read {12}; {13} accumulators per consumer thread",
+        "read {12}; {13} accumulators per consumer thread; {14}",
         name, shape, p.tn, p.operandType, schedule, threads,
         p.consumerWarpgroups(), p.tm, p.tn, p.tk, p.stages, sharedBytes,
-        p.rhsNK ? "K-major ([n, k])" : "N-major ([k, n])", p.tn / 2);
+        p.rhsNK ? "K-major ([n, k])" : "N-major ([k, n])", p.tn / 2,
+        p.stagedEpilogue
+            ? llvm::formatv(
+                  "epilogue in a loop over the accumulators staged through "
+                  "the ring's shared memory (about {0} instructions an "
+                  "element: straight-line code for {1} elements would pass "
+                  "{2})",
+                  epilogueInstructions, p.tn / 2,
+                  nvidia::kStraightEpilogueInstructions)
+                  .str()
+            : std::string("epilogue on the accumulator registers"));
     return success();
   }
   Type elt = p.operandType;

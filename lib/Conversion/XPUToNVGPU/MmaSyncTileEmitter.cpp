@@ -451,6 +451,117 @@ void MmaSyncTileEmitter::emitEpilogueAndStore(const FragmentEpilogue &epilogue,
                        add(n0, warpN0), batch);
 }
 
+EpilogueWriter::EpilogueWriter(OpBuilder &b, Location loc,
+                               const MmaKernelPlan &plan, Value c,
+                               ArrayRef<Value> epilogueOperands,
+                               const FragmentEpilogue &epilogue, Value batch)
+    : b(b), loc(loc), p(plan), c(c), operands(epilogueOperands),
+      epilogue(epilogue) {
+  cBatch = p.batch > 1 ? mul(batch, idx(p.m * p.n)) : idx(0);
+  // Scalar operands are read once.
+  scalars.resize(operands.size());
+  for (auto [i, v] : llvm::enumerate(operands))
+    if (epilogue.kinds[i] == BroadcastKind::scalar)
+      scalars[i] = memref::LoadOp::create(b, loc, v, ValueRange());
+}
+
+Value EpilogueWriter::idx(int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value EpilogueWriter::mul(Value x, Value y) {
+  return arith::MulIOp::create(b, loc, x, y);
+}
+
+Value EpilogueWriter::apply(Value acc, Value row, Value col, Value flat) {
+  Block &block = *epilogue.block;
+  Region *region = block.getParent();
+  IRMapping map;
+  map.map(block.getArgument(0), acc);
+  for (auto [i, v] : llvm::enumerate(operands)) {
+    Value x;
+    switch (epilogue.kinds[i]) {
+    case BroadcastKind::scalar:
+      x = scalars[i];
+      break;
+    case BroadcastKind::per_row:
+      x = memref::LoadOp::create(b, loc, v, row);
+      break;
+    case BroadcastKind::per_col:
+      x = memref::LoadOp::create(b, loc, v, col);
+      break;
+    case BroadcastKind::full:
+      x = memref::LoadOp::create(b, loc, v, flat);
+      break;
+    }
+    map.map(block.getArgument(i + 1), x);
+  }
+  for (Operation &op : block.without_terminator()) {
+    for (Value operand : op.getOperands())
+      if (!map.contains(operand) && operand.getParentRegion() != region)
+        materializeCapture(b, operand, map);
+    b.clone(op, map);
+  }
+  Value yielded = block.getTerminator()->getOperand(0);
+  if (!map.contains(yielded))
+    return materializeCapture(b, yielded, map);
+  return map.lookup(yielded);
+}
+
+void EpilogueWriter::storePair(Value pair, Value row, Value col) {
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto lt = [&](Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
+  };
+  auto inside = [&](Value cond, function_ref<void()> body) {
+    if (!cond) {
+      body();
+      return;
+    }
+    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    body();
+  };
+  Type resultType = p.resultType;
+  int64_t resultBytes = resultType.getIntOrFloatBitWidth() / 8;
+  bool maskM = p.m % p.tm != 0, maskN = p.n % p.tn != 0;
+  // Pairs of neighbouring columns are stored together when every row
+  // starts on an even column.
+  bool pairs = p.n % 2 == 0;
+  Value colOk = maskN ? lt(col, idx(p.n)) : Value();
+  Value ok = maskM ? lt(row, idx(p.m)) : Value();
+  if (pairs && colOk)
+    ok = ok ? arith::AndIOp::create(b, loc, ok, colOk).getResult() : colOk;
+  Value flat = add(cBatch, add(mul(row, idx(p.n)), col));
+  inside(ok, [&] {
+    if (pairs) {
+      SmallVector<Value> outs;
+      for (int64_t e = 0; e < 2; ++e) {
+        Value v = vector::ExtractOp::create(b, loc, pair, e);
+        outs.push_back(apply(v, row, add(col, idx(e)), add(flat, idx(e))));
+      }
+      Value vec = vector::FromElementsOp::create(
+          b, loc, VectorType::get({2}, resultType), outs);
+      vector::StoreOp::create(b, loc, vec, c, flat,
+                              /*nontemporal=*/false,
+                              llvm::MaybeAlign(2 * resultBytes));
+      return;
+    }
+    for (int64_t e = 0; e < 2; ++e) {
+      Value ce = add(col, idx(e));
+      Value cOk = maskN || p.n % 2 != 0 ? lt(ce, idx(p.n)) : Value();
+      inside(cOk, [&] {
+        Value v = vector::ExtractOp::create(b, loc, pair, e);
+        Value out = apply(v, row, ce, add(flat, idx(e)));
+        memref::StoreOp::create(b, loc, out, c, add(flat, idx(e)));
+      });
+    }
+  });
+}
+
 void mlir::xpu::emitFragmentEpilogue(
     OpBuilder &b, Location loc, const MmaKernelPlan &p, Value c,
     ArrayRef<Value> epilogueOperands, const FragmentEpilogue &epilogue,
@@ -462,124 +573,18 @@ void mlir::xpu::emitFragmentEpilogue(
   auto add = [&](Value x, Value y) -> Value {
     return arith::AddIOp::create(b, loc, x, y);
   };
-  auto mul = [&](Value x, Value y) -> Value {
-    return arith::MulIOp::create(b, loc, x, y);
-  };
-  Block &block = *epilogue.block;
-  Region *region = block.getParent();
-  Type resultType = p.resultType;
-  int64_t resultBytes = resultType.getIntOrFloatBitWidth() / 8;
-  bool maskM = p.m % p.tm != 0, maskN = p.n % p.tn != 0;
-  // Pairs of neighbouring columns are stored together when every row
-  // starts on an even column.
-  bool pairs = p.n % 2 == 0;
+  EpilogueWriter writer(b, loc, p, c, epilogueOperands, epilogue, batch);
   Value g = arith::DivUIOp::create(b, loc, lane, idx(4));
   Value t = arith::RemUIOp::create(b, loc, lane, idx(4));
   Value rowBase = add(rowOrigin, g);
-  Value colBase = add(colOrigin, mul(t, idx(2)));
-  Value cBatch = p.batch > 1 ? mul(batch, idx(p.m * p.n)) : idx(0);
-  auto lt = [&](Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y)
-        .getResult();
-  };
-  struct Ops {
-    Value c;
-    ArrayRef<Value> epilogue;
-  } ops{c, epilogueOperands};
-  // Scalar operands are read once.
-  IRMapping constants;
-  SmallVector<Value> scalars(epilogueOperands.size());
-  for (auto [i, v] : llvm::enumerate(ops.epilogue))
-    if (epilogue.kinds[i] == BroadcastKind::scalar)
-      scalars[i] = memref::LoadOp::create(b, loc, v, ValueRange());
-
-  // The epilogue of one element at (row, col), on scalars.
-  auto applyEpilogue = [&](Value acc, Value row, Value col, Value flat) {
-    IRMapping map = constants;
-    map.map(block.getArgument(0), acc);
-    for (auto [i, v] : llvm::enumerate(ops.epilogue)) {
-      Value x;
-      switch (epilogue.kinds[i]) {
-      case BroadcastKind::scalar:
-        x = scalars[i];
-        break;
-      case BroadcastKind::per_row:
-        x = memref::LoadOp::create(b, loc, v, row);
-        break;
-      case BroadcastKind::per_col:
-        x = memref::LoadOp::create(b, loc, v, col);
-        break;
-      case BroadcastKind::full:
-        x = memref::LoadOp::create(b, loc, v, flat);
-        break;
-      }
-      map.map(block.getArgument(i + 1), x);
-    }
-    for (Operation &op : block.without_terminator()) {
-      for (Value operand : op.getOperands())
-        if (!map.contains(operand) && operand.getParentRegion() != region)
-          materializeCapture(b, operand, map);
-      b.clone(op, map);
-    }
-    Value yielded = block.getTerminator()->getOperand(0);
-    if (!map.contains(yielded))
-      return materializeCapture(b, yielded, map);
-    return map.lookup(yielded);
-  };
-
-  auto inside = [&](Value cond, function_ref<void()> body) {
-    if (!cond) {
-      body();
-      return;
-    }
-    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    body();
-  };
-
-  for (int64_t i = 0; i < mTiles; ++i) {
-    for (int64_t j = 0; j < nTiles; ++j) {
-      Value acc = accumulators[i * nTiles + j];
-      Value col = add(colBase, idx(j * 8));
-      Value colOk = maskN ? lt(col, idx(p.n)) : Value();
-      for (int64_t h = 0; h < 2; ++h) {
-        Value row = add(rowBase, idx(i * 16 + h * 8));
-        Value rowOk = maskM ? lt(row, idx(p.m)) : Value();
-        Value ok = rowOk;
-        if (pairs && colOk)
-          ok =
-              ok ? arith::AndIOp::create(b, loc, ok, colOk).getResult() : colOk;
-        Value pair = vector::ExtractOp::create(b, loc, acc, h);
-        Value flat = add(cBatch, add(mul(row, idx(p.n)), col));
-        inside(ok, [&] {
-          if (pairs) {
-            SmallVector<Value> outs;
-            for (int64_t e = 0; e < 2; ++e) {
-              Value v = vector::ExtractOp::create(b, loc, pair, e);
-              Value c = add(col, idx(e));
-              outs.push_back(applyEpilogue(v, row, c, add(flat, idx(e))));
-            }
-            Value vec = vector::FromElementsOp::create(
-                b, loc, VectorType::get({2}, resultType), outs);
-            vector::StoreOp::create(b, loc, vec, ops.c, flat,
-                                    /*nontemporal=*/false,
-                                    llvm::MaybeAlign(2 * resultBytes));
-            return;
-          }
-          for (int64_t e = 0; e < 2; ++e) {
-            Value c = add(col, idx(e));
-            Value cOk = maskN || p.n % 2 != 0 ? lt(c, idx(p.n)) : Value();
-            inside(cOk, [&] {
-              Value v = vector::ExtractOp::create(b, loc, pair, e);
-              Value out = applyEpilogue(v, row, c, add(flat, idx(e)));
-              memref::StoreOp::create(b, loc, out, ops.c, add(flat, idx(e)));
-            });
-          }
-        });
-      }
-    }
-  }
+  Value colBase =
+      add(colOrigin, arith::MulIOp::create(b, loc, t, idx(2)).getResult());
+  for (int64_t i = 0; i < mTiles; ++i)
+    for (int64_t j = 0; j < nTiles; ++j)
+      for (int64_t h = 0; h < 2; ++h)
+        writer.storePair(
+            vector::ExtractOp::create(b, loc, accumulators[i * nTiles + j], h),
+            add(rowBase, idx(i * 16 + h * 8)), add(colBase, idx(j * 8)));
 }
 
 void MmaSyncTileEmitter::forEachAccumulatorPair(

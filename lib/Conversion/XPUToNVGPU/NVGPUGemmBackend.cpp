@@ -16,6 +16,7 @@
 #include "xpu/Dialect/XPU/Utils/SizeArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/StringExtras.h"
@@ -281,6 +282,32 @@ int64_t nvidia::getWorkgroupSlmBytes(ConfigAttr config, int64_t operandBytes) {
   int64_t stages =
       knobs && knobs.isWgmma() ? config.getStages() : getMmaSyncStages(config);
   return satMul(stages, satAdd(tile[0], tile[1]), tile[2], operandBytes);
+}
+
+int64_t nvidia::estimateEpilogueInstructions(Block &epilogue) {
+  int64_t count = 0;
+  for (Operation &op : epilogue.without_terminator()) {
+    if (isa<math::MathDialect>(op.getDialect()))
+      count += 24;
+    else if (isa<arith::DivFOp, arith::RemFOp>(op))
+      count += 8;
+    else
+      count += 1;
+  }
+  return count;
+}
+
+bool nvidia::shouldStageEpilogue(Block &epilogue, ConfigAttr config,
+                                 bool onePerWorkgroup) {
+  NVGPUConfigAttr knobs = config.getNVGPU();
+  if (!knobs || !knobs.isWgmma() || !onePerWorkgroup)
+    return false;
+  ArrayRef<int64_t> tile = config.getTile();
+  int64_t accumulatorsPerThread = tile[1] / 2;
+  int64_t f32Tile = satMul(tile[0], tile[1], 4);
+  return f32Tile <= getWorkgroupSlmBytes(config, /*operandBytes=*/2) &&
+         satMul(estimateEpilogueInstructions(epilogue), accumulatorsPerThread) >
+             kStraightEpilogueInstructions;
 }
 
 //===----------------------------------------------------------------------===//

@@ -12,7 +12,9 @@
 //     descriptors, commit, keep one group in flight, and free the previous
 //     slot; then apply the epilogue to the accumulator registers (wgmma's D
 //     fragment: warp w of the warpgroup holds rows 16w + g and 16w + g + 8,
-//     columns 8j + 2t and + 1, the mma.sync layout per 16 rows) and store.
+//     columns 8j + 2t and + 1, the mma.sync layout per 16 rows) and store,
+//     or (a staged epilogue) store the accumulators into the ring and apply
+//     the epilogue in one loop over them (docs/NVIDIA.md).
 //
 // The descriptors follow the PTX ISA's "Matrix Descriptor Format": start
 // address >> 4 in bits 0-13, leading-dimension byte offset >> 4 in 16-29,
@@ -51,6 +53,9 @@ using namespace mlir::xpu;
 /// the workgroups an SM holds with them).
 static constexpr uint32_t kProducerRegisters = nvidia::kProducerRegisters;
 static constexpr uint32_t kConsumerRegisters = nvidia::kConsumerRegisters;
+/// The named barrier (0 is the workgroup's) the consumer warpgroups meet at
+/// before a staged epilogue reuses the ring.
+static constexpr int64_t kConsumersBarrier = 1;
 
 int64_t WgmmaTileEmitter::sharedBytes(const MmaKernelPlan &p) {
   return p.stages * p.wgmmaStageBytes();
@@ -311,6 +316,22 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
   Value lane = arith::RemUIOp::create(b, loc, inGroup, idx(32));
   Value warp = arith::DivUIOp::create(b, loc, inGroup, idx(32));
   Value rowInTile = add(mul(consumer, idx(64)), mul(warp, idx(16)));
+  if (p.stagedEpilogue && !workspace) {
+    // The workgroup's only tile (a data-parallel program): once every
+    // consumer's wgmma is done with the ring, its slots hold the f32
+    // accumulators, 16 rows x tile_n for each warp.
+    assert(ring.fixedRoles && "a staged epilogue reuses the whole ring");
+    auto i32 = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+    };
+    NVVM::BarrierOp::create(b, loc, TypeRange(), i32(kConsumersBarrier),
+                            i32(128 * consumers), NVVM::BarrierReductionAttr(),
+                            Value());
+    Value warpRows = mul(add(mul(consumer, idx(4)), warp), idx(16 * p.tn * 4));
+    emitStagedEpilogue(epilogue, tiles, warpRows, lane, add(m0, rowInTile), n0,
+                       batch);
+    return;
+  }
   if (!workspace) {
     emitFragmentEpilogue(b, loc, p, ops.c, ops.epilogue, epilogue, tiles, 1,
                          p.tn / 8, lane, add(m0, rowInTile), n0, batch);
@@ -329,4 +350,84 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
       vector::StoreOp::create(b, loc, pair, workspace, flat,
                               /*nontemporal=*/false, llvm::MaybeAlign(8));
     }
+}
+
+void WgmmaTileEmitter::emitStagedEpilogue(const FragmentEpilogue &epilogue,
+                                          ArrayRef<Value> tiles,
+                                          Value stagingOffset, Value lane,
+                                          Value rowOrigin, Value colOrigin,
+                                          Value batch) {
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto mul = [&](Value x, Value y) -> Value {
+    return arith::MulIOp::create(b, loc, x, y);
+  };
+  auto rem = [&](Value x, int64_t y) -> Value {
+    return arith::RemUIOp::create(b, loc, x, idx(y));
+  };
+  auto div = [&](Value x, int64_t y) -> Value {
+    return arith::DivUIOp::create(b, loc, x, idx(y));
+  };
+  // 16 rows of tile_n f32 as 8-byte pairs of columns: pair q of row r at
+  // pair slot q ^ 4 * (r % 4), so that the fragment stores (rows g and
+  // g + 8, columns 8 j + 2 t) of a half-warp, and the 16-byte reads of a
+  // quarter-warp (8 consecutive quads of a row), meet distinct banks.
+  int64_t pairsPerRow = p.tn / 2;
+  MLIRContext *ctx = b.getContext();
+  Attribute workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Value shared = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                      MemRefLayoutAttrInterface(), workgroup));
+  Value staging = memref::ViewOp::create(
+      b, loc,
+      MemRefType::get({16 * p.tn}, b.getF32Type(), MemRefLayoutAttrInterface(),
+                      workgroup),
+      shared, stagingOffset, ValueRange());
+  auto pairSlot = [&](Value row, Value pair) -> Value {
+    Value swizzle = mul(rem(row, 4), idx(4));
+    Value slot = arith::XOrIOp::create(b, loc, pair, swizzle);
+    return mul(add(mul(row, idx(pairsPerRow)), slot), idx(2));
+  };
+  // Every accumulator of the warp goes to shared memory (its registers are
+  // free from here on).
+  Value g = div(lane, 4), t = rem(lane, 4);
+  for (int64_t j = 0; j < p.tn / 8; ++j)
+    for (int64_t h = 0; h < 2; ++h) {
+      Value pair = vector::ExtractOp::create(b, loc, tiles[j], h);
+      Value at = pairSlot(add(g, idx(8 * h)), add(t, idx(4 * j)));
+      vector::StoreOp::create(b, loc, pair, staging, at,
+                              /*nontemporal=*/false, llvm::MaybeAlign(8));
+    }
+  NVVM::SyncWarpOp::create(
+      b, loc, arith::ConstantIntOp::create(b, loc, b.getI32Type(), -1));
+  // One loop body applies the epilogue to every element: iteration i, lane
+  // l reads quad i * 32 + l of the warp's rows (4 columns) and stores its
+  // results, so that a warp stores 128 consecutive columns of a row.
+  EpilogueWriter writer(b, loc, p, ops.c, ops.epilogue, epilogue, batch);
+  int64_t quadsPerRow = p.tn / 4;
+  auto quadType = VectorType::get({4}, b.getF32Type());
+  scf::ForOp::create(
+      b, loc, idx(0), idx(16 * quadsPerRow / 32), idx(1), ValueRange(),
+      [&](OpBuilder &, Location, Value i, ValueRange) {
+        Value quad = add(mul(i, idx(32)), lane);
+        Value row = div(quad, quadsPerRow);
+        Value quadCol = rem(quad, quadsPerRow);
+        Value values = vector::LoadOp::create(
+            b, loc, quadType, staging, pairSlot(row, mul(quadCol, idx(2))),
+            /*nontemporal=*/false, llvm::MaybeAlign(16));
+        Value col = add(colOrigin, mul(quadCol, idx(4)));
+        for (int64_t e = 0; e < 2; ++e) {
+          Value pair = vector::ExtractStridedSliceOp::create(
+              b, loc, values, ArrayRef<int64_t>{2 * e}, ArrayRef<int64_t>{2},
+              ArrayRef<int64_t>{1});
+          writer.storePair(pair, add(rowOrigin, row), add(col, idx(2 * e)));
+        }
+        scf::YieldOp::create(b, loc);
+      });
 }

@@ -198,6 +198,77 @@ func.func @bmm_wgmma(%a: tensor<3x256x128xbf16>, %b: tensor<3x128x512xbf16>) -> 
 
 // -----
 
+// sm_90a, a heavy epilogue (GELU with erf, about 33 instructions an element
+// by nvidia::estimateEpilogueInstructions; 128 elements a thread would be
+// some 4200 instructions of straight-line code, run cold once per tile):
+// each data-parallel workgroup computes one tile, so once both consumers'
+// wgmma are done (named barrier 1 over the 256 consumer threads) the ring
+// (4 x 49152 bytes) holds the f32 tile, 16 x 256 x 4 = 16384 bytes per warp.
+// Each warp stores its 64 pairs of accumulators, then one loop of 16 rows x
+// 64 quads / 32 lanes = 32 iterations applies the epilogue (one copy of it:
+// 2 pairs of 2 elements) and stores bf16 pairs. The persistent schedule
+// (several tiles a workgroup: the producer runs ahead into the ring) keeps
+// the epilogue on the registers.
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+// CHECK-LABEL: func.func @staged_epilogue
+//       CHECK: gpu.func @staged_epilogue_mma0(
+//       CHECK:   nvvm.wgmma.wait.group.sync.aligned 0
+//       CHECK:   nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}}
+//   CHECK-NOT:   math.erf
+// CHECK-COUNT-64:   vector.store %{{.+}}, %{{.+}}[%{{.+}}] {alignment = 8 : i64} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+//   CHECK-NOT:   math.erf
+//       CHECK:   nvvm.bar.warp.sync
+//       CHECK:   scf.for %{{.+}} = %c0{{.*}} to %c32{{.*}} step %c1
+//       CHECK:     vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK-COUNT-2:     math.erf
+//       CHECK:       vector.store %{{.+}}, %{{.+}}[%{{.+}}] {alignment = 4 : i64} : memref<{{[0-9]+}}xbf16>, vector<2xbf16>
+// CHECK-COUNT-2:     math.erf
+//       CHECK:       vector.store
+//   CHECK-NOT:     math.erf
+//       CHECK:   gpu.return
+//       CHECK: gpu.func @staged_epilogue_mma1(
+//       CHECK:   nvvm.wgmma.wait.group.sync.aligned 0
+//   CHECK-NOT:   nvvm.bar.warp.sync
+// CHECK-COUNT-128:   math.erf
+//   CHECK-NOT:   math.erf
+//       CHECK:   gpu.return
+func.func @staged_epilogue(%x: tensor<256x512xbf16>, %w: tensor<512x512xbf16>, %bias: tensor<512xf32>) -> (tensor<256x512xbf16>, tensor<256x512xbf16>) {
+  // expected-remark @+1 {{staged_epilogue_mma0: 256x512x512 on tensor cores, wgmma m64n256k16 bf16, f32 accumulators: 4 program(s), 1 tile op(s) (data_parallel) of 384 threads (1 TMA producer warpgroup, 2 consumer warpgroup(s) of 64 rows), tile 128x256x64, 4-stage TMA/mbarrier ring with 128-byte swizzle, 196608 bytes of dynamic shared memory, B read K-major ([n, k]); 128 accumulators per consumer thread; epilogue in a loop over the accumulators staged through the ring's shared memory (about 33 instructions an element: straight-line code for 128 elements would pass 2048)}}
+  %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%bias per_col : tensor<512xf32>) {
+  ^bb0(%acc: f32, %b: f32):
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %rsqrt2 = arith.constant 0.707106769 : f32
+    %v = arith.addf %acc, %b : f32
+    %s = arith.mulf %v, %rsqrt2 : f32
+    %e = math.erf %s : f32
+    %p = arith.addf %e, %one : f32
+    %h = arith.mulf %v, %half : f32
+    %r = arith.mulf %h, %p : f32
+    %o = arith.truncf %r : f32 to bf16
+    xpu.yield %o : bf16
+  } {config = #xpu.config<tile = [128, 256, 64], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16>
+  // expected-remark @+1 {{staged_epilogue_mma1: 256x512x512 on tensor cores, wgmma m64n256k16 bf16, f32 accumulators: 2 program(s), 1 tile op(s) (persistent) of 384 threads (1 TMA producer warpgroup, 2 consumer warpgroup(s) of 64 rows), tile 128x256x64, 4-stage TMA/mbarrier ring with 128-byte swizzle, 196608 bytes of dynamic shared memory, B read K-major ([n, k]); 128 accumulators per consumer thread; epilogue on the accumulator registers}}
+  %k = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%bias per_col : tensor<512xf32>) {
+  ^bb0(%acc: f32, %b: f32):
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %rsqrt2 = arith.constant 0.707106769 : f32
+    %v = arith.addf %acc, %b : f32
+    %s = arith.mulf %v, %rsqrt2 : f32
+    %e = math.erf %s : f32
+    %p = arith.addf %e, %one : f32
+    %h = arith.mulf %v, %half : f32
+    %r = arith.mulf %h, %p : f32
+    %o = arith.truncf %r : f32 to bf16
+    xpu.yield %o : bf16
+  } {config = #xpu.config<tile = [128, 256, 64], group_m = 8, subgroups = [2, 4], stages = 4, schedule = persistent<programs = 2>, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16>
+  return %g, %k : tensor<256x512xbf16>, tensor<256x512xbf16>
+}
+}
+
+// -----
+
 // sm_90a with an [n, k] B: K-major descriptors (wgmma layout col for B);
 // the second GEMM's config asks for mma.sync (a 32-row tile cannot feed a
 // 64-row wgmma: xpu-select-strategy would not give it wgmma).

@@ -98,6 +98,25 @@ LogicalResult checkConfig(TargetAttr target, ConfigAttr config,
 /// A and B (mma.sync: at least 2).
 int64_t getWorkgroupSlmBytes(ConfigAttr config, int64_t operandBytes);
 
+/// Instructions the straight-line epilogue of a thread may take before the
+/// wgmma kernel stages it (shouldStageEpilogue): the kernel runs that code
+/// once per tile, cold, and past a few thousand instructions fetching it
+/// costs more than the tile's epilogue arithmetic (docs/NVIDIA.md).
+inline constexpr int64_t kStraightEpilogueInstructions = 2048;
+/// The instructions one element of `epilogue` takes, estimated: one per
+/// operation, more for transcendental functions and division (libdevice's
+/// expansions).
+int64_t estimateEpilogueInstructions(Block &epilogue);
+/// Whether the wgmma kernel of `config` applies `epilogue` in a loop over
+/// its accumulators staged through the shared memory of its TMA ring
+/// rather than on the registers: when the straight-line code for a
+/// consumer thread's accumulators would exceed
+/// kStraightEpilogueInstructions, the workgroup computes one tile (its ring
+/// is free once the tile's wgmma are done) and the ring holds the tile's
+/// f32 accumulators.
+bool shouldStageEpilogue(Block &epilogue, ConfigAttr config,
+                         bool onePerWorkgroup);
+
 } // namespace mlir::xpu::nvidia
 
 #endif // XPU_CONVERSION_XPUTONVGPU_NVGPUBACKEND_H

@@ -65,6 +65,11 @@ struct MmaKernelPlan {
   /// mma.sync. One warpgroup per 64 rows of the tile computes them with
   /// wgmma m64n<tn>k16; one more warpgroup issues the TMA loads.
   bool wgmma = false;
+  /// wgmma, one tile per workgroup: each warp applies the epilogue in a
+  /// loop over its accumulators staged through the ring's shared memory,
+  /// instead of on the registers in straight-line code
+  /// (nvidia::shouldStageEpilogue).
+  bool stagedEpilogue = false;
   int64_t consumerWarpgroups() const { return tm / 64; }
   int64_t wgmmaThreads() const { return 128 * (consumerWarpgroups() + 1); }
   /// Bytes of one stage's A and B boxes.
@@ -215,10 +220,52 @@ public:
   static int64_t sharedBytes(const MmaKernelPlan &plan);
 
 private:
+  /// The epilogue of a warp's 16 rows (`tiles`: its accumulators in the
+  /// mma.sync layout, `rowOrigin` the first row) staged through the
+  /// 16 x tile_n f32 of shared memory at byte `stagingOffset`: one loop
+  /// applies it to every element and stores rows of the result (4 columns
+  /// a lane).
+  void emitStagedEpilogue(const FragmentEpilogue &epilogue,
+                          ArrayRef<Value> tiles, Value stagingOffset,
+                          Value lane, Value rowOrigin, Value colOrigin,
+                          Value batch);
+
   OpBuilder &b;
   Location loc;
   const MmaKernelPlan &p;
   WgmmaKernelOperands ops;
+};
+
+/// Applies a tile op's epilogue to f32 accumulator values and stores the
+/// results into C (1-D), masked at the M and N edges of the plan: what the
+/// register-layout epilogue (emitFragmentEpilogue) and the wgmma kernel's
+/// epilogue staged through shared memory share.
+class EpilogueWriter {
+public:
+  /// Reads the scalar epilogue operands where the builder stands (before
+  /// any loop the stores are in).
+  EpilogueWriter(OpBuilder &b, Location loc, const MmaKernelPlan &plan, Value c,
+                 ArrayRef<Value> epilogueOperands,
+                 const FragmentEpilogue &epilogue, Value batch);
+
+  /// Stores epilogue(`pair`[e]) at (`row`, `col` + e) of the batch's m x n
+  /// result for e = 0, 1 (`pair`: vector<2xf32>; `col` even).
+  void storePair(Value pair, Value row, Value col);
+
+private:
+  Value idx(int64_t v);
+  Value mul(Value x, Value y);
+  /// The epilogue of one element at (row, col), on scalars.
+  Value apply(Value acc, Value row, Value col, Value flat);
+
+  OpBuilder &b;
+  Location loc;
+  const MmaKernelPlan &p;
+  Value c;
+  ArrayRef<Value> operands;
+  const FragmentEpilogue &epilogue;
+  Value cBatch;
+  SmallVector<Value> scalars;
 };
 
 /// Applies `epilogue` to accumulators in the register layout of
