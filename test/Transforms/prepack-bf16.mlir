@@ -40,16 +40,22 @@ func.func @linear_bias(%x: tensor<64x128xf32>, %w: tensor<32x128xf32> {xpu.weigh
 
 // -----
 
-// Two layers: the hidden activation is converted right after the GEMM that
-// produces it; the weights at the function entry.
+// Two layers: the hidden activation, which only the second GEMM reads, is
+// rounded to bf16 by the first GEMM's epilogue (what a conversion after it
+// would compute, without a pass over the tensor); the weights are converted
+// at the function entry.
 // CHECK-LABEL: func.func @two_layers
 //  CHECK-SAME:   %[[X:[a-z0-9]+]]: tensor<8x16xf32>, %[[W1:[a-z0-9]+]]: tensor<32x16xf32>, %[[W2:[a-z0-9]+]]: tensor<4x32xf32>
 //       CHECK:   %[[X16:.+]] = linalg.generic {{.*}} ins(%[[X]] : tensor<8x16xf32>)
 //       CHECK:   %[[W116:.+]] = linalg.generic {{.*}} ins(%[[W1]] : tensor<32x16xf32>)
 //       CHECK:   %[[W216:.+]] = linalg.generic {{.*}} ins(%[[W2]] : tensor<4x32xf32>)
 //       CHECK:   %[[H:.+]] = xpu.gemm %[[X16]], %[[W116]] rhs_layout(nk) acc(f32)
-//       CHECK:   %[[H16:.+]] = linalg.generic {{.*}} ins(%[[H]] : tensor<8x32xf32>) outs(%{{.+}} : tensor<8x32xbf16>)
-//       CHECK:   %[[Y:.+]] = xpu.gemm %[[H16]], %[[W216]] rhs_layout(nk) acc(f32) : (tensor<8x32xbf16>, tensor<4x32xbf16>) -> tensor<8x4xf32>
+//       CHECK:     %[[R:.+]] = arith.maximumf
+//  CHECK-NEXT:     %[[R16:.+]] = arith.truncf %[[R]] : f32 to bf16
+//  CHECK-NEXT:     xpu.yield %[[R16]] : bf16
+//  CHECK-NEXT:   } : (tensor<8x16xbf16>, tensor<32x16xbf16>) -> tensor<8x32xbf16>
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   %[[Y:.+]] = xpu.gemm %[[H]], %[[W216]] rhs_layout(nk) acc(f32) : (tensor<8x32xbf16>, tensor<4x32xbf16>) -> tensor<8x4xf32>
 //       CHECK:   return %[[Y]]
 func.func @two_layers(%x: tensor<8x16xf32>, %w1: tensor<32x16xf32>, %w2: tensor<4x32xf32>) -> tensor<8x4xf32> {
   // expected-remark @+1 {{GEMM 8x32x16 (m x n x k) takes bf16 operands}}
@@ -59,9 +65,52 @@ func.func @two_layers(%x: tensor<8x16xf32>, %w1: tensor<32x16xf32>, %w2: tensor<
     %r = arith.maximumf %acc, %zero : f32
     xpu.yield %r : f32
   } : (tensor<8x16xf32>, tensor<32x16xf32>) -> tensor<8x32xf32>
+  // expected-remark @+2 {{GEMM 8x4x32: the lhs comes from a GEMM whose epilogue now rounds its result to bf16}}
   // expected-remark @+1 {{GEMM 8x4x32 (m x n x k) takes bf16 operands}}
   %y = xpu.gemm %h, %w2 rhs_layout(nk) acc(f32) : (tensor<8x32xf32>, tensor<4x32xf32>) -> tensor<8x4xf32>
   return %y : tensor<8x4xf32>
+}
+
+// -----
+
+// The hidden activation is also returned: the first GEMM keeps its f32
+// result (the caller reads it) and a conversion feeds the second GEMM.
+// CHECK-LABEL: func.func @hidden_returned
+//       CHECK:   %[[H:.+]] = xpu.gemm {{.*}} -> tensor<8x32xf32>
+//       CHECK:   %[[H16:.+]] = linalg.generic {{.*}} ins(%[[H]] : tensor<8x32xf32>) outs(%{{.+}} : tensor<8x32xbf16>)
+//       CHECK:   xpu.gemm %[[H16]], %{{.+}} rhs_layout(nk) acc(f32) : (tensor<8x32xbf16>, tensor<4x32xbf16>) -> tensor<8x4xf32>
+func.func @hidden_returned(%x: tensor<8x16xf32>, %w1: tensor<32x16xf32>, %w2: tensor<4x32xf32>) -> (tensor<8x32xf32>, tensor<8x4xf32>) {
+  // expected-remark @+1 {{GEMM 8x32x16 (m x n x k) takes bf16 operands}}
+  %h = xpu.gemm %x, %w1 rhs_layout(nk) acc(f32) : (tensor<8x16xf32>, tensor<32x16xf32>) -> tensor<8x32xf32>
+  // expected-remark @+1 {{GEMM 8x4x32 (m x n x k) takes bf16 operands}}
+  %y = xpu.gemm %h, %w2 rhs_layout(nk) acc(f32) : (tensor<8x32xf32>, tensor<4x32xf32>) -> tensor<8x4xf32>
+  return %h, %y : tensor<8x32xf32>, tensor<8x4xf32>
+}
+
+// -----
+
+// A bf16 model's activation reaches the f32 GEMM widened by an elementwise
+// extf (torch-mlir's lowering): the GEMM reads the bf16 tensor itself
+// instead of rounding the widened one back (an exact round trip over the
+// whole tensor). The weight is f32 and is converted.
+// CHECK-LABEL: func.func @widened_bf16
+//  CHECK-SAME:   %[[X:[a-z0-9]+]]: tensor<8x16xbf16>, %[[W:[a-z0-9]+]]: tensor<32x16xf32>
+//       CHECK:   %[[W16:.+]] = linalg.generic {{.*}} ins(%[[W]] : tensor<32x16xf32>)
+//       CHECK:   xpu.gemm %[[X]], %[[W16]] rhs_layout(nk) acc(f32) : (tensor<8x16xbf16>, tensor<32x16xbf16>) -> tensor<8x32xf32>
+// F16-LABEL: func.func @widened_bf16
+//       F16:   linalg.generic {{.*}} outs(%{{.+}} : tensor<8x16xf16>)
+//       F16:     arith.truncf %{{.+}} : f32 to f16
+func.func @widened_bf16(%x: tensor<8x16xbf16>, %w: tensor<32x16xf32>) -> tensor<8x32xf32> {
+  %e = tensor.empty() : tensor<8x16xf32>
+  %xf = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x16xbf16>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%in: bf16, %out: f32):
+    %v = arith.extf %in : bf16 to f32
+    linalg.yield %v : f32
+  } -> tensor<8x16xf32>
+  // expected-remark @+2 {{GEMM 8x32x16: the lhs is a bf16 tensor widened to f32; the GEMM reads the bf16 tensor}}
+  // expected-remark @+1 {{GEMM 8x32x16 (m x n x k) takes bf16 operands}}
+  %y = xpu.gemm %xf, %w rhs_layout(nk) acc(f32) : (tensor<8x16xf32>, tensor<32x16xf32>) -> tensor<8x32xf32>
+  return %y : tensor<8x32xf32>
 }
 
 // -----

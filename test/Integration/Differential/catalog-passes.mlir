@@ -35,6 +35,21 @@
 // RUN: not xpu-run %s --compare-function=residual --compare-pipeline='func.func(xpu-raise,xpu-prepack-bf16)' | FileCheck %s --check-prefix=BF16-AT-F32
 // BF16-AT-F32: xpu-run compare: FAIL
 
+// Two GEMMs with a sigmoid between them (KernelBench 45's chain): with bf16
+// operands the first GEMM's epilogue rounds the hidden activation to bf16
+// (xpu-prepack-bf16), which must match converting it afterwards; at f32
+// precision the chain is left as it is.
+// RUN: xpu-run %s --compare-function=two_layers --compare-pipeline='xpu-optimize{precision=bf16}' --compare-precision=bf16
+// RUN: xpu-run %s --compare-function=two_layers --compare-pipeline='xpu-optimize'
+// RUN: xpu-opt %s --xpu-optimize='precision=bf16' | FileCheck %s --check-prefix=TWO-LAYERS
+// TWO-LAYERS-LABEL: func.func @two_layers.packed
+//       TWO-LAYERS:   xpu.gemm
+//       TWO-LAYERS:     arith.truncf %{{.+}} : f32 to bf16
+//  TWO-LAYERS-NEXT:     xpu.yield %{{.+}} : bf16
+//  TWO-LAYERS-NEXT:   } : ({{.+}}) -> tensor<8x32xbf16>
+//   TWO-LAYERS-NOT:   linalg.generic
+//       TWO-LAYERS:   xpu.gemm
+
 // A GEMM followed by a row reduction (softmax's max).
 // RUN: xpu-run %s --compare-function=gemm_rowmax --compare-pipeline='xpu-optimize'
 
@@ -184,6 +199,29 @@ func.func @residual(%a: tensor<8x64xf32>, %bw: tensor<64x12xf32> {xpu.weight}) -
     linalg.yield %0 : f32
   } -> tensor<8x12xf32>
   return %o : tensor<8x12xf32>
+}
+
+// Linear, sigmoid, Linear (no bias): the hidden activation is read only
+// by the second GEMM.
+func.func @two_layers(%x: tensor<8x64xf32>, %w1: tensor<64x32xf32> {xpu.weight}, %w2: tensor<32x12xf32> {xpu.weight}) -> tensor<8x12xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %one = arith.constant 1.000000e+00 : f32
+  %e1 = tensor.empty() : tensor<8x32xf32>
+  %z1 = linalg.fill ins(%cst : f32) outs(%e1 : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %h = linalg.matmul ins(%x, %w1 : tensor<8x64xf32>, tensor<64x32xf32>) outs(%z1 : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%h : tensor<8x32xf32>) outs(%e1 : tensor<8x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    %ex = math.exp %n : f32
+    %d = arith.addf %ex, %one : f32
+    %r = arith.divf %one, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<8x32xf32>
+  %e2 = tensor.empty() : tensor<8x12xf32>
+  %z2 = linalg.fill ins(%cst : f32) outs(%e2 : tensor<8x12xf32>) -> tensor<8x12xf32>
+  %y = linalg.matmul ins(%s, %w2 : tensor<8x32xf32>, tensor<32x12xf32>) outs(%z2 : tensor<8x12xf32>) -> tensor<8x12xf32>
+  return %y : tensor<8x12xf32>
 }
 
 // A float64 Linear + bias + tanh.

@@ -30,6 +30,48 @@ using namespace mlir::xpu;
 
 static constexpr StringLiteral kPassArg = "xpu-prepack-bf16";
 
+/// The `target` tensor that `value` widens exactly: `value` is an
+/// elementwise linalg.generic whose body only extends its one input of
+/// element type `target` to f32 (a bf16 model's activations reach its f32
+/// GEMMs this way). Converting it back would round-trip every element.
+static Value getExactlyWidened(Value value, FloatType target) {
+  auto generic = value.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() != 0 ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return Value();
+  Block &body = *generic.getBlock();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto ext = yield.getOperand(0).getDefiningOp<arith::ExtFOp>();
+  if (!ext || &body.front() != ext.getOperation() ||
+      ext.getIn() != body.getArgument(0) || ext.getIn().getType() != target)
+    return Value();
+  Value input = generic.getDpsInputOperand(0)->get();
+  if (input.getType() != cast<ShapedType>(value.getType()).clone(target))
+    return Value();
+  return input;
+}
+
+/// Makes the GEMM that produces `value` (f32, read only as one operand of
+/// the GEMM being converted) write `target` itself: its epilogue ends with
+/// the rounding that a conversion after it would do, so the chain between
+/// two GEMMs is the first one's epilogue and no kernel converts its result.
+/// Returns the producer's result, or null where another op defines `value`
+/// or something else reads it.
+static Value convertInProducer(Value value, FloatType target) {
+  auto producer = value.getDefiningOp<GemmOp>();
+  if (!producer || !value.hasOneUse())
+    return Value();
+  Operation *yield = producer.getEpilogueBlock().getTerminator();
+  OpBuilder b(yield);
+  Value rounded =
+      arith::TruncFOp::create(b, yield->getLoc(), target, yield->getOperand(0));
+  yield->setOperand(0, rounded);
+  value.setType(cast<ShapedType>(value.getType()).clone(target));
+  return value;
+}
+
 namespace {
 
 struct PrepackBF16Pass final
@@ -87,8 +129,29 @@ struct PrepackBF16Pass final
                       .str());
         continue;
       }
-      Value lhs = converter.convert(gemm.getLhs(), target);
-      Value rhs = converter.convert(gemm.getRhs(), target);
+      // An operand that is the exact widening of a `target` tensor is that
+      // tensor; one that another GEMM computes is written in `target` by
+      // that GEMM's epilogue; the others are converted after their
+      // definition.
+      auto convert = [&](Value operand, StringRef which) -> Value {
+        if (Value narrow = getExactlyWidened(operand, target)) {
+          remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "Unwidened"))
+              << remark::reason("GEMM {0}: the {1} is a {2} tensor widened "
+                                "to f32; the GEMM reads the {2} tensor",
+                                shape, which, target);
+          return narrow;
+        }
+        if (convertInProducer(operand, target)) {
+          remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "InProducer"))
+              << remark::reason("GEMM {0}: the {1} comes from a GEMM whose "
+                                "epilogue now rounds its result to {2}",
+                                shape, which, target);
+          return operand;
+        }
+        return converter.convert(operand, target);
+      };
+      Value lhs = convert(gemm.getLhs(), "lhs");
+      Value rhs = convert(gemm.getRhs(), "rhs");
       gemm.getLhsMutable().assign(lhs);
       gemm.getRhsMutable().assign(rhs);
       ++numConverted;

@@ -524,7 +524,12 @@ def XPUPrepackBF16Pass : Pass<"xpu-prepack-bf16", "func::FuncOp"> {
     result keep their types. A weight argument's conversion sits at the
     function entry and depends only on the weight, so
     `xpu-outline-weight-pack` moves it to pack time; a tensor used by several
-    GEMMs is converted once.
+    GEMMs is converted once. Two operands need no conversion kernel: one
+    that is the elementwise `arith.extf` of a 16-bit tensor of the target
+    type (a bf16 model's activation widened by torch-mlir) is replaced by
+    that tensor (the round trip is exact), and one that another `xpu.gemm`
+    produces for this GEMM alone is rounded by that GEMM's epilogue, whose
+    result becomes 16-bit (a remark says which).
 
     Left unchanged, with a remark: GEMMs whose operands are already bf16 or
     f16, other operand types (f64: run `xpu-demote-f64` first), and f32
