@@ -6,7 +6,9 @@ no compiler; xpu_opt.load starts no process).
 For every package of DIR/manifest.json: xpu_opt.load, three calls with
 fresh PyTorch CUDA tensors (cudaMalloc memory from PyTorch's allocator, not
 managed memory) of the saved inputs (function packages also get the
-weights), each compared with its float64 reference:
+weights), the second one's views that start one element into their
+storage (no longer 16-byte aligned), each compared with its float64
+reference:
 
     max |got - ref| / max(max |ref|, 1)  <=  the package's tolerance,
 
@@ -35,6 +37,15 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 
 
+def misaligned(x):
+    """`x`'s values in a view that starts one element into its storage."""
+    import torch
+    flat = torch.empty(x.numel() + 1, dtype=x.dtype, device=x.device)
+    view = flat[1:].view(x.shape)
+    view.copy_(x)
+    return view
+
+
 def worker(args):
     """Runs the packages named on stdin's first line, printing START, then
     one RESULT line (JSON) each."""
@@ -59,11 +70,15 @@ def worker(args):
             check = checks[e["check"]]
             fast = xpu_opt.load(args.dir / e["dir"], target=args.target)
             worst = 0.0
-            for inputs, ref in zip(check["inputs"], check["refs"]):
-                # Fresh CUDA tensors each call.
-                fresh = [to(x) for x in inputs]
+            for call, (inputs, ref) in enumerate(zip(check["inputs"],
+                                                     check["refs"])):
+                # Fresh CUDA tensors each call; misaligned views in the
+                # second.
+                def place(x):
+                    return misaligned(to(x)) if call == 1 else to(x)
+                fresh = [place(x) for x in inputs]
                 if e["kind"] == "function":
-                    fresh += [to(w) for w in check["weights"]]
+                    fresh += [place(w) for w in check["weights"]]
                 got = fast(*fresh)
                 got_leaves = torch.utils._pytree.tree_leaves(got)
                 ref_leaves = torch.utils._pytree.tree_leaves(ref)

@@ -94,6 +94,9 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
   // The copies of bufferized pads (xpu-materialize-layouts' row pitches)
   // run on the device too, not through the host's memrefCopy.
   loops.stridedCopies = true;
+  // Conversions, pads and other elementwise kernels move 16 bytes per
+  // access (ld/st.global.v4).
+  loops.vectorize = true;
   pm.addPass(createXPULinalgToGPULoopsPass(loops));
   pm.addNestedPass<func::FuncOp>(createXPUSharedAllocsToDynamicPass());
   pm.addPass(createLowerAffinePass());

@@ -39,6 +39,8 @@ _SCALAR_CTYPES = {
     "bf16": ctypes.c_uint16, "i1": ctypes.c_bool, "i8": ctypes.c_int8,
     "i16": ctypes.c_int16, "i32": ctypes.c_int32, "i64": ctypes.c_int64,
 }
+# Bytes the tensors passed to compiled code are aligned to.
+_ALIGNMENT = 16
 # CU_STREAM_LEGACY: PyTorch's default stream (cuda_stream 0) as the CUDA
 # driver API names it; a null stream would mean the runtime's own stream.
 _CU_STREAM_LEGACY = 1
@@ -303,7 +305,14 @@ class _Variant:
                              f"{shape}")
         if t.requires_grad:
             t = t.detach()
-        return t if t.is_contiguous() else t.contiguous()
+        if not t.is_contiguous():
+            return t.contiguous()
+        # A view into its storage (x[1:]) may start off the 16-byte
+        # boundary that kernels' vector accesses, cp.async and TMA read
+        # rows from: such a tensor is passed as an aligned copy.
+        if t.data_ptr() % _ALIGNMENT:
+            return t.clone()
+        return t
 
     def _scalar(self, i, t):
         spec = self.plan["inputs"][i]

@@ -14,7 +14,9 @@ modules without parameters of part 1):
 * inputs PyTorch refuses (dtype mismatches) are refused with PyTorch's
   error; mixed dtypes PyTorch accepts give PyTorch's dtypes;
 * requires_grad inputs raise "inference only" unless under no_grad or
-  inference_mode; meta and non-tensor inputs are refused.
+  inference_mode; meta and non-tensor inputs are refused;
+* inputs that are views starting off a 16-byte boundary give eager's
+  result (they are passed as aligned copies).
 
     semantics.py --target=cpu|opencl
 
@@ -105,6 +107,30 @@ def _():
 @t.case("a + exp(b): three calls with fresh inputs")
 def _():
     return three_calls(AddExp(), (torch.randn(6, 5), torch.randn(6, 5)))
+
+
+def off_boundary(x):
+    """`x`'s values in a view that starts one element into its storage
+    (x[1:] of a larger tensor): not on the 16-byte boundary that vector
+    accesses and GPU copies read rows from."""
+    flat = torch.empty(x.numel() + 1, dtype=x.dtype)
+    view = flat[1:].view(x.shape)
+    view.copy_(x)
+    assert view.data_ptr() % 16 != 0
+    return view
+
+
+@t.case("inputs that start off a 16-byte boundary give eager's result")
+def _():
+    model = nn.Linear(16, 12).eval()
+    inputs = (torch.randn(8, 16),)
+    fast = xpu_opt.compile(model, inputs, target=TARGET)
+    x = off_boundary(t.fresh_like(inputs[0], 7))
+    err = t.compare(fast(x), t.reference(model, [x]), TOL)
+    a, b = off_boundary(torch.randn(6, 5)), off_boundary(torch.randn(6, 5))
+    fast = xpu_opt.compile(AddExp(), (a, b), target=TARGET)
+    err = max(err, t.compare(fast(a, b), t.reference(AddExp(), [a, b]), TOL))
+    return f"Linear and a + exp(b), max relative error {err:.2e}"
 
 
 # The module is never changed; training mode -------------------------------

@@ -252,14 +252,21 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
     Option<"stridedOperands", "strided-operands", "bool", /*default=*/"false",
            "Also map linalg ops whose operands are statically shaped views "
            "with static strides and offsets (a GEMM result with a row "
-           "pitch, sliced to its logical shape) to kernels">
+           "pitch, sliced to its logical shape) to kernels">,
+    Option<"vectorize", "vectorize", "bool", /*default=*/"false",
+           "Elementwise ops whose operands are contiguous along the "
+           "innermost loop: one work-item per 16 bytes of the widest "
+           "operand (at most 8 elements), read and written as vectors "
+           "where the buffers are aligned to them (checked in the kernel; "
+           "element by element otherwise)">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
   let statistics = [
     Statistic<"numMapped", "num-mapped", "linalg ops lowered to kernels">,
     Statistic<"numRowReductions", "num-row-reductions",

@@ -39,6 +39,7 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -108,6 +109,63 @@ bool isGPUMappable(linalg::LinalgOp op, bool allowBF16,
                : WalkResult::advance();
   });
   return !result.wasInterrupted();
+}
+
+/// Bytes a work-item of an elementwise kernel reads or writes at once per
+/// operand (one 16-byte vector access).
+static constexpr int64_t kVectorBytes = 16;
+
+/// Consecutive iterations of the innermost loop that one work-item of the
+/// elementwise (all-parallel) `op` computes with vector accesses, or 1:
+/// every memref operand that the innermost loop indexes takes it in its
+/// last dimension only, with unit stride, and the other operands (read
+/// once per work-item) are inputs; the width divides the innermost range,
+/// the operands' static offsets and their other strides, so that each
+/// work-item's vector starts `width` elements into an aligned row.
+int64_t getElementwiseVectorWidth(linalg::LinalgOp op) {
+  unsigned numLoops = op.getNumLoops();
+  if (numLoops == 0 || op.getNumReductionLoops() != 0)
+    return 1;
+  unsigned last = numLoops - 1;
+  int64_t maxBytes = 0;
+  SmallVector<int64_t> multiples{op.getStaticLoopRanges()[last]};
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type)
+      continue;
+    Type elt = type.getElementType();
+    if (!elt.isIntOrFloat() || elt.getIntOrFloatBitWidth() % 8 != 0)
+      return 1;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!map.isFunctionOfDim(last)) {
+      if (op.isDpsInit(&operand))
+        return 1;
+      continue;
+    }
+    unsigned results = map.getNumResults();
+    auto inner = dyn_cast<AffineDimExpr>(map.getResult(results - 1));
+    if (!inner || inner.getPosition() != last)
+      return 1;
+    for (unsigned r = 0; r + 1 < results; ++r)
+      if (map.getResult(r).isFunctionOfDim(last))
+        return 1;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1 || ShapedType::isDynamic(offset) ||
+        llvm::any_of(strides, ShapedType::isDynamic))
+      return 1;
+    multiples.push_back(offset);
+    multiples.append(strides.begin(), strides.end() - 1);
+    maxBytes = std::max<int64_t>(maxBytes, elt.getIntOrFloatBitWidth() / 8);
+  }
+  if (maxBytes == 0)
+    return 1;
+  int64_t width = std::min<int64_t>(kVectorBytes / maxBytes, 8);
+  while (width > 1 &&
+         llvm::any_of(multiples, [&](int64_t m) { return m % width != 0; }))
+    width /= 2;
+  return width;
 }
 
 /// The cf.assert ops of `op`'s body, in order.
@@ -203,6 +261,12 @@ public:
   /// (sequential reduction loops inside). Returns the workgroup count and
   /// size.
   std::pair<int64_t, int64_t> buildPerPoint();
+  /// An elementwise op (getElementwiseVectorWidth > 1): one work-item per
+  /// `width` consecutive iterations of the innermost loop, read and written
+  /// as vectors where every vector operand's buffer is aligned to its
+  /// vector, element by element otherwise. Returns the workgroup count and
+  /// size.
+  std::pair<int64_t, int64_t> buildPerVector(int64_t width);
   /// One workgroup per output point, shared-memory tree reduction. Returns
   /// the workgroup count and size.
   /// With `subgroupSize` > 0, subgroups reduce first
@@ -213,9 +277,13 @@ public:
 
 private:
   Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  /// `linear` split into the loops `dims` (the last fastest).
+  /// `linear` split into the loops `dims` (the last fastest) of `ranges`
+  /// (default: the op's).
   void delinearize(Value linear, ArrayRef<unsigned> dims,
-                   SmallVectorImpl<Value> &ivs);
+                   SmallVectorImpl<Value> &ivs, ArrayRef<int64_t> ranges = {});
+  /// The body at one iteration point `ivs` of an all-parallel op: loads,
+  /// the body, stores.
+  void emitPoint(ArrayRef<Value> ivs);
   /// Loads the input operands at `ivs`.
   SmallVector<Value> loadInputs(ArrayRef<Value> ivs);
   /// The indices of operand `opOperand` at `ivs`.
@@ -254,8 +322,11 @@ void KernelBuilder::emitAssertFlag(cf::AssertOp assertOp, IRMapping &map) {
 }
 
 void KernelBuilder::delinearize(Value linear, ArrayRef<unsigned> dims,
-                                SmallVectorImpl<Value> &ivs) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+                                SmallVectorImpl<Value> &ivs,
+                                ArrayRef<int64_t> rangesOverride) {
+  SmallVector<int64_t> ranges = rangesOverride.empty()
+                                    ? op.getStaticLoopRanges()
+                                    : SmallVector<int64_t>(rangesOverride);
   for (auto [i, d] : llvm::enumerate(llvm::reverse(dims))) {
     // The outermost loop takes what is left (`linear` is in range).
     if (i + 1 == dims.size()) {
@@ -352,6 +423,133 @@ gpu::LaunchOp KernelBuilder::createLaunch(int64_t blocks, int64_t threads) {
                                c(1));
 }
 
+void KernelBuilder::emitPoint(ArrayRef<Value> ivs) {
+  SmallVector<Value> args = loadInputs(ivs);
+  for (OpOperand &init : op.getDpsInitsMutable())
+    args.push_back(
+        op.payloadUsesValueFromOperand(&init)
+            ? memref::LoadOp::create(b, loc, init.get(), indices(init, ivs))
+                  .getResult()
+            : Value());
+  IRMapping map;
+  SmallVector<Value> results = cloneBody(args, ivs, nullptr, map);
+  for (auto [init, v] : llvm::zip(op.getDpsInitsMutable(), results))
+    memref::StoreOp::create(b, loc, v, init.get(), indices(init, ivs));
+}
+
+std::pair<int64_t, int64_t> KernelBuilder::buildPerVector(int64_t width) {
+  unsigned numLoops = op.getNumLoops(), last = numLoops - 1;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  ranges[last] /= width;
+  int64_t points = 1;
+  for (int64_t r : ranges)
+    points *= r;
+  int64_t threads =
+      std::clamp<int64_t>(llvm::PowerOf2Ceil(points), kMinThreads, kMaxThreads);
+  int64_t blocks = llvm::divideCeil(points, threads);
+  gpu::LaunchOp launch = createLaunch(blocks, threads);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value id = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().x, c(threads)),
+      launch.getThreadIds().x);
+  Value inRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id, c(points));
+  auto inside = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  SmallVector<Value> ivs(numLoops);
+  SmallVector<unsigned> all = llvm::to_vector(llvm::seq<unsigned>(numLoops));
+  delinearize(id, all, ivs, ranges);
+  Value first = arith::MulIOp::create(b, loc, ivs[last], c(width));
+  ivs[last] = first;
+  auto lane = [&](int64_t v) {
+    SmallVector<Value> laneIvs(ivs);
+    laneIvs[last] = arith::AddIOp::create(b, loc, first, c(v));
+    return laneIvs;
+  };
+
+  // The operands read or written as vectors, and whether all their buffers
+  // are aligned to their vectors (the static offsets and strides are
+  // multiples of `width`: the base pointers decide).
+  SmallVector<bool> isVector;
+  Value aligned = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    bool vector =
+        type && op.getMatchingIndexingMap(&operand).isFunctionOfDim(last);
+    isVector.push_back(vector);
+    if (!vector)
+      continue;
+    int64_t bytes = width * type.getElementTypeBitWidth() / 8;
+    Value ptr =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand.get());
+    Value misaligned = arith::RemUIOp::create(b, loc, ptr, c(bytes));
+    aligned = arith::AndIOp::create(
+        b, loc, aligned,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, misaligned,
+                              c(0)));
+  }
+  auto ifAligned = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(&ifAligned.getThenRegion().front());
+    auto vectorType = [&](Value memref) {
+      return VectorType::get({width}, getElementTypeOrSelf(memref.getType()));
+    };
+    auto alignment = [&](Value memref) {
+      return llvm::MaybeAlign(
+          width *
+          getElementTypeOrSelf(memref.getType()).getIntOrFloatBitWidth() / 8);
+    };
+    // Operand values: a vector, one value for every lane, or none (an
+    // output the body does not read).
+    SmallVector<Value> values;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value v = operand.get();
+      if (op.isDpsInit(&operand) && !op.payloadUsesValueFromOperand(&operand))
+        values.push_back(Value());
+      else if (!isa<MemRefType>(v.getType()))
+        values.push_back(v);
+      else if (isVector[operand.getOperandNumber()])
+        values.push_back(vector::LoadOp::create(
+            b, loc, vectorType(v), v, indices(operand, ivs),
+            /*nontemporal=*/false, alignment(v)));
+      else
+        values.push_back(
+            memref::LoadOp::create(b, loc, v, indices(operand, ivs)));
+    }
+    SmallVector<SmallVector<Value>> lanes(op.getNumDpsInits());
+    for (int64_t v = 0; v < width; ++v) {
+      SmallVector<Value> args;
+      for (auto [i, value] : llvm::enumerate(values))
+        args.push_back(
+            value && isVector[i]
+                ? vector::ExtractOp::create(b, loc, value, v).getResult()
+                : value);
+      IRMapping map;
+      SmallVector<Value> results = cloneBody(args, lane(v), nullptr, map);
+      for (auto [i, r] : llvm::enumerate(results))
+        lanes[i].push_back(r);
+    }
+    for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable())) {
+      Value vec = vector::FromElementsOp::create(b, loc, vectorType(init.get()),
+                                                 lanes[i]);
+      vector::StoreOp::create(b, loc, vec, init.get(), indices(init, ivs),
+                              /*nontemporal=*/false, alignment(init.get()));
+    }
+  }
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(&ifAligned.getElseRegion().front());
+    for (int64_t v = 0; v < width; ++v)
+      emitPoint(lane(v));
+  }
+  b.setInsertionPointToEnd(&launch.getBody().front());
+  gpu::TerminatorOp::create(b, loc);
+  sinkConstants(launch);
+  return {blocks, threads};
+}
+
 std::pair<int64_t, int64_t> KernelBuilder::buildPerPoint() {
   unsigned numLoops = op.getNumLoops();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -389,17 +587,7 @@ std::pair<int64_t, int64_t> KernelBuilder::buildPerPoint() {
       emit(r + 1);
       return;
     }
-    SmallVector<Value> args = loadInputs(ivs);
-    for (OpOperand &init : op.getDpsInitsMutable())
-      args.push_back(
-          op.payloadUsesValueFromOperand(&init)
-              ? memref::LoadOp::create(b, loc, init.get(), indices(init, ivs))
-                    .getResult()
-              : Value());
-    IRMapping map;
-    SmallVector<Value> results = cloneBody(args, ivs, nullptr, map);
-    for (auto [init, v] : llvm::zip(op.getDpsInitsMutable(), results))
-      memref::StoreOp::create(b, loc, v, init.get(), indices(init, ivs));
+    emitPoint(ivs);
   };
   emit(0);
   b.setInsertionPointToEnd(&launch.getBody().front());
@@ -682,6 +870,16 @@ struct XPULinalgToGPULoopsPass
                       .str()
                 : std::string("in shared local memory"));
         ++numRowReductions;
+      } else if (int64_t width = vectorize && reductions == 0
+                                     ? getElementwiseVectorWidth(op)
+                                     : 1;
+                 width > 1) {
+        auto [groups, threads] = builder.buildPerVector(width);
+        remark("Elementwise") << remark::reason(
+            "{0}: one work-item per {1} consecutive elements, vectors of {1} "
+            "where the buffers are aligned to them (element by element "
+            "otherwise), {2} workgroup(s) of {3}",
+            what, width, groups, threads);
       } else {
         auto [groups, threads] = builder.buildPerPoint();
         if (reductions == 0) {

@@ -46,6 +46,36 @@
 //       STRIDED:   gpu.launch
 //       STRIDED:     %[[V:.*]] = memref.load %{{.*}} : memref<67x97xbf16>
 //       STRIDED:     memref.store %[[V]], %{{.*}} : memref<67x97xbf16, strided<[104, 1]>>
+// With vectorize (the NVVM pipeline): the 8x40 elementwise op reads and
+// writes 16-byte vectors, 4 f32 a work-item (40 and the row pitch are
+// multiples of 4), 80 work-items; the bias, indexed by the innermost loop
+// too, is a vector as well. Whether all three buffers are 16-byte aligned
+// is checked in the kernel: if not, the 4 elements are computed one by one.
+// The transpose (the innermost loop indexes the input's first dimension)
+// and the 1-D fill of 4 elements (vectorized: 1 work-item) follow.
+// RUN: xpu-opt %s --split-input-file --xpu-linalg-to-gpu-loops=vectorize=true --canonicalize --cse | FileCheck %s --check-prefix=VECTOR
+// RUN: xpu-opt %s --split-input-file --xpu-linalg-to-gpu-loops=vectorize=true --xpu-remarks --mlir-disable-threading 2>&1 >/dev/null | FileCheck %s --check-prefix=VECTOR-REMARK
+// VECTOR-REMARK: linalg.generic over 8x40: one work-item per 4 consecutive elements, vectors of 4 where the buffers are aligned to them (element by element otherwise), 1 workgroup(s) of 128
+// VECTOR-REMARK: linalg.transpose over 16x24: one work-item per element, 2 workgroup(s) of 256
+// VECTOR-LABEL: func.func @elementwise_full_workgroups
+//       VECTOR:   gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1)
+//       VECTOR:     scf.if
+//       VECTOR:       %[[Q:.*]] = arith.remui %{{.*}}, %c10
+//       VECTOR:       %[[I:.*]] = arith.divui %{{.*}}, %c10
+//       VECTOR:       %[[J:.*]] = arith.muli %[[Q]], %c4
+// VECTOR-COUNT-3:      memref.extract_aligned_pointer_as_index
+//       VECTOR:       scf.if %{{.*}} {
+//       VECTOR:         %[[A:.*]] = vector.load %{{.*}}[%[[I]], %[[J]]] {alignment = 16 : i64} : memref<8x40xf32>, vector<4xf32>
+//       VECTOR:         %[[B:.*]] = vector.load %{{.*}}[%[[J]]] {alignment = 16 : i64} : memref<40xf32>, vector<4xf32>
+// VECTOR-COUNT-4:       arith.addf
+//       VECTOR:         %[[S:.*]] = vector.from_elements
+//       VECTOR:         vector.store %[[S]], %{{.*}}[%[[I]], %[[J]]] {alignment = 16 : i64} : memref<8x40xf32>, vector<4xf32>
+//       VECTOR:       } else {
+// VECTOR-COUNT-4:         memref.store %{{.*}} : memref<8x40xf32>
+// VECTOR-LABEL: func.func @pack_kernels
+//       VECTOR:     memref.load %{{.*}} : memref<24x16xf32>
+//       VECTOR:     memref.store %{{.*}} : memref<16x24xf32>
+//       VECTOR:     vector.store %{{.*}} {alignment = 16 : i64} : memref<4xf32>, vector<4xf32>
 // Constants a body captures are cloned into its kernel.
 // RUN: xpu-opt %s --split-input-file --xpu-linalg-to-gpu-loops | FileCheck %s --check-prefix=SINK
 // A bad subgroup size is an error that names the option.
