@@ -106,6 +106,7 @@ void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm,
     strategy.programs = options.schedule.programs;
     strategy.fixup = options.schedule.fixup;
     strategy.tf32 = options.precision.tf32;
+    strategy.tuningDb = options.tuningDb;
     pm.addNestedPass<func::FuncOp>(createXPUSelectStrategyPass(strategy));
     pm.addNestedPass<func::FuncOp>(createXPUMaterializeLayoutsPass());
   }

@@ -271,6 +271,12 @@ struct GPUPipelineOptions : LoweringPipelineOptions<Derived, Kind> {
                      "summation order) or atomic (float atomics, where the "
                      "kernels have them)"),
       llvm::cl::init("deterministic")};
+  ::mlir::detail::PassOptions::Option<std::string> tuningDb{
+      *this, "tuning-db",
+      llvm::cl::desc("Tuning database (xpu-tune's JSON file, docs/Tuning.md): "
+                     "GEMMs with a valid entry for the chip get its measured "
+                     "best config (xpu-select-strategy's tuning-db)"),
+      llvm::cl::init("")};
   GPUScheduleOptions getScheduleOptions() const {
     return {schedule, programs, fixup};
   }
