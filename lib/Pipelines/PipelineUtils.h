@@ -81,6 +81,9 @@ struct GPUFrontEndOptions {
   GPUScheduleOptions schedule;
   /// xpu-select-strategy's tuning-db.
   std::string tuningDb;
+  /// End the front end right after xpu-select-strategy
+  /// (buildXPUStrategyPrefix: a tuner reads the GEMMs and their configs).
+  bool stopAfterStrategy = false;
 };
 
 /// The front-end options of a GPU pipeline's options, with `backend`.
