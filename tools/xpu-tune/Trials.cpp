@@ -10,6 +10,7 @@
 
 #include "Tune.h"
 
+#include "Compile.h"
 #include "HostTensor.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -21,6 +22,8 @@
 #include "llvm/Support/Regex.h"
 
 #include <cmath>
+
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::xpu;
@@ -87,10 +90,18 @@ TrialResult mlir::xpu::tune::runTrial(const TuneOptions &options,
   std::string out = prefix + ".stdout", err = prefix + ".stderr";
   std::optional<StringRef> redirects[] = {StringRef(""), StringRef(out),
                                           StringRef(err)};
+  // The trial's database alone: the environment's (kTuningDbEnv) would
+  // give the default run tuned configs.
+  std::vector<std::string> env;
+  for (char **e = environ; *e; ++e)
+    if (!StringRef(*e).starts_with((run::kTuningDbEnv + "=").str()))
+      env.push_back(*e);
+  SmallVector<StringRef> envRefs(env.begin(), env.end());
   std::string execError;
   bool failedToRun = false;
   int rc = llvm::sys::ExecuteAndWait(
-      options.xpuRun, argRefs, std::nullopt, redirects, options.trialTimeout,
+      options.xpuRun, argRefs, ArrayRef<StringRef>(envRefs), redirects,
+      options.trialTimeout,
       /*MemoryLimit=*/0, &execError, &failedToRun);
   std::string stdoutText = readText(out), stderrText = readText(err);
   if (failedToRun || rc != 0) {

@@ -100,6 +100,14 @@ static cl::opt<double> tolerance(
              "16-bit ones, 1e-10 for f64)"),
     cl::init(0), cl::cat(tuneCategory));
 
+static cl::opt<std::string>
+    shard("shard",
+          cl::desc("i/n: measure only the candidates i, i + n, i + 2n, ... "
+                   "of the ones chosen (0 <= i < n), so that n runs on n "
+                   "machines share one search; combine their databases with "
+                   "xpu-tune merge"),
+          cl::init(""), cl::cat(tuneCategory));
+
 static int fail(const Twine &message) {
   llvm::errs() << "error: xpu-tune: " << message << "\n";
   return 1;
@@ -237,6 +245,13 @@ static int tuneMain(MLIRContext &ctx) {
                               double(tolerance)));
   if (dbPath.empty())
     return fail("--db=PATH is required: the tuning database to write");
+  unsigned shardIndex = 0, shardCount = 1;
+  if (!shard.empty()) {
+    auto [i, n] = StringRef(shard).split('/');
+    if (i.getAsInteger(10, shardIndex) || n.getAsInteger(10, shardCount) ||
+        shardCount == 0 || shardIndex >= shardCount)
+      return fail("--shard must be i/n with 0 <= i < n, got '" + shard + "'");
+  }
   FailureOr<const run::TargetInfo *> target =
       run::lookupTarget(targetName, UnknownLoc::get(&ctx), "xpu-tune");
   if (failed(target))
@@ -348,6 +363,13 @@ static int tuneMain(MLIRContext &ctx) {
     int64_t done = entry.trials.size() - 1;
     std::vector<const Candidate *> chosen =
         chooseTrials(p, entry, maxTrials - done);
+    if (shardCount > 1) {
+      std::vector<const Candidate *> mine;
+      for (auto [i, c] : llvm::enumerate(chosen))
+        if (i % shardCount == shardIndex)
+          mine.push_back(c);
+      chosen = std::move(mine);
+    }
     for (auto [i, c] : llvm::enumerate(chosen)) {
       if (maxSeconds > 0 && elapsed() > maxSeconds) {
         llvm::errs() << llvm::formatv("xpu-tune: --max-seconds={0} reached; "
