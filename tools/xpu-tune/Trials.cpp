@@ -45,49 +45,53 @@ static std::string firstError(StringRef text) {
   return lines.empty() ? std::string("no output") : lines.back().trim().str();
 }
 
-TrialResult mlir::xpu::tune::runTrial(const TuneOptions &options,
-                                      const Problem &problem,
-                                      const std::string &config,
-                                      unsigned numResults,
-                                      unsigned trialIndex) {
-  TrialResult result;
-  std::string prefix = (options.workDir + "/trial" + Twine(trialIndex)).str();
+namespace {
+/// What one xpu-run process printed, and how it ended.
+struct XpuRunResult {
+  std::string status = "ok", message, stdoutText, stderrText;
+};
+} // namespace
+
+/// The pipeline options of a trial of `config` for `problem`: the CPU's
+/// options, or a one-entry database written to `prefix`.db.json.
+static FailureOr<std::string>
+trialOptions(const TuneOptions &options, const Problem &problem,
+             const std::string &config, StringRef prefix, std::string &error) {
   std::string pipelineOptions = options.pipelineOptions;
-  if (!config.empty()) {
-    if (options.target == "cpu") {
-      pipelineOptions += " " + config;
-    } else {
-      // A database of one entry: xpu-select-strategy gives this GEMM the
-      // config after checking it, as it would a tuned one.
-      TuningDatabase db;
-      TuningEntry e;
-      e.target = problem.chip;
-      e.signature = problem.signature;
-      e.bestConfig = config;
-      db.insert(std::move(e));
-      std::string error, path = prefix + ".db.json";
-      if (!db.write(path, error)) {
-        result.status = "error";
-        result.message = error;
-        return result;
-      }
-      pipelineOptions += " tuning-db=" + path;
-    }
-  }
+  if (config.empty())
+    return StringRef(pipelineOptions).trim().str();
+  if (options.target == "cpu")
+    return StringRef(pipelineOptions + " " + config).trim().str();
+  // A database of one entry: xpu-select-strategy gives this GEMM the
+  // config after checking it, as it would a tuned one.
+  TuningDatabase db;
+  TuningEntry e;
+  e.target = problem.chip;
+  e.signature = problem.signature;
+  e.bestConfig = config;
+  db.insert(std::move(e));
+  std::string path = (prefix + ".db.json").str();
+  if (!db.write(path, error))
+    return failure();
+  return StringRef(pipelineOptions + " tuning-db=" + path).trim().str();
+}
+
+/// Runs xpu-run with `extra` arguments after the common ones; its output
+/// goes to `prefix`.stdout and .stderr.
+static XpuRunResult runXpuRun(const TuneOptions &options,
+                              StringRef pipelineOptions,
+                              ArrayRef<std::string> extra, StringRef prefix) {
   std::vector<std::string> args = {options.xpuRun,
                                    options.input,
                                    "--target=" + options.target,
                                    "--function=" + options.function,
                                    "--xpu-pipeline-options=" +
-                                       StringRef(pipelineOptions).trim().str(),
-                                   "--repeat=" + std::to_string(options.repeat),
-                                   "--seed=" + std::to_string(options.seed),
-                                   "--time",
+                                       pipelineOptions.str(),
                                    "--progress=false"};
-  for (unsigned i = 0; i < numResults; ++i)
-    args.push_back("--output=@" + prefix + ".out" + std::to_string(i) + ".npy");
+  args.insert(args.end(), extra.begin(), extra.end());
   SmallVector<StringRef> argRefs(args.begin(), args.end());
-  std::string out = prefix + ".stdout", err = prefix + ".stderr";
+  std::string out = (prefix + ".stdout").str(),
+              err = (prefix + ".stderr").str();
   std::optional<StringRef> redirects[] = {StringRef(""), StringRef(out),
                                           StringRef(err)};
   // The trial's database alone: the environment's (kTuningDbEnv) would
@@ -103,22 +107,72 @@ TrialResult mlir::xpu::tune::runTrial(const TuneOptions &options,
       options.xpuRun, argRefs, ArrayRef<StringRef>(envRefs), redirects,
       options.trialTimeout,
       /*MemoryLimit=*/0, &execError, &failedToRun);
-  std::string stdoutText = readText(out), stderrText = readText(err);
+  XpuRunResult result;
+  result.stdoutText = readText(out);
+  result.stderrText = readText(err);
   if (failedToRun || rc != 0) {
     result.status = "failed";
     result.message = failedToRun ? execError
                      : rc == -2  ? "timed out"
                      : rc < 0    ? "crashed: " + execError
-                                 : firstError(stderrText);
-    return result;
-  }
-  // The database's entry was refused (xpu-select-strategy's warning): the
-  // run measured the model's config, not this one.
-  if (StringRef(stderrText).contains("ignoring the entry of tuning database")) {
+                                 : firstError(result.stderrText);
+  } else if (StringRef(result.stderrText)
+                 .contains("ignoring the entry of tuning database")) {
+    // The database's entry was refused (xpu-select-strategy's warning):
+    // the run measured the model's config, not this one.
     result.status = "refused";
-    result.message = firstError(stderrText);
+    result.message = firstError(result.stderrText);
+  }
+  return result;
+}
+
+std::string mlir::xpu::tune::emitTrial(const TuneOptions &options,
+                                       const Problem &problem,
+                                       const std::string &config,
+                                       StringRef packageDir,
+                                       std::string &message) {
+  std::string error;
+  FailureOr<std::string> pipelineOptions =
+      trialOptions(options, problem, config, packageDir, error);
+  if (failed(pipelineOptions)) {
+    message = error;
+    return "failed";
+  }
+  XpuRunResult r =
+      runXpuRun(options, *pipelineOptions,
+                {"--emit-package=" + packageDir.str()}, packageDir);
+  message = r.message;
+  return r.status;
+}
+
+TrialResult mlir::xpu::tune::runTrial(const TuneOptions &options,
+                                      const Problem &problem,
+                                      const std::string &config,
+                                      unsigned numResults,
+                                      unsigned trialIndex) {
+  TrialResult result;
+  std::string prefix = (options.workDir + "/trial" + Twine(trialIndex)).str();
+  std::string error;
+  FailureOr<std::string> pipelineOptions =
+      trialOptions(options, problem, config, prefix, error);
+  if (failed(pipelineOptions)) {
+    result.status = "failed";
+    result.message = error;
     return result;
   }
+  std::vector<std::string> extra = {
+      "--repeat=" + std::to_string(options.repeat),
+      "--seed=" + std::to_string(options.seed), "--time"};
+  for (unsigned i = 0; i < numResults; ++i)
+    extra.push_back("--output=@" + prefix + ".out" + std::to_string(i) +
+                    ".npy");
+  XpuRunResult r = runXpuRun(options, *pipelineOptions, extra, prefix);
+  if (r.status != "ok") {
+    result.status = r.status;
+    result.message = r.message;
+    return result;
+  }
+  const std::string &stdoutText = r.stdoutText;
   SmallVector<StringRef> match;
   llvm::Regex median("median ([0-9.]+) ms");
   if (!median.match(stdoutText, &match)) {

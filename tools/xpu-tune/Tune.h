@@ -96,6 +96,40 @@ TrialResult runTrial(const TuneOptions &options, const Problem &problem,
                      const std::string &config, unsigned numResults,
                      unsigned trialIndex);
 
+/// Compiles the function with `config` for `problem` into a package in
+/// `packageDir` (xpu-run --emit-package); the status ("ok", "failed" or
+/// "refused") and, when not ok, `message`.
+std::string emitTrial(const TuneOptions &options, const Problem &problem,
+                      const std::string &config, StringRef packageDir,
+                      std::string &message);
+
+/// --emit-trials: compiles the default and the `chosen` candidates of each
+/// problem into packages under `dir` and writes `dir`/trials.json, which
+/// also lists the function's `inputs` (element type and shape) for the
+/// runner (python -m xpu_opt.tune_run). Fails with `error` when the
+/// directory cannot be written or a default config does not compile.
+LogicalResult
+emitTrials(const TuneOptions &options, ArrayRef<Problem> problems,
+           ArrayRef<std::vector<const Candidate *>> chosen,
+           ArrayRef<std::pair<std::string, SmallVector<int64_t>>> inputs,
+           StringRef dir, std::string &error);
+
+/// A problem of trials.json with the runner's measurements.
+struct CollectedProblem {
+  /// The entry the trials make (best not chosen yet).
+  TuningEntry entry;
+  /// The table's form of each trial's config.
+  std::vector<std::string> displays;
+  int64_t numCandidates = 0;
+  /// Compiled trials the results do not have (a runner stopped early).
+  unsigned missing = 0;
+};
+
+/// --collect: the trials of `resultsPath`'s directory (trials.json) with
+/// the times and statuses of `resultsPath`.
+FailureOr<std::vector<CollectedProblem>> collectTrials(StringRef resultsPath,
+                                                       std::string &error);
+
 /// The relative L2 distance of `got` from `reference` over all outputs; -1
 /// when their shapes differ.
 double relativeL2(const RunOutputs &got, const RunOutputs &reference);

@@ -20,6 +20,7 @@
 
 #include "Compile.h"
 #include "EntryPoints.h"
+#include "HostTensor.h"
 #include "xpu/Config/Version.h"
 #include "xpu/InitAll.h"
 #include "xpu/Pipelines/Pipelines.h"
@@ -108,6 +109,19 @@ static cl::opt<std::string>
                    "xpu-tune merge"),
           cl::init(""), cl::cat(tuneCategory));
 
+static cl::opt<std::string> emitTrialsDir(
+    "emit-trials",
+    cl::desc("Compile the default and the chosen candidates into packages "
+             "in this directory instead of measuring them (for a machine "
+             "without the compiler: python -m xpu_opt.tune_run DIR there, "
+             "then --collect)"),
+    cl::init(""), cl::cat(tuneCategory));
+static cl::opt<std::string> collectPath(
+    "collect",
+    cl::desc("Record DIR/results.json, the runner's measurements of the "
+             "trials --emit-trials wrote to DIR, in --db"),
+    cl::init(""), cl::cat(tuneCategory));
+
 static int fail(const Twine &message) {
   llvm::errs() << "error: xpu-tune: " << message << "\n";
   return 1;
@@ -191,10 +205,10 @@ chooseTrials(const Problem &p, const TuningEntry &entry, int64_t budget) {
   return chosen;
 }
 
-static void printTable(const Problem &p, const TuningEntry &entry,
+static void printTable(const TuningEntry &entry, int64_t numCandidates,
                        ArrayRef<std::string> displays) {
-  llvm::outs() << llvm::formatv("\nxpu-tune: {0} on {1}\n", p.signature.key(),
-                                p.chip);
+  llvm::outs() << llvm::formatv("\nxpu-tune: {0} on {1}\n",
+                                entry.signature.key(), entry.target);
   llvm::outs() << llvm::formatv("{0,5}  {1,-44} {2,12} {3,10} {4,6}  {5}\n",
                                 "trial", "config", "time (ms)", "vs default",
                                 "model", "status");
@@ -219,8 +233,7 @@ static void printTable(const Problem &p, const TuningEntry &entry,
                                   entry.defaultNs / entry.bestNs);
   if (entry.modelRankOfBest)
     llvm::outs() << llvm::formatv("; the model ranked it {0} of {1}",
-                                  *entry.modelRankOfBest,
-                                  p.candidates.size() + 1);
+                                  *entry.modelRankOfBest, numCandidates);
   if (entry.rankCorrelation)
     llvm::outs() << llvm::formatv("; rank correlation of model and "
                                   "measurement {0:f2}",
@@ -228,7 +241,47 @@ static void printTable(const Problem &p, const TuningEntry &entry,
   llvm::outs() << "\n";
 }
 
+/// --collect: the runner's measurements into the database.
+static int collectMain() {
+  if (dbPath.empty())
+    return fail("--db=PATH is required: the tuning database to write");
+  std::string error;
+  std::optional<TuningDatabase> db = TuningDatabase::readOrEmpty(dbPath, error);
+  if (!db)
+    return fail(error);
+  FailureOr<std::vector<CollectedProblem>> problems =
+      collectTrials(collectPath, error);
+  if (failed(problems))
+    return fail(error);
+  for (CollectedProblem &p : *problems) {
+    TuningEntry *existing = db->lookup(p.entry.target, p.entry.signature);
+    if (resume && existing) {
+      // The new measurements replace the old ones of the same configs.
+      for (const TuningTrial &t : existing->trials)
+        if (llvm::none_of(p.entry.trials, [&](const TuningTrial &n) {
+              return n.config == t.config;
+            })) {
+          p.entry.trials.push_back(t);
+          p.displays.push_back(t.config);
+        }
+    }
+    p.entry.recomputeBest();
+    db->insert(p.entry);
+    if (p.missing)
+      llvm::errs() << llvm::formatv("warning: xpu-tune: {0} compiled "
+                                    "trial(s) of {1} have no result\n",
+                                    p.missing, p.entry.signature.key());
+    printTable(p.entry, p.numCandidates, p.displays);
+  }
+  if (!db->write(dbPath, error))
+    return fail(error);
+  llvm::outs() << llvm::formatv("xpu-tune: wrote {0}\n", dbPath);
+  return 0;
+}
+
 static int tuneMain(MLIRContext &ctx) {
+  if (!collectPath.empty())
+    return collectMain();
   if (inputFile.empty())
     return fail("no input file (usage: xpu-tune model.mlir --target=T "
                 "--db=tuning.json)");
@@ -243,7 +296,7 @@ static int tuneMain(MLIRContext &ctx) {
   if (tolerance < 0)
     return fail(llvm::formatv("--tolerance must be positive, got {0}",
                               double(tolerance)));
-  if (dbPath.empty())
+  if (dbPath.empty() && emitTrialsDir.empty())
     return fail("--db=PATH is required: the tuning database to write");
   unsigned shardIndex = 0, shardCount = 1;
   if (!shard.empty()) {
@@ -278,10 +331,12 @@ static int tuneMain(MLIRContext &ctx) {
 
   // The database: read (its errors are one line) and written back at once,
   // so that an unwritable path fails before any trial.
-  std::optional<TuningDatabase> db = TuningDatabase::readOrEmpty(dbPath, error);
+  std::optional<TuningDatabase> db =
+      dbPath.empty() ? TuningDatabase()
+                     : TuningDatabase::readOrEmpty(dbPath, error);
   if (!db)
     return fail(error);
-  if (!db->write(dbPath, error))
+  if (!dbPath.empty() && !db->write(dbPath, error))
     return fail(error);
 
   TuneOptions options;
@@ -317,6 +372,52 @@ static int tuneMain(MLIRContext &ctx) {
   if (problems->empty())
     return fail("@" + function + " has no GEMM to tune on " + targetName);
 
+  // The candidates to measure for `p`: the budget left after the trials
+  // `entry` has, this shard's share of them.
+  auto choose = [&](const Problem &p, const TuningEntry &entry,
+                    StringRef defaultConfig) {
+    int64_t done = llvm::count_if(entry.trials, [&](const TuningTrial &t) {
+      return t.config != defaultConfig;
+    });
+    std::vector<const Candidate *> chosen =
+        chooseTrials(p, entry, maxTrials - done);
+    std::vector<const Candidate *> mine;
+    for (auto [i, c] : llvm::enumerate(chosen))
+      if (i % shardCount == shardIndex)
+        mine.push_back(c);
+    return std::make_pair(done, mine);
+  };
+  auto entryFor = [&](const Problem &p) {
+    TuningEntry fresh;
+    fresh.target = p.chip;
+    fresh.signature = p.signature;
+    TuningEntry *existing = db->lookup(p.chip, p.signature);
+    return resume && existing ? *existing : fresh;
+  };
+  auto defaultConfigOf = [](const Problem &p) {
+    return p.defaultConfig.config.empty() ? std::string("default")
+                                          : p.defaultConfig.config;
+  };
+
+  if (!emitTrialsDir.empty()) {
+    std::vector<std::vector<const Candidate *>> chosen;
+    for (const Problem &p : *problems)
+      chosen.push_back(choose(p, entryFor(p), defaultConfigOf(p)).second);
+    std::vector<std::pair<std::string, SmallVector<int64_t>>> inputs;
+    for (Type t : plan->inputs) {
+      auto shaped = dyn_cast<ShapedType>(t);
+      std::optional<run::ElemKind> kind =
+          run::elemKindOf(getElementTypeOrSelf(t));
+      inputs.push_back({kind ? run::elemName(*kind).str() : std::string("?"),
+                        shaped ? SmallVector<int64_t>(shaped.getShape())
+                               : SmallVector<int64_t>()});
+    }
+    if (failed(emitTrials(options, *problems, chosen, inputs, emitTrialsDir,
+                          error)))
+      return fail(error);
+    return 0;
+  }
+
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
@@ -326,13 +427,8 @@ static int tuneMain(MLIRContext &ctx) {
   unsigned trialIndex = 0;
   unsigned numResults = plan->results.size();
   for (const Problem &p : *problems) {
-    TuningEntry fresh;
-    fresh.target = p.chip;
-    fresh.signature = p.signature;
-    TuningEntry *existing = db->lookup(p.chip, p.signature);
-    TuningEntry entry = resume && existing ? *existing : fresh;
-    std::string defaultConfig =
-        p.defaultConfig.config.empty() ? "default" : p.defaultConfig.config;
+    TuningEntry entry = entryFor(p);
+    std::string defaultConfig = defaultConfigOf(p);
     entry.defaultConfig = defaultConfig;
 
     // The default config: the reference outputs and time.
@@ -360,16 +456,7 @@ static int tuneMain(MLIRContext &ctx) {
     if (!db->write(dbPath, error))
       return fail(error);
 
-    int64_t done = entry.trials.size() - 1;
-    std::vector<const Candidate *> chosen =
-        chooseTrials(p, entry, maxTrials - done);
-    if (shardCount > 1) {
-      std::vector<const Candidate *> mine;
-      for (auto [i, c] : llvm::enumerate(chosen))
-        if (i % shardCount == shardIndex)
-          mine.push_back(c);
-      chosen = std::move(mine);
-    }
+    auto [done, chosen] = choose(p, entry, defaultConfig);
     for (auto [i, c] : llvm::enumerate(chosen)) {
       if (maxSeconds > 0 && elapsed() > maxSeconds) {
         llvm::errs() << llvm::formatv("xpu-tune: --max-seconds={0} reached; "
@@ -435,7 +522,7 @@ static int tuneMain(MLIRContext &ctx) {
           d = c.display;
       displays.push_back(d);
     }
-    printTable(p, entry, displays);
+    printTable(entry, p.candidates.size() + 1, displays);
   }
   llvm::outs() << llvm::formatv("xpu-tune: wrote {0} ({1:f1} s)\n", dbPath,
                                 elapsed());
