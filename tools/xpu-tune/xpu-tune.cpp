@@ -309,6 +309,9 @@ static int tuneMain(MLIRContext &ctx) {
       run::lookupTarget(targetName, UnknownLoc::get(&ctx), "xpu-tune");
   if (failed(target))
     return 1;
+  if (StringRef(pipelineOptions).contains("tuning-db"))
+    return fail("--xpu-pipeline-options sets tuning-db, which xpu-tune sets "
+                "for each trial");
   if (targetName == "cpu")
     for (StringRef tuned : {"cache-tile", "register-tile", "threads"})
       if (StringRef(pipelineOptions).contains(tuned))
