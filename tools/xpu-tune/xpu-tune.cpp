@@ -432,6 +432,16 @@ static int tuneMain(MLIRContext &ctx) {
   for (const Problem &p : *problems) {
     TuningEntry entry = entryFor(p);
     std::string defaultConfig = defaultConfigOf(p);
+    // --resume with the budget spent (or every candidate measured): the
+    // entry stays as it is, and nothing runs.
+    if (resume && db->lookup(p.chip, p.signature) &&
+        choose(p, entry, defaultConfig).second.empty()) {
+      llvm::errs() << llvm::formatv("xpu-tune: {0} on {1}: nothing left to "
+                                    "measure within --max-trials={2}\n",
+                                    p.signature.key(), p.chip,
+                                    int64_t(maxTrials));
+      continue;
+    }
     entry.defaultConfig = defaultConfig;
 
     // The default config: the reference outputs and time.
