@@ -41,8 +41,11 @@ std::string displayConfig(ConfigAttr config) {
   TileCandidate c = TileCandidate::fromAttr(config);
   std::string s = llvm::formatv("{0} sg {1} s{2}", joinInts(c.tile, "x"),
                                 joinInts(c.subgroups, "x"), c.stages);
-  if (config.getSchedule().getKind() != Schedule::data_parallel)
-    s += " " + stringifySchedule(config.getSchedule().getKind()).str();
+  ScheduleAttr schedule = config.getSchedule();
+  if (schedule.getKind() != Schedule::data_parallel)
+    s += llvm::formatv(" {0}/{1}", stringifySchedule(schedule.getKind()),
+                       schedule.getPrograms())
+             .str();
   if (Attribute knobs = getConfigKnobs(getGemmBackendAttr(config))) {
     std::string k = attrText(knobs);
     // #xpu.xe<grf_mode = 128> -> xe<grf_mode = 128>
@@ -53,9 +56,16 @@ std::string displayConfig(ConfigAttr config) {
   return s;
 }
 
+/// How many of the best data-parallel tiles also get a persistent and a
+/// Stream-K candidate.
+constexpr size_t kScheduledTiles = 3;
+
 /// The candidates the backend of `def` offers for `gemm`, ranked by the
-/// cost model's data-parallel time (xpu-select-strategy's order); the
-/// default's rank and time are set when it is one of them.
+/// cost model's time under their schedule (scoreSchedule, the time
+/// xpu-select-strategy compares schedules by): every tile data-parallel,
+/// and the best kScheduledTiles tiles also persistent and Stream-K (with the
+/// program count the model finds fastest) where their knobs run those
+/// schedules. The default's rank and time are set when it is one of them.
 std::vector<Candidate> rankCandidates(GemmOp gemm, TargetAttr target,
                                       ConfigAttr def, Candidate &defCandidate) {
   MLIRContext *ctx = gemm.getContext();
@@ -67,7 +77,8 @@ std::vector<Candidate> rankCandidates(GemmOp gemm, TargetAttr target,
   GemmProblem p = GemmProblem::get(gemm, target, start);
   if (Type read = d.knobs.getOperandType(gemm); read.isTF32())
     p.operandType = read;
-  std::vector<std::pair<TileCandidate, ConfigAttr>> scored;
+  CostParams params;
+  std::vector<std::pair<TileCandidate, double>> tiles;
   for (TileCandidate &c : enumerateTileCandidates(p, target, start)) {
     std::string why;
     if (checkTileCandidate(p, target, c, /*keepStagesAndGrf=*/false, why) !=
@@ -75,19 +86,44 @@ std::vector<Candidate> rankCandidates(GemmOp gemm, TargetAttr target,
       continue;
     scoreDataParallel(p, c);
     c.schedule = ScheduleAttr::getDataParallel(ctx);
-    scored.push_back({c, c.toAttr(ctx)});
+    FailureOr<ScheduleScore> score =
+        scoreSchedule(p, target, c, c.schedule, params, why);
+    if (failed(score))
+      continue;
+    tiles.push_back({c, score->time});
   }
-  std::stable_sort(scored.begin(), scored.end(), [](auto &a, auto &b) {
-    return a.first.time < b.first.time;
-  });
+  std::stable_sort(tiles.begin(), tiles.end(),
+                   [](auto &a, auto &b) { return a.second < b.second; });
+  std::vector<std::pair<ConfigAttr, double>> scored;
+  for (auto [i, t] : llvm::enumerate(tiles)) {
+    scored.push_back({t.first.toAttr(ctx), t.second});
+    if (i >= kScheduledTiles)
+      continue;
+    for (Schedule kind : {Schedule::persistent, Schedule::stream_k}) {
+      std::string change, why;
+      if (t.first.knobs.getKnobsForSchedule(kind, change, why) != t.first.knobs)
+        continue;
+      TileCandidate c = t.first;
+      c.schedule = ScheduleAttr::get(ctx, kind, 0, Fixup::deterministic);
+      FailureOr<ScheduleScore> score =
+          scoreScheduleWithBestPrograms(p, target, c, c.schedule, params, why);
+      if (failed(score))
+        continue;
+      c.schedule = ScheduleAttr::get(ctx, kind, score->plan.programs,
+                                     Fixup::deterministic);
+      scored.push_back({c.toAttr(ctx), score->time});
+    }
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](auto &a, auto &b) { return a.second < b.second; });
   std::vector<Candidate> result;
   for (auto [i, s] : llvm::enumerate(scored)) {
     Candidate c;
-    c.config = attrText(s.second);
-    c.display = displayConfig(s.second);
+    c.config = attrText(s.first);
+    c.display = displayConfig(s.first);
     c.modelRank = i + 1;
-    c.modelNs = s.first.time;
-    if (s.second == def) {
+    c.modelNs = s.second;
+    if (s.first == def) {
       defCandidate.modelRank = c.modelRank;
       defCandidate.modelNs = c.modelNs;
       continue;
