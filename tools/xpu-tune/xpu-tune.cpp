@@ -472,9 +472,10 @@ static int tuneMain(MLIRContext &ctx) {
     auto [done, chosen] = choose(p, entry, defaultConfig);
     for (auto [i, c] : llvm::enumerate(chosen)) {
       if (maxSeconds > 0 && elapsed() > maxSeconds) {
-        llvm::errs() << llvm::formatv("xpu-tune: --max-seconds={0} reached; "
-                                      "{1} trial(s) not run\n",
-                                      double(maxSeconds), chosen.size() - i);
+        llvm::errs() << llvm::formatv(
+            "xpu-tune: --max-seconds reached after {0:f1} s; "
+            "{1} trial(s) not run\n",
+            elapsed(), chosen.size() - i);
         break;
       }
       TrialResult r = runTrial(options, p, c->config, numResults, trialIndex++);
