@@ -49,7 +49,8 @@ def _inputs(manifest, target, device):
         else:
             t = torch.randint(0, 8, shape, generator=generator, dtype=dtype)
         if target == "cuda":
-            t = t.to(torch.device("cuda", device or 0))
+            t = t.to(torch.device("cuda", device if device is not None
+                                  else torch.cuda.current_device()))
         values.append(t)
     return values
 
