@@ -45,7 +45,7 @@ endforeach()
 
 # Tools, the plugin and the runtimes. Installed programs find libMLIR.so in
 # the LLVM installation they were built against.
-set(XPU_INSTALLED_PROGRAMS xpu-opt xpu-run)
+set(XPU_INSTALLED_PROGRAMS xpu-opt xpu-run xpu-tune)
 set(XPU_INSTALLED_MODULES)
 if(TARGET XPUPlugin)
   list(APPEND XPU_INSTALLED_MODULES XPUPlugin)

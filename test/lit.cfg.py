@@ -139,6 +139,8 @@ tools = [
     "xpu-opt",
     "xpu-run",
     "xpu-compile",
+    ToolSubst("xpu-tune", unresolved="ignore"),
+    "split-file",
     "not",
     "count",
 ]

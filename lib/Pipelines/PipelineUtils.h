@@ -79,6 +79,11 @@ struct GPUFrontEndOptions {
   /// xpu-select-strategy's backend.
   std::string backend = "auto";
   GPUScheduleOptions schedule;
+  /// xpu-select-strategy's tuning-db.
+  std::string tuningDb;
+  /// End the front end right after xpu-select-strategy
+  /// (buildXPUStrategyPrefix: a tuner reads the GEMMs and their configs).
+  bool stopAfterStrategy = false;
 };
 
 /// The front-end options of a GPU pipeline's options, with `backend`.
@@ -92,6 +97,7 @@ GPUFrontEndOptions getGPUFrontEndOptions(const Options &options, StringRef chip,
   frontEnd.chip = chip.str();
   frontEnd.backend = backend.str();
   frontEnd.schedule = options.getScheduleOptions();
+  frontEnd.tuningDb = options.tuningDb;
   return frontEnd;
 }
 

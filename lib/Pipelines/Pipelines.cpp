@@ -106,7 +106,10 @@ void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm,
     strategy.programs = options.schedule.programs;
     strategy.fixup = options.schedule.fixup;
     strategy.tf32 = options.precision.tf32;
+    strategy.tuningDb = options.tuningDb;
     pm.addNestedPass<func::FuncOp>(createXPUSelectStrategyPass(strategy));
+    if (options.stopAfterStrategy)
+      return;
     pm.addNestedPass<func::FuncOp>(createXPUMaterializeLayoutsPass());
   }
   // Constant weights have no argument to outline for: their layout work is

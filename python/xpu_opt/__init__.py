@@ -11,6 +11,7 @@
     pkg = xpu_opt.build(model, (x,), target="cuda", chip="sm_90a")
     pkg.save("model.cuda")              # built here, run on the GPU machine
     text = xpu_opt.export(model, (x,))                   # the .mlir xpu-opt reads
+    db = xpu_opt.tune(text, target="opencl", max_trials=10)  # docs/Tuning.md
 
 help(xpu_opt.compile) states the contract (weights, semantics, threads,
 cache), help(xpu_opt.load) the packages'; docs/Tutorial.md walks through
@@ -28,7 +29,8 @@ from ._targets import TARGETS, available_targets, chips, devices
 
 _COMPILING = {"CompiledModule": "_compile", "Package": "_compile",
               "build": "_compile", "compile": "_compile",
-              "compile_mlir": "_compile", "export": "_export"}
+              "compile_mlir": "_compile", "export": "_export",
+              "tune": "_tune"}
 
 
 def __getattr__(name):
@@ -46,4 +48,5 @@ __all__ = [
     "LoadedModule", "Package", "PackageError", "TARGETS",
     "TargetUnavailable", "UnsupportedOperationError", "available_targets",
     "build", "chips", "compile", "compile_mlir", "devices", "export", "load",
+    "tune",
 ]

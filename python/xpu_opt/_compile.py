@@ -132,13 +132,14 @@ class _Compiler:
     made (export metadata and Artifact, by input signature)."""
 
     def __init__(self, module, target, precision, optimize, pipeline_options,
-                 extra_args):
+                 extra_args, tune=0):
         self.module = module
         self.target = target
         self.precision = precision
         self.optimize = optimize
         self.pipeline_options = pipeline_options
         self.extra_args = tuple(extra_args)
+        self.tune = tune  # trials per GEMM (xpu-tune) before compiling
         self.mlir = None  # the MLIR text of the last variant made
 
     def export(self, inputs):
@@ -159,11 +160,40 @@ class _Compiler:
     def compile(self, inputs):
         """(export metadata, Artifact) for `inputs`."""
         exported = self.export(inputs)
+        options = self.pipeline_options
+        if self.tune:
+            options = (options + " tuning-db=" +
+                       str(self._tuned(exported.text))).strip()
         artifact = compile_mlir(exported.text, self.target, self.precision,
-                                self.optimize, self.pipeline_options,
-                                self.extra_args)
+                                self.optimize, options, self.extra_args)
         self.mlir = exported.text
         return exported.meta, artifact
+
+
+    def _tuned(self, mlir_text):
+        """Tunes the GEMMs of `mlir_text` into the cache's tuning database
+        (xpu-tune --resume: a problem tuned before is not measured again)
+        and returns a snapshot of the database named by its content, so
+        that the package cache's key changes with it."""
+        from ._tune import tune
+        db = _cache.root() / "tuning.json"
+        db.parent.mkdir(parents=True, exist_ok=True)
+        options = self.pipeline_options
+        if "precision=" not in options:
+            options += f" precision={self.precision}"
+        if not self.optimize:
+            options += " optimize=false"
+        tune(mlir_text, target=self.target, db=db, max_trials=self.tune,
+             pipeline_options=options.strip(), resume=True)
+        content = db.read_bytes()
+        snapshot = (_cache.root() / "tuning" /
+                    (hashlib.sha256(content).hexdigest()[:32] + ".json"))
+        if not snapshot.exists():
+            snapshot.parent.mkdir(parents=True, exist_ok=True)
+            partial = snapshot.with_suffix(".tmp")
+            partial.write_bytes(content)
+            partial.replace(snapshot)
+        return snapshot
 
 
 class CompiledModule(Callable):
@@ -176,13 +206,13 @@ class CompiledModule(Callable):
     """
 
     def __init__(self, module, target, precision, optimize, pipeline_options,
-                 extra_args, freeze=False):
+                 extra_args, freeze=False, tune=0):
         self.module = module
         self.target = target
         self.precision = precision
         self.freeze = freeze
         self._compiler = _Compiler(module, target, precision, optimize,
-                                   pipeline_options, extra_args)
+                                   pipeline_options, extra_args, tune)
         self._variants = {}
         self._made = []           # (meta, artifact) of each variant, in order
         self._lock = threading.RLock()
@@ -376,7 +406,7 @@ def _check_arguments(module, example_inputs, precision, optimize,
 
 def compile(module, example_inputs, target="cpu", precision=None,
             optimize=True, pipeline_options="", extra_args=(), freeze=None,
-            chip=None):
+            chip=None, tune=0):
     """Compiles a torch.nn.Module with xpu-opt; returns a callable.
 
         fast = xpu_opt.compile(model, (x,), target="opencl")
@@ -408,6 +438,12 @@ def compile(module, example_inputs, target="cpu", precision=None,
         "cuda".
       chip: target "cuda" only: the GPU, "sm_80", "sm_90" (default) or
         "sm_90a" (TMA and wgmma: H100/H200).
+      tune: GPU targets: N > 0 measures up to N candidate configs per GEMM
+        with xpu-tune before a variant compiles (docs/Tuning.md) and
+        compiles with the fastest correct ones. The measurements are kept
+        in the cache's tuning database ($XPU_OPT_CACHE_DIR/tuning.json), so
+        a problem is tuned once, on first use (a larger N measures the
+        rest). Default 0: the cost model's configs.
 
     Target "cuda": the inputs, the weights (module.cuda()) and the outputs
     are CUDA tensors of one device; the compiled code reads and writes them
@@ -471,11 +507,18 @@ def compile(module, example_inputs, target="cpu", precision=None,
     if not isinstance(freeze, bool):
         raise TypeError(f"xpu_opt: freeze must be True or False, got "
                         f"{freeze!r}")
+    if isinstance(tune, bool) or not isinstance(tune, int) or tune < 0:
+        raise ValueError(f"xpu_opt: tune must be a trial count (an int >= "
+                         f"0), got {tune!r}")
+    if tune and target == "cpu":
+        raise ValueError("xpu_opt: tune= needs a GPU target: the CPU "
+                         "pipeline does not read the tuning database "
+                         "(xpu_opt.tune measures its options)")
     options = _cuda_options(target, pipeline_options, chip)
     _targets.require(target)
     check_inputs(example_inputs, target, "example input", grad=False)
     compiled = CompiledModule(module, target, precision, optimize,
-                              options, extra_args, freeze)
+                              options, extra_args, freeze, tune)
     compiled.variant(tuple(t.detach() for t in example_inputs))
     return compiled
 

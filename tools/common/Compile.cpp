@@ -14,6 +14,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <unistd.h>
@@ -221,6 +222,19 @@ struct EntryInstrumentation : PassInstrumentation {
 };
 } // namespace
 
+/// `options` with `tuning-db=$XPU_OPT_TUNING_DB` for a GPU pipeline when the
+/// variable is set and the options name no database (docs/Tuning.md).
+static std::string withTuningDatabase(StringRef pipelineName,
+                                      StringRef options) {
+  std::optional<std::string> db = llvm::sys::Process::GetEnv(kTuningDbEnv);
+  std::optional<xpu::PipelineKind> kind = xpu::lookupPipelineKind(pipelineName);
+  if (!db || db->empty() || options.contains("tuning-db=") ||
+      (kind != xpu::PipelineKind::SPIRV && kind != xpu::PipelineKind::Xe &&
+       kind != xpu::PipelineKind::NVVM))
+    return options.str();
+  return (options + " tuning-db=" + *db).str();
+}
+
 LogicalResult mlir::xpu::run::compileModule(ModuleOp module,
                                             const CompileOptions &options,
                                             EntryPlan *plan) {
@@ -234,8 +248,8 @@ LogicalResult mlir::xpu::run::compileModule(ModuleOp module,
     if (!StringRef(text).trim().starts_with("builtin.module("))
       text = "builtin.module(" + text + ")";
   } else {
-    text =
-        "builtin.module(" + pipelineName + "{" + options.pipelineOptions + "})";
+    text = "builtin.module(" + pipelineName + "{" +
+           withTuningDatabase(pipelineName, options.pipelineOptions) + "})";
   }
   std::string parseErrors;
   llvm::raw_string_ostream errs(parseErrors);

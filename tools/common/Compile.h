@@ -85,7 +85,12 @@ struct CompileOptions {
   std::string tool = "xpu-run";
 };
 
-/// Compiles `module` to the LLVM dialect for `options.target`. With a plan,
+/// The environment variable that gives every GPU pipeline a tuning database
+/// (`tuning-db=`) when the pipeline options name none.
+inline constexpr llvm::StringLiteral kTuningDbEnv = "XPU_OPT_TUNING_DB";
+
+/// Compiles `module` to the LLVM dialect for `options.target` (a GPU
+/// pipeline gets kTuningDbEnv's database). With a plan,
 /// the wrappers of its function (and of the `.pack` / `.packed` parts) are
 /// added before bufferization.
 LogicalResult compileModule(ModuleOp module, const CompileOptions &options,

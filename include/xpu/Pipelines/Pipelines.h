@@ -271,6 +271,12 @@ struct GPUPipelineOptions : LoweringPipelineOptions<Derived, Kind> {
                      "summation order) or atomic (float atomics, where the "
                      "kernels have them)"),
       llvm::cl::init("deterministic")};
+  ::mlir::detail::PassOptions::Option<std::string> tuningDb{
+      *this, "tuning-db",
+      llvm::cl::desc("Tuning database (xpu-tune's JSON file, docs/Tuning.md): "
+                     "GEMMs with a valid entry for the chip get its measured "
+                     "best config (xpu-select-strategy's tuning-db)"),
+      llvm::cl::init("")};
   GPUScheduleOptions getScheduleOptions() const {
     return {schedule, programs, fixup};
   }
@@ -383,6 +389,16 @@ void buildXPUNVVMPipeline(OpPassManager &pm,
 
 /// Registers `xpu-nvvm-pipeline` (called by registerXPUPipelines).
 void registerXPUNVVMPipeline();
+
+/// The passes of the GPU pipeline `pipelineName` (xpu-spirv-pipeline,
+/// xpu-xe-pipeline or xpu-nvvm-pipeline) with `options`, up to and
+/// including xpu-select-strategy: each xpu.gemm then carries the config the
+/// pipeline compiles it with and has the signature the tuning database keys
+/// it by (xpu-tune reads both). For xpu-cpu-pipeline, its start up to the
+/// target-independent catalog (the CPU has no strategy pass). Fails after
+/// printing an error for invalid options or another pipeline.
+LogicalResult buildXPUStrategyPrefix(OpPassManager &pm, StringRef pipelineName,
+                                     StringRef options);
 
 /// Registers every xpu pipeline with the global pass registry.
 void registerXPUPipelines();

@@ -13,11 +13,16 @@
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 #include "xpu/Dialect/XPU/Utils/StrategyModel.h"
+#include "xpu/Dialect/XPU/Utils/TuningDatabase.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Diagnostics.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <memory>
 
 namespace mlir::xpu {
 #define GEN_PASS_DEF_XPUSELECTSTRATEGYPASS
@@ -37,9 +42,37 @@ struct SelectStrategyPass final
     : xpu::impl::XPUSelectStrategyPassBase<SelectStrategyPass> {
   using Base::Base;
 
+  LogicalResult initialize(MLIRContext *ctx) override;
   void runOnOperation() override;
 
 private:
+  /// The tuning database of `tuning-db`, read once (initialize) and shared
+  /// by the copies of the pass that run on other threads.
+  struct LoadedDatabase {
+    TuningDatabase db;
+    struct ParsedConfig {
+      ConfigAttr config;
+      std::string error;
+    };
+    /// Each entry's best config, parsed.
+    llvm::StringMap<ParsedConfig> configs;
+  };
+  std::shared_ptr<const LoadedDatabase> database;
+  /// A config that checkConfig accepted, with its numbers.
+  struct CheckedConfig {
+    TileCandidate candidate;
+    GemmProblem problem;
+    /// The schedule's plan and score, for a remark ("" when data-parallel).
+    std::string schedule;
+  };
+  /// Whether `config` is valid for `gemm` on `target` (the checks of a hand
+  /// config); `why` says why not.
+  FailureOr<CheckedConfig> checkConfig(GemmOp gemm, TargetAttr target,
+                                       ConfigAttr config, std::string &why);
+  /// Attaches the config of the tuning database's entry for `gemm`, when
+  /// there is one and it is valid (a remark with the measured gain), else
+  /// warns that the entry is ignored; true when it attached one.
+  bool applyTuningDatabase(GemmOp gemm, TargetAttr target);
   /// Chooses and attaches a config: true when it did, false when no
   /// candidate fits, failure after an error.
   FailureOr<bool> select(GemmOp gemm, TargetAttr target,
@@ -307,49 +340,66 @@ FailureOr<bool> SelectStrategyPass::select(GemmOp gemm, TargetAttr target,
   return true;
 }
 
-bool SelectStrategyPass::verifyHandConfig(GemmOp gemm, TargetAttr target) {
-  ConfigAttr config = gemm.getConfigAttr();
-  auto fail = [&](const Twine &why) {
-    gemm.emitError() << kPassArg << ": the config written by hand is invalid "
-                     << "on " << target.getChip() << ": " << why;
-    return false;
-  };
-  FailureOr<GemmBackendAttrInterface> impl =
-      lookupGemmBackend(config, gemm.getLoc(), kPassArg);
-  if (failed(impl))
-    return false;
-  TileCandidate c = TileCandidate::fromAttr(config);
-  std::string why;
+FailureOr<SelectStrategyPass::CheckedConfig>
+SelectStrategyPass::checkConfig(GemmOp gemm, TargetAttr target,
+                                ConfigAttr config, std::string &why) {
+  auto impl = dyn_cast<GemmBackendAttrInterface>(getGemmBackendAttr(config));
+  if (!impl) {
+    why = llvm::formatv("no GEMM backend registered for {0}; {1}",
+                        getGemmBackendAttr(config), kRegisterBackendsHint);
+    return failure();
+  }
+  CheckedConfig checked;
+  checked.candidate = TileCandidate::fromAttr(config);
+  TileCandidate &c = checked.candidate;
   Operation *where = gemm;
-  if (failed(impl->checkGemm(gemm, target, why, where)))
-    return fail(llvm::formatv("the {0} backend cannot compute this GEMM: {1}",
-                              impl->getBackendName(), why));
-  GemmProblem p = getProblem(gemm, target, c.knobs);
-  // The hand config's knobs say how the kernels read the operands (nvgpu:
-  // f32 as tf32); the register model sees that type.
-  if (Type read = impl->getOperandType(gemm); read.isTF32())
+  if (failed(impl.checkGemm(gemm, target, why, where))) {
+    why = llvm::formatv("the {0} backend cannot compute this GEMM: {1}",
+                        impl.getBackendName(), why);
+    return failure();
+  }
+  checked.problem = getProblem(gemm, target, c.knobs);
+  GemmProblem &p = checked.problem;
+  // The config's knobs say how the kernels read the operands (nvgpu: f32
+  // as tf32); the register model sees that type.
+  if (Type read = impl.getOperandType(gemm); read.isTF32())
     p.operandType = read;
   if (checkTileCandidate(p, target, c, /*keepStagesAndGrf=*/true, why) !=
       Rejection::none)
-    return fail(why);
+    return failure();
   // The rule on tile_n that depends on the layout of B.
-  if (failed(impl->checkConfig(target, config, p.operandBytes, why,
-                               gemm.getRhsLayout())))
-    return fail(why);
+  if (failed(impl.checkConfig(target, config, p.operandBytes, why,
+                              gemm.getRhsLayout())))
+    return failure();
   scoreDataParallel(p, c);
   c.groupM = config.getGroupM();
   FailureOr<ScheduleScore> score =
       scoreSchedule(p, target, c, config.getSchedule(), params, why);
   if (failed(score))
-    return fail(why);
-  std::string schedule;
+    return failure();
   if (config.getSchedule().getKind() != Schedule::data_parallel)
-    schedule = llvm::formatv("; {0}: efficiency {1:f2}, {2} ns",
-                             describeSchedulePlan(score->plan),
-                             score->efficiency, rounded(score->time));
-  remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "Kept"))
-      << remark::reason("kept the config written by hand on {0}: {1}{2}",
-                        target.getChip(), describeCandidate(c, p), schedule);
+    checked.schedule = llvm::formatv("; {0}: efficiency {1:f2}, {2} ns",
+                                     describeSchedulePlan(score->plan),
+                                     score->efficiency, rounded(score->time));
+  return checked;
+}
+
+bool SelectStrategyPass::verifyHandConfig(GemmOp gemm, TargetAttr target) {
+  ConfigAttr config = gemm.getConfigAttr();
+  // An unregistered backend is its own error (lookupGemmBackend's).
+  if (failed(lookupGemmBackend(config, gemm.getLoc(), kPassArg)))
+    return false;
+  std::string why;
+  FailureOr<CheckedConfig> checked = checkConfig(gemm, target, config, why);
+  if (failed(checked)) {
+    gemm.emitError() << kPassArg << ": the config written by hand is invalid "
+                     << "on " << target.getChip() << ": " << why;
+    return false;
+  }
+  const TileCandidate &c = checked->candidate;
+  remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "Kept")) << remark::reason(
+      "kept the config written by hand on {0}: {1}{2}", target.getChip(),
+      describeCandidate(c, checked->problem), checked->schedule);
   if (c.registers > c.budget)
     remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "Spills"))
         << remark::reason(
@@ -357,6 +407,90 @@ bool SelectStrategyPass::verifyHandConfig(GemmOp gemm, TargetAttr target) {
                "per thread > {1} ({2}): expect spills",
                c.registers, c.budget, c.registerTerms);
   return true;
+}
+
+bool SelectStrategyPass::applyTuningDatabase(GemmOp gemm, TargetAttr target) {
+  if (!database)
+    return false;
+  GemmSignature signature = GemmSignature::get(gemm);
+  const TuningDatabase &db = database->db;
+  const TuningEntry *entry = db.lookup(target.getChip(), signature);
+  if (!entry)
+    return false;
+  auto ignore = [&](const Twine &why) {
+    gemm.emitWarning() << kPassArg << ": ignoring the entry of tuning "
+                       << "database '" << tuningDb << "' for this GEMM on "
+                       << target.getChip() << ": " << why
+                       << "; the cost model chooses";
+    ++numStale;
+    return false;
+  };
+  if (entry->bestConfig.empty())
+    return ignore("no trial of it succeeded");
+  auto parsed = database->configs.find(entry->bestConfig);
+  if (parsed == database->configs.end() || !parsed->second.config)
+    return ignore("its config '" + entry->bestConfig + "' does not parse" +
+                  (parsed == database->configs.end()
+                       ? std::string()
+                       : ": " + parsed->second.error));
+  ConfigAttr config = parsed->second.config;
+  auto entryBackend =
+      dyn_cast<GemmBackendAttrInterface>(getGemmBackendAttr(config));
+  if (named && entryBackend &&
+      entryBackend.getBackendName() != named.getBackendName())
+    return ignore("its config is for the " + entryBackend.getBackendName() +
+                  " backend, but GEMMs are lowered with the " +
+                  named.getBackendName() + " backend here");
+  std::string why;
+  FailureOr<CheckedConfig> checked = checkConfig(gemm, target, config, why);
+  if (failed(checked))
+    return ignore("its config is invalid: " + why);
+  std::string gain = "no measured default";
+  if (entry->defaultNs > 0 && entry->bestNs > 0)
+    gain = llvm::formatv("{0:f2}x the default config ({1} ns vs {2} ns)",
+                         entry->defaultNs / entry->bestNs,
+                         rounded(entry->bestNs), rounded(entry->defaultNs));
+  remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "TuningDatabase"))
+      << remark::reason("config from tuning database '{0}' on {1}, measured "
+                        "{2}: {3}{4}",
+                        tuningDb.getValue(), target.getChip(), gain,
+                        describeCandidate(checked->candidate, checked->problem),
+                        checked->schedule);
+  gemm.setConfigAttr(config);
+  return true;
+}
+
+LogicalResult SelectStrategyPass::initialize(MLIRContext *ctx) {
+  database.reset();
+  if (tuningDb.empty())
+    return success();
+  auto loaded = std::make_shared<LoadedDatabase>();
+  std::string error;
+  std::optional<TuningDatabase> db = TuningDatabase::read(tuningDb, error);
+  if (!db)
+    return emitError(UnknownLoc::get(ctx)) << kPassArg << ": " << error;
+  loaded->db = std::move(*db);
+  // The configs are parsed here, once and on one thread; a config that does
+  // not parse is reported when a GEMM would use it (a stale entry).
+  for (const TuningEntry &e : loaded->db.getEntries()) {
+    if (loaded->configs.count(e.bestConfig) ||
+        !StringRef(e.bestConfig).starts_with("#xpu.config"))
+      continue;
+    LoadedDatabase::ParsedConfig &parsed = loaded->configs[e.bestConfig];
+    std::string errors;
+    {
+      ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
+        if (errors.empty())
+          errors = d.str();
+        return success();
+      });
+      parsed.config =
+          dyn_cast_or_null<ConfigAttr>(parseAttribute(e.bestConfig, ctx));
+    }
+    parsed.error = errors.empty() ? "not an #xpu.config" : errors;
+  }
+  database = std::move(loaded);
+  return success();
 }
 
 void SelectStrategyPass::runOnOperation() {
@@ -411,6 +545,10 @@ void SelectStrategyPass::runOnOperation() {
                  gemm.getConfigAttr() ? "; the config written by hand is left "
                                         "as it is"
                                       : "");
+      return;
+    }
+    if (!gemm.getConfigAttr() && applyTuningDatabase(gemm, target)) {
+      ++numTuned;
       return;
     }
     if (gemm.getConfigAttr()) {

@@ -694,6 +694,17 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
     register estimate is kept with a missed remark (the estimate is a
     model, spills are not an error).
 
+    With `tuning-db=PATH` (a database `xpu-tune` wrote; `docs/Tuning.md`),
+    a GEMM without a config whose target chip and signature (batch, m, n,
+    k, element types, rhs layout, epilogue) have an entry gets the entry's
+    measured best config instead of the model's, after the checks of a
+    hand-written config, with a remark that names the database and the
+    measured gain over the default config. An entry whose config no longer
+    parses or passes those checks (or is for another backend than
+    `backend`) is ignored with a warning on the GEMM, and the model
+    chooses. A database that cannot be read, or of another format version,
+    is an error.
+
     On a `cpu` target nothing is attached: the CPU tiles are options of
     `xpu-cpu-tile-and-vectorize`, which does not read `#xpu.config`; a
     missed remark says so (hand configs are left as they are). When no
@@ -743,10 +754,17 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "NVIDIA: f32 GEMMs run on tensor cores in tf32 (xpu-nvvm-pipeline "
            "precision=tf32): backend=auto gives them nvgpu configs with "
-           "precision = tf32, and the register model is mma.sync's">
+           "precision = tf32, and the register model is mma.sync's">,
+    Option<"tuningDb", "tuning-db", "std::string", /*default=*/"\"\"",
+           "Tuning database (xpu-tune's JSON file): GEMMs with a valid "
+           "entry for the target get its measured best config">
   ];
   let statistics = [
     Statistic<"numSelected", "num-selected", "GEMMs given a config">,
+    Statistic<"numTuned", "num-tuned",
+              "GEMMs given the config of a tuning database entry">,
+    Statistic<"numStale", "num-stale",
+              "Tuning database entries ignored (no longer valid)">,
     Statistic<"numKept", "num-kept", "Hand-written configs kept">,
     Statistic<"numSkipped", "num-skipped",
               "GEMMs left without a config (cpu target, nothing fits)">
