@@ -294,3 +294,47 @@ func.func @outside_epilogue_is_untouched(%a: f32) -> f32 {
   %2 = arith.maximumf %1, %1 : f32
   return %2 : f32
 }
+
+// -----
+
+// GELU's x / sqrt(2.0) as torch-mlir emits it for a bf16 model: the square
+// root of the constant is folded to what the kernels compute, sqrt in f32
+// rounded to the 16-bit type: sqrt(2) = 1.41421356... is 1.4140625 in bf16
+// (8 significant bits: 1.0110101b) and in f16 (11 bits: 1.0110101000b), and
+// 1.41421354 in f32. The square root of a non-constant stays.
+// CHECK-LABEL: func.func @sqrt_of_constants
+//       CHECK:   ^bb0(%[[ACC:.+]]: f32):
+//       CHECK:     %[[B:.+]] = arith.constant 1.414060e+00 : bf16
+//  CHECK-NEXT:     arith.divf %{{.+}}, %[[B]] : bf16
+//       CHECK:     %[[H:.+]] = arith.constant 1.414060e+00 : f16
+//  CHECK-NEXT:     arith.divf %{{.+}}, %[[H]] : f16
+//       CHECK:     %[[F:.+]] = arith.constant 1.41421354 : f32
+//  CHECK-NEXT:     arith.divf %[[ACC]], %[[F]] : f32
+//  CHECK-NEXT:     math.sqrt %[[ACC]] : f32
+func.func @sqrt_of_constants(%x: tensor<8x4xf32>, %w: tensor<2x4xf32>) -> tensor<8x2xf32> {
+  %0 = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue {
+  ^bb0(%acc: f32):
+    %two_b = arith.constant 2.0 : bf16
+    %two_h = arith.constant 2.0 : f16
+    %two_f = arith.constant 2.0 : f32
+    %xb = arith.truncf %acc : f32 to bf16
+    // expected-remark @+1 {{folded sqrt(2) to 1.41406 (computed once, not per element)}}
+    %sb = math.sqrt %two_b : bf16
+    %db = arith.divf %xb, %sb : bf16
+    %xh = arith.truncf %acc : f32 to f16
+    // expected-remark @+1 {{folded sqrt(2) to 1.41406 (computed once, not per element)}}
+    %sh = math.sqrt %two_h : f16
+    %dh = arith.divf %xh, %sh : f16
+    // expected-remark @+1 {{folded sqrt(2) to 1.41421 (computed once, not per element)}}
+    %sf = math.sqrt %two_f : f32
+    %df = arith.divf %acc, %sf : f32
+    %r = math.sqrt %acc : f32
+    %eb = arith.extf %db : bf16 to f32
+    %eh = arith.extf %dh : f16 to f32
+    %s1 = arith.addf %eb, %eh : f32
+    %s2 = arith.addf %s1, %df : f32
+    %s3 = arith.addf %s2, %r : f32
+    xpu.yield %s3 : f32
+  } : (tensor<8x4xf32>, tensor<2x4xf32>) -> tensor<8x2xf32>
+  return %0 : tensor<8x2xf32>
+}

@@ -6,6 +6,8 @@
 // fast-math assumption unless the op carries the flag):
 //
 // * x * 1.0, 1.0 * x, x / 1.0, x - (+0.0), x + (-0.0), -(-x): always exact.
+// * sqrt of a constant (GELU's sqrt(2.0) in a bf16 model) is folded to the
+//   value the kernels compute.
 // * x + (+0.0) and x - (-0.0) turn x = -0.0 into +0.0, so they are removed
 //   only when x is proven never to be -0.0 (or the op has `nsz`). The
 //   accumulator argument is never -0.0: it starts at +0.0 (the zero fill of
@@ -29,6 +31,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -296,14 +299,54 @@ struct ScalarizeSplatOperands final : EpiloguePattern<GemmOp> {
   }
 };
 
+/// sqrt(c) of a float constant c -> its value, rounded as the kernels
+/// compute it: in the constant's type for f32 and f64, through f32 for
+/// 16-bit floats (which every lowering promotes to f32). torch-mlir's GELU
+/// divides by sqrt(2.0) in the model's type; upstream folds only f32 and
+/// f64, so a bf16 model computed the square root for every element.
+/// Rounding a double square root to f32 gives the correctly rounded f32
+/// square root (53 >= 2 * 24 + 2 bits).
+struct FoldSqrtOfConstant final : EpiloguePattern<math::SqrtOp> {
+  using EpiloguePattern::EpiloguePattern;
+  LogicalResult matchAndRewrite(math::SqrtOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!inEpilogue(op))
+      return rewriter.notifyMatchFailure(op, "not in an xpu.gemm epilogue");
+    FloatAttr c;
+    if (!matchPattern(op.getOperand(), m_Constant(&c)))
+      return rewriter.notifyMatchFailure(op, "operand is not a constant");
+    auto type = cast<FloatType>(c.getType());
+    if (type.getWidth() > 64)
+      return rewriter.notifyMatchFailure(op, "wider than f64");
+    bool losesInfo = false;
+    APFloat x = c.getValue();
+    x.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &losesInfo);
+    APFloat root(std::sqrt(x.convertToDouble()));
+    if (type.getWidth() < 64)
+      root.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
+                   &losesInfo);
+    if (type.getWidth() < 32)
+      root.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                   &losesInfo);
+    report(op.getLoc(),
+           llvm::formatv("folded sqrt({0}) to {1} (computed once, not per "
+                         "element)",
+                         formatFloat(c.getValue()), formatFloat(root)));
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op,
+                                                   FloatAttr::get(type, root));
+    return success();
+  }
+};
+
 void addPatterns(RewritePatternSet &patterns, unsigned *counter) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<RemoveMulByOne, RemoveDivByOne, RemoveAddZero, RemoveSubZero,
-               RemoveDoubleNegation, RemoveInactiveMinMax<arith::MaximumFOp>,
-               RemoveInactiveMinMax<arith::MinimumFOp>,
-               RemoveInactiveMinMax<arith::MaxNumFOp>,
-               RemoveInactiveMinMax<arith::MinNumFOp>,
-               RemoveInactiveSelectClamp, ScalarizeSplatOperands>(ctx, counter);
+  patterns
+      .add<RemoveMulByOne, RemoveDivByOne, RemoveAddZero, RemoveSubZero,
+           RemoveDoubleNegation, RemoveInactiveMinMax<arith::MaximumFOp>,
+           RemoveInactiveMinMax<arith::MinimumFOp>,
+           RemoveInactiveMinMax<arith::MaxNumFOp>,
+           RemoveInactiveMinMax<arith::MinNumFOp>, RemoveInactiveSelectClamp,
+           ScalarizeSplatOperands, FoldSqrtOfConstant>(ctx, counter);
   GemmOp::getCanonicalizationPatterns(patterns, ctx);
 }
 
