@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::xpu;
@@ -152,8 +153,31 @@ static void addLoopsAndMemRefsToLLVM(OpPassManager &pm) {
   pm.addPass(createConvertMathToLibmPass());
 }
 
+namespace {
+/// What the CPU pipeline compiles for: the preset of #xpu.target and the
+/// CPU and features LLVM generates code for.
+struct CpuTarget {
+  const TargetPreset *preset;
+  std::string llvmCpu, features;
+};
+} // namespace
+
+/// The CPU target of `chip` (validated): the host's own name and features,
+/// with the preset that has the most of them, for `host`; the preset's
+/// otherwise.
+static CpuTarget resolveCpuTarget(StringRef chip) {
+  if (chip == kHostChip) {
+    const HostCpu &host = getHostCpu();
+    return {&getHostCpuPreset(), host.name, llvm::join(host.features, ",")};
+  }
+  const TargetPreset *preset = lookupTargetPreset(chip);
+  assert(preset && preset->cpu && "the chip option is validated");
+  return {preset, preset->cpu->llvmCpu.str(), preset->cpu->features.str()};
+}
+
 void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
                                     const XPUCPUPipelineOptions &options) {
+  CpuTarget cpu = resolveCpuTarget(options.chip);
   // The target-independent catalog, then the CPU operand layout (packed
   // panels for the micro-kernel) before the weight-only work is outlined:
   // packing a weight happens once, in <fn>.pack.
@@ -162,7 +186,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   pm.addPass(createXPUCheckElementTypesPass());
   pm.addPass(createXPUCheckVectorSizesPass());
   XPUAttachTargetPassOptions attach;
-  attach.chip = getPipelineDefaultPreset("cpu")->chip.str();
+  attach.chip = cpu.preset->chip.str();
   pm.addPass(createXPUAttachTargetPass(attach));
   XPUOptimizePipelineOptions optimize;
   optimize.precision = options.getPrecisionPolicy().operands;
@@ -257,6 +281,10 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
     pm.addPass(createXPUCPUParallelToThreadsPass(threading));
   }
   pm.addPass(createCanonicalizerPass());
+  XPUCPUTargetFeaturesPassOptions features;
+  features.cpu = cpu.llvmCpu;
+  features.features = cpu.features;
+  pm.addPass(createXPUCPUTargetFeaturesPass(features));
   pm.addPass(createXPUDetachTargetPass());
 }
 

@@ -39,7 +39,10 @@ def XPUCPUPackOperandsPass
                            "::mlir::arith::ArithDialect"];
   let options = [
     ListOption<"registerTile", "register-tile", "int64_t",
-               "Register tile [mr, nr]: the packed panel sizes (default 6,16)">
+               "Register tile [mr, nr]: the packed panel sizes (default: "
+               "from the module's CPU #xpu.target, (registers - 3) / 2 rows "
+               "of two vectors: 6,16 with 16 ymm registers, 14,32 with 32 "
+               "zmm; 6,16 without a CPU target)">
   ];
   let statistics = [
     Statistic<"numPacked", "num-packed", "Matmuls rewritten to packed form">
@@ -250,6 +253,44 @@ def XPUCPUParallelToThreadsPass
   ];
   let statistics = [
     Statistic<"numParallel", "num-parallel", "Parallel loops lowered">
+  ];
+}
+
+def XPUCPUTargetFeaturesPass
+    : Pass<"xpu-cpu-target-features", "ModuleOp"> {
+  let summary = "Mark every LLVM function with the CPU it is compiled for "
+                "(target-cpu, target-features)";
+  let description = [{
+    The last step of the CPU pipeline: every `llvm.func` with a body gets
+    `target_cpu` and `target_features`, which LLVM IR carries as the
+    `"target-cpu"` and `"target-features"` function attributes. The code
+    generator then uses that CPU's instructions whatever machine compiles
+    it (the JIT of xpu-run, an object file of xpu-compile), and a runner
+    can check before calling the code that the host has every feature
+    listed (xpu-run does: a chip the host cannot run is one error line, not
+    an illegal instruction).
+
+    ```mlir
+    // xpu-opt --xpu-cpu-target-features="cpu=x86-64-v3 features=avx2,fma"
+    llvm.func @f() attributes {target_cpu = "x86-64-v3",
+        target_features = #llvm.target_features<["+avx2", "+fma"]>}
+    ```
+
+    The CPU pipeline passes the LLVM name and features of its `chip` (the
+    host's own name and every feature it reports for `chip=host`). An empty
+    `cpu` is an error; functions that already carry either attribute keep
+    it.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"\"",
+           "LLVM CPU name (x86-64-v3, sapphirerapids, ...)">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "LLVM feature names the code may use, comma-separated, with or "
+           "without a leading +">
+  ];
+  let statistics = [
+    Statistic<"numMarked", "num-marked", "Functions marked">
   ];
 }
 

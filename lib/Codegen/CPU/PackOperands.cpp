@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Codegen/Passes.h"
+#include "xpu/Dialect/XPU/IR/XPUAttrs.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -79,6 +80,17 @@ FailureOr<MatmulForm> matchMatmul(linalg::LinalgOp op, std::string &reason) {
   return form;
 }
 
+/// The register model of the f32 micro-kernel on `target`'s vector
+/// registers: a tile row is two vectors of f32 (nr = 2 x lanes), each row
+/// two accumulators, and two registers hold the rhs vectors and one the
+/// broadcast lhs value: mr = (registers - 3) / 2 rows. 16 ymm registers give
+/// 6x16, 32 zmm registers 14x32.
+SmallVector<int64_t> cpuRegisterTile(TargetAttr target) {
+  int64_t lanes = std::max<int64_t>(1, target.getVectorBits() / 32);
+  int64_t rows = std::max<int64_t>(1, (target.getGrfCount() - 3) / 2);
+  return {rows, 2 * lanes};
+}
+
 /// `value` packed with `tiles` on `dims`, outer dims in `outerPerm` order.
 Value pack(OpBuilder &b, Location loc, Value value, ArrayRef<int64_t> dims,
            ArrayRef<int64_t> tiles, ArrayRef<int64_t> outerPerm) {
@@ -105,8 +117,12 @@ struct PackOperandsPass final
 
   void runOnOperation() override {
     SmallVector<int64_t> reg(registerTile.begin(), registerTile.end());
-    if (reg.empty())
-      reg = {6, 16};
+    if (reg.empty()) {
+      // Without a CPU #xpu.target: the AVX2 tile.
+      TargetAttr target = TargetAttr::lookup(getOperation());
+      reg = target && target.isCpu() ? cpuRegisterTile(target)
+                                     : SmallVector<int64_t>{6, 16};
+    }
     if (reg.size() != 2 || reg[0] <= 0 || reg[1] <= 0) {
       getOperation().emitError()
           << kPassArg << ": register-tile needs 2 positive sizes [mr, nr]";

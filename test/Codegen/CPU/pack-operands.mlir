@@ -119,3 +119,41 @@ func.func @transposed_lhs_is_untouched(%a: tensor<8x4xf32>, %b: tensor<8x16xf32>
       outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
   return %r : tensor<4x16xf32>
 }
+
+// -----
+
+// Without register-tile, the tile comes from the module's CPU #xpu.target:
+// (registers - 3) / 2 rows of two vectors. 32 zmm registers (x86-64-v4):
+// 14 rows of 32 f32.
+// CHECK-LABEL: func.func @register_tile_from_avx512_target
+//       CHECK:   linalg.pack {{.*}} inner_tiles = [14] {{.*}} -> tensor<10x97x14xf32>
+//       CHECK:   linalg.pack {{.*}} inner_tiles = [32] {{.*}} -> tensor<3x97x32xf32>
+//       CHECK:   linalg.unpack {{.*}} inner_tiles = [14, 32]
+module attributes {xpu.target = #xpu.target<"x86-64-v4">} {
+func.func @register_tile_from_avx512_target(%a: tensor<131x97xf32>, %b: tensor<97x67xf32>) -> tensor<131x67xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<131x67xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<131x67xf32>) -> tensor<131x67xf32>
+  // expected-remark @+1 {{lhs packed into 14-row panels, rhs ([k, n]) into 32-column panels}}
+  %r = linalg.matmul ins(%a, %b : tensor<131x97xf32>, tensor<97x67xf32>)
+                     outs(%c : tensor<131x67xf32>) -> tensor<131x67xf32>
+  return %r : tensor<131x67xf32>
+}
+}
+
+// -----
+
+// 16 ymm registers (x86-64-v3): the AVX2 tile, 6 rows of 16 f32.
+// CHECK-LABEL: func.func @register_tile_from_avx2_target
+//       CHECK:   linalg.unpack {{.*}} inner_tiles = [6, 16]
+module attributes {xpu.target = #xpu.target<"x86-64-v3">} {
+func.func @register_tile_from_avx2_target(%a: tensor<131x97xf32>, %b: tensor<97x67xf32>) -> tensor<131x67xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<131x67xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<131x67xf32>) -> tensor<131x67xf32>
+  // expected-remark @+1 {{lhs packed into 6-row panels, rhs ([k, n]) into 16-column panels}}
+  %r = linalg.matmul ins(%a, %b : tensor<131x97xf32>, tensor<97x67xf32>)
+                     outs(%c : tensor<131x67xf32>) -> tensor<131x67xf32>
+  return %r : tensor<131x67xf32>
+}
+}
