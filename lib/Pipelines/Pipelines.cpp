@@ -178,6 +178,8 @@ static CpuTarget resolveCpuTarget(StringRef chip) {
 void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
                                     const XPUCPUPipelineOptions &options) {
   CpuTarget cpu = resolveCpuTarget(options.chip);
+  // AMX tiles for bf16 GEMMs where the chip has them.
+  bool amx = options.amx && cpu.preset->cpu->amx;
   // The target-independent catalog, then the CPU operand layout (packed
   // panels for the micro-kernel) before the weight-only work is outlined:
   // packing a weight happens once, in <fn>.pack.
@@ -202,6 +204,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
     XPUCPUPackOperandsPassOptions packing;
     packing.registerTile.assign(options.registerTile.begin(),
                                 options.registerTile.end());
+    packing.amx = amx;
     pm.addNestedPass<func::FuncOp>(createXPUCPUPackOperandsPass(packing));
   }
   // Constant weights have no argument to outline for: their packing is
@@ -237,6 +240,12 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createXPUCPUHoistVectorTransfersPass());
     pm.addNestedPass<func::FuncOp>(createXPUCPULowerVectorsPass());
     pm.addPass(createCSEPass());
+    // bf16 GEMMs in the AMX form (xpu-cpu-pack-operands) become tile loops.
+    if (amx) {
+      XPUCPULowerAmxGemmPassOptions lowerAmx;
+      lowerAmx.l2Bytes = cpu.preset->cpu->l2Bytes;
+      pm.addPass(createXPUCPULowerAmxGemmPass(lowerAmx));
+    }
   }
   // Vector math stays vector math: polynomial approximations instead of
   // one libm call per lane.
@@ -266,6 +275,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.vectorContractLowering =
       vector::VectorContractLowering::OuterProduct;
+  vectorToLLVM.amx = amx;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());

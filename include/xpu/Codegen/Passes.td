@@ -30,6 +30,16 @@ def XPUCPUPackOperandsPass
       the packed init);
     * `linalg.unpack` back to `[b?, m, n]`, which drops the padding.
 
+    On a target with AMX (`sapphirerapids`, or the host with `chip=host`),
+    a `linalg.matmul` of bf16 operands into a zero-filled f32 result
+    (`precision=bf16`) takes the AMX form of `include/xpu/Codegen/AmxLayout.h`
+    instead: the lhs copied into a zero `[Mp, Kp]` bf16 tensor (M padded to
+    32, K to 32), the rhs into a zero `[Np, Kp]` one and relaid into VNNI
+    panels `[Np/16, Kp/32, 16, 16, 2]` (weight-only work: `<fn>.pack` for a
+    weight), a `linalg.generic` contraction into `[Mp, Np/16, 16]` f32, and
+    the `[m, n]` corner of it as the result; `xpu-cpu-lower-amx-gemm`
+    lowers the contraction after bufferization.
+
     Every register tile of the packed problem is full, whatever the shape:
     `xpu-cpu-tile-and-vectorize` vectorizes it without masks. Other
     contractions are left alone, with a remark (`--xpu-remarks`).
@@ -42,10 +52,15 @@ def XPUCPUPackOperandsPass
                "Register tile [mr, nr]: the packed panel sizes (default: "
                "from the module's CPU #xpu.target, (registers - 3) / 2 rows "
                "of two vectors: 6,16 with 16 ymm registers, 14,32 with 32 "
-               "zmm; 6,16 without a CPU target)">
+               "zmm; 6,16 without a CPU target)">,
+    Option<"amx", "amx", "bool", /*default=*/"true",
+           "On a target with AMX (a CPU #xpu.target whose mma is "
+           "[16, 16, 32]), rewrite bf16 matmuls into a zero-filled f32 "
+           "result into the AMX form that xpu-cpu-lower-amx-gemm lowers">
   ];
   let statistics = [
-    Statistic<"numPacked", "num-packed", "Matmuls rewritten to packed form">
+    Statistic<"numPacked", "num-packed", "Matmuls rewritten to packed form">,
+    Statistic<"numAmx", "num-amx", "bf16 matmuls rewritten to the AMX form">
   ];
 }
 
@@ -253,6 +268,51 @@ def XPUCPUParallelToThreadsPass
   ];
   let statistics = [
     Statistic<"numParallel", "num-parallel", "Parallel loops lowered">
+  ];
+}
+
+def XPUCPULowerAmxGemmPass
+    : Pass<"xpu-cpu-lower-amx-gemm", "ModuleOp"> {
+  let summary = "Lower the AMX form of bf16 GEMMs to tile loads, tdpbf16ps "
+                "and tile stores";
+  let description = [{
+    Runs on buffers, after bufferization. Each `linalg.generic` in the AMX
+    form that `xpu-cpu-pack-operands` builds for bf16 GEMMs on an AMX
+    target (`include/xpu/Codegen/AmxLayout.h`: a zero-padded `[Mp, Kp]`
+    bf16 lhs, the rhs in VNNI panels `[N1, K1, 16, 16, 2]`, an
+    `[Mp, N1, 16]` f32 accumulator; Mp and N1 x 16 multiples of 32, Kp of
+    32) becomes a loop nest of upstream `amx` ops:
+
+    * rhs column panels in groups that fit in half of `l2-bytes`, then
+      32-row blocks of the lhs, then pairs of panels: one 32x32 output
+      block as 2x2 `!amx.tile<16x16xf32>` accumulators (loaded from the
+      accumulator buffer, so the product adds to what it holds);
+    * over k in steps of 32: two lhs tiles (`16x32xbf16`, rows of the
+      padded lhs) and two rhs tiles (16 rows of 16 bf16 pairs, one
+      contiguous 1 KiB panel step), four `amx.tile_mulf` (tdpbf16ps) into
+      the accumulators; all eight tile registers;
+    * the four tiles stored back (`tilestored`).
+
+    Before the nest, a call of `__xpu_cpu_request_amx` (added to the module
+    once) asks Linux for the AMX tile state (`arch_prctl(ARCH_REQ_XCOMP_PERM,
+    XFEATURE_XTILEDATA)`); where the kernel refuses, it prints one line to
+    stderr and exits with status 1 instead of the SIGILL the first tile
+    instruction would raise. `convert-vector-to-llvm{enable-amx}` lowers the
+    `amx` ops. A contraction in this form whose buffers are not padded or
+    contiguous is left to the scalar loops (correct, slow) with a remark.
+  }];
+  let dependentDialects = ["::mlir::amx::AMXDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"l2Bytes", "l2-bytes", "int64_t", /*default=*/"2097152",
+           "L2 cache bytes of one core: half of it holds the rhs panels of "
+           "one pass over the rows">
+  ];
+  let statistics = [
+    Statistic<"numLowered", "num-lowered", "AMX GEMMs lowered">
   ];
 }
 

@@ -204,6 +204,12 @@ struct XPUCPUPipelineOptions
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc(detail::getChipHelp(kKind)),
       llvm::cl::init(kHostChip.str())};
+  PassOptions::Option<bool> amx{
+      *this, "amx",
+      llvm::cl::desc("bf16 GEMMs (precision=bf16) on AMX tiles where the "
+                     "chip has them (default on); off keeps the vector "
+                     "path"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Tile and vectorize (default); off gives the scalar loop "
