@@ -244,6 +244,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
     if (amx) {
       XPUCPULowerAmxGemmPassOptions lowerAmx;
       lowerAmx.l2Bytes = cpu.preset->cpu->l2Bytes;
+      lowerAmx.parallel = options.threads != 1;
       pm.addPass(createXPUCPULowerAmxGemmPass(lowerAmx));
     }
   }

@@ -283,14 +283,18 @@ def XPUCPULowerAmxGemmPass
     `[Mp, N1, 16]` f32 accumulator; Mp and N1 x 16 multiples of 32, Kp of
     32) becomes a loop nest of upstream `amx` ops:
 
-    * rhs column panels in groups that fit in half of `l2-bytes`, then
-      32-row blocks of the lhs, then pairs of panels: one 32x32 output
-      block as 2x2 `!amx.tile<16x16xf32>` accumulators (loaded from the
-      accumulator buffer, so the product adds to what it holds);
-    * over k in steps of 32: two lhs tiles (`16x32xbf16`, rows of the
-      padded lhs) and two rhs tiles (16 rows of 16 bf16 pairs, one
-      contiguous 1 KiB panel step), four `amx.tile_mulf` (tdpbf16ps) into
-      the accumulators; all eight tile registers;
+    * rhs column panels in groups that fit in half of `l2-bytes` (an
+      `scf.forall` over the groups with `parallel`), then k in groups of 8
+      steps of 32, then 32-row blocks of the lhs (whose 16 KiB slice stays
+      in L1), then pairs of panels: one 32x32 output block as 2x2
+      `!amx.tile<16x16xf32>` accumulators, loaded from the accumulator
+      buffer (so the product adds to what it holds), or zero tiles in the
+      first k group when a zero `linalg.fill` of the buffer comes right
+      before (the fill is then removed);
+    * per k step, in straight-line code (tiles cannot be loop-carried
+      through the LLVM conversion): two lhs tiles (`16x32xbf16`) and two
+      rhs tiles (16 rows of 16 bf16 pairs, one contiguous 1 KiB panel
+      step), four `amx.tile_mulf` (tdpbf16ps); all eight tile registers;
     * the four tiles stored back (`tilestored`).
 
     Before the nest, a call of `__xpu_cpu_request_amx` (added to the module
@@ -309,7 +313,10 @@ def XPUCPULowerAmxGemmPass
   let options = [
     Option<"l2Bytes", "l2-bytes", "int64_t", /*default=*/"2097152",
            "L2 cache bytes of one core: half of it holds the rhs panels of "
-           "one pass over the rows">
+           "one pass over the rows">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Distribute the groups of rhs panels (disjoint output columns) "
+           "over an scf.forall, at least 8 groups where the panels allow">
   ];
   let statistics = [
     Statistic<"numLowered", "num-lowered", "AMX GEMMs lowered">

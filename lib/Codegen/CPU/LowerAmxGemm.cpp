@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::xpu {
 #define GEN_PASS_DEF_XPUCPULOWERAMXGEMMPASS
@@ -29,6 +30,9 @@ static constexpr StringLiteral kRefusedMessage = "__xpu_cpu_amx_refused";
 /// k steps of 32 per straight-line group: the f32 accumulator tiles are
 /// loaded and stored once per group.
 static constexpr int64_t kAmxUnroll = 8;
+/// 32-row blocks per band of rows: 256 rows, whose f32 accumulators for a
+/// group of 16 panels (256 KiB) stay in L2 across the k groups.
+static constexpr int64_t kAmxRowBlocks = 8;
 
 SmallVector<AffineMap> mlir::xpu::getAmxGemmIndexingMaps(MLIRContext *ctx) {
   AffineExpr m1, mi, n1, n, k1, k2, kk;
@@ -55,6 +59,10 @@ FailureOr<SmallVector<int64_t>> staticStrides(MemRefType type) {
 /// the micro-kernel handles; the reason otherwise.
 struct AmxGemm {
   Value lhs, rhs, acc;
+  /// The zero fill of `acc` right before the contraction, folded into the
+  /// nest (zero tiles instead of loads in the first k group); or null.
+  linalg::FillOp zeroFill;
+  bool zeroInit = false;
   int64_t m1 = 0, n1 = 0, k1 = 0;
   int64_t accStride = 0;
 };
@@ -121,6 +129,21 @@ FailureOr<AmxGemm> matchAmxGemm(linalg::GenericOp op, std::string &reason) {
     return failure();
   }
   g.accStride = (*accStrides)[1];
+  // A zero fill of the accumulator earlier in the block, with nothing in
+  // between that touches the buffer: the nest can start from zero tiles.
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    auto fill = dyn_cast<linalg::FillOp>(prev);
+    if (fill && fill.hasPureBufferSemantics() &&
+        fill.getOutputs()[0] == g.acc &&
+        matchPattern(fill.getInputs()[0], m_AnyZeroFloat())) {
+      g.zeroFill = fill;
+      g.zeroInit = true;
+      break;
+    }
+    if (llvm::is_contained(prev->getOperands(), g.acc) ||
+        prev->getNumRegions() != 0)
+      break;
+  }
   return g;
 }
 
@@ -187,9 +210,11 @@ func::FuncOp getOrCreateRequestAmx(ModuleOp module) {
   return fn;
 }
 
-/// The loop nest of 32x32 output blocks (2x2 tiles) over groups of `nb`
-/// rhs column panels, each block accumulating over the whole k.
-void emitAmxGemm(OpBuilder &b, Location loc, const AmxGemm &g, int64_t nb) {
+/// The loop nest: groups of `nb` rhs column panels, then k in groups of
+/// kAmxUnroll steps, then 32-row blocks and pairs of panels: one 32x32
+/// output block (2x2 tiles) accumulates one k group at a time.
+void emitAmxGemm(OpBuilder &b, Location loc, const AmxGemm &g, int64_t nb,
+                 bool parallel) {
   auto idx = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
@@ -211,61 +236,98 @@ void emitAmxGemm(OpBuilder &b, Location loc, const AmxGemm &g, int64_t nb) {
                          scf::YieldOp::create(b, loc);
                        });
   };
-  forLoop(zero, idx(g.n1), idx(nb), [&](Value jc) {
-    Value jEnd = arith::MinSIOp::create(b, loc, add(jc, idx(nb)), idx(g.n1));
-    forLoop(zero, idx(g.m1), one, [&](Value i) {
-      forLoop(jc, jEnd, two, [&](Value j) {
-        Value j1 = add(j, one);
-        // (row within the block, rhs panel) of the four accumulators.
-        SmallVector<std::pair<Value, Value>> tiles = {
-            {zero, j}, {zero, j1}, {sixteen, j}, {sixteen, j1}};
-        auto accAt = [&](Value row, Value panel) {
-          return SmallVector<Value>{i, row, panel, zero};
-        };
-        // `steps` k steps from k step `k` in straight-line code: the
-        // accumulators are loaded before and stored after (tiles cannot be
-        // carried by loops through the LLVM conversion).
-        auto emitSteps = [&](Value k, int64_t steps) {
-          SmallVector<Value> c;
-          for (auto [row, panel] : tiles)
-            c.push_back(amx::TileLoadOp::create(b, loc, accTile, g.acc,
-                                                accAt(row, panel), accStride));
-          for (int64_t s = 0; s < steps; ++s) {
-            Value ks = add(k, idx(s));
-            auto lhsAt = [&](Value row) {
-              return amx::TileLoadOp::create(b, loc, lhsTile, g.lhs,
-                                             ValueRange{i, ks, row, zero},
-                                             lhsStride)
-                  .getResult();
-            };
-            auto rhsAt = [&](Value panel) {
-              return amx::TileLoadOp::create(
-                         b, loc, rhsTile, g.rhs,
-                         ValueRange{panel, ks, zero, zero, zero}, rhsStride)
-                  .getResult();
-            };
-            Value a0 = lhsAt(zero), a1 = lhsAt(sixteen);
-            Value b0 = rhsAt(j), b1 = rhsAt(j1);
-            auto mul = [&](Value lhs, Value rhs, Value acc) {
-              return amx::TileMulFOp::create(b, loc, accTile, lhs, rhs, acc)
-                  .getResult();
-            };
-            c = {mul(a0, b0, c[0]), mul(a0, b1, c[1]), mul(a1, b0, c[2]),
-                 mul(a1, b1, c[3])};
-          }
-          for (auto [tile, at] : llvm::zip(c, tiles))
-            amx::TileStoreOp::create(b, loc, g.acc, accAt(at.first, at.second),
-                                     tile, accStride);
-        };
-        int64_t unroll = std::min<int64_t>(kAmxUnroll, g.k1);
-        int64_t main = g.k1 / unroll * unroll;
-        forLoop(zero, idx(main), idx(unroll),
-                [&](Value k) { emitSteps(k, unroll); });
-        if (main != g.k1)
-          emitSteps(idx(main), g.k1 - main);
-      });
+  // `steps` k steps from k step `k` of the 32x32 block (i, panels j and
+  // j + 1), in straight-line code: the accumulators are loaded before and
+  // stored after (tiles cannot be carried by loops through the LLVM
+  // conversion).
+  auto emitSteps = [&](Value i, Value j, Value k, int64_t steps,
+                       bool zeroInit) {
+    Value j1 = add(j, one);
+    // (row within the block, rhs panel) of the four accumulators.
+    SmallVector<std::pair<Value, Value>> tiles = {
+        {zero, j}, {zero, j1}, {sixteen, j}, {sixteen, j1}};
+    auto accAt = [&](Value row, Value panel) {
+      return SmallVector<Value>{i, row, panel, zero};
+    };
+    SmallVector<Value> c;
+    for (auto [row, panel] : tiles)
+      c.push_back(zeroInit
+                      ? amx::TileZeroOp::create(b, loc, accTile).getResult()
+                      : amx::TileLoadOp::create(b, loc, accTile, g.acc,
+                                                accAt(row, panel), accStride)
+                            .getResult());
+    for (int64_t s = 0; s < steps; ++s) {
+      Value ks = add(k, idx(s));
+      auto lhsAt = [&](Value row) {
+        return amx::TileLoadOp::create(b, loc, lhsTile, g.lhs,
+                                       ValueRange{i, ks, row, zero}, lhsStride)
+            .getResult();
+      };
+      auto rhsAt = [&](Value panel) {
+        return amx::TileLoadOp::create(b, loc, rhsTile, g.rhs,
+                                       ValueRange{panel, ks, zero, zero, zero},
+                                       rhsStride)
+            .getResult();
+      };
+      Value a0 = lhsAt(zero), a1 = lhsAt(sixteen);
+      Value b0 = rhsAt(j), b1 = rhsAt(j1);
+      auto mul = [&](Value lhs, Value rhs, Value acc) {
+        return amx::TileMulFOp::create(b, loc, accTile, lhs, rhs, acc)
+            .getResult();
+      };
+      c = {mul(a0, b0, c[0]), mul(a0, b1, c[1]), mul(a1, b0, c[2]),
+           mul(a1, b1, c[3])};
+    }
+    for (auto [tile, at] : llvm::zip(c, tiles))
+      amx::TileStoreOp::create(b, loc, g.acc, accAt(at.first, at.second), tile,
+                               accStride);
+  };
+  // For one group of panels [jc, jEnd) and `steps` k steps from `k`: every
+  // 32-row block, every pair of panels. The lhs slice of a block (32 rows x
+  // 8 k steps: 16 KiB) stays in L1 across the pairs; the group's rhs slice
+  // in L2 across the blocks.
+  auto emitBlocks = [&](Value ic, Value iEnd, Value jc, Value jEnd, Value k,
+                        int64_t steps, bool zeroInit) {
+    forLoop(ic, iEnd, one, [&](Value i) {
+      forLoop(jc, jEnd, two,
+              [&](Value j) { emitSteps(i, j, k, steps, zeroInit); });
     });
-  });
+  };
+  // The first k group starts from zero tiles when the accumulator's zero
+  // fill was folded in (then nothing else initializes it).
+  int64_t unroll = std::min<int64_t>(kAmxUnroll, g.k1);
+  int64_t main = g.k1 / unroll * unroll;
+  // Rows in bands of kAmxRowBlocks blocks, so that the accumulators of a
+  // band and panel group stay in L2 across the k groups.
+  auto emitGroup = [&](Value jc) {
+    Value jEnd = arith::MinSIOp::create(b, loc, add(jc, idx(nb)), idx(g.n1));
+    forLoop(zero, idx(g.m1), idx(kAmxRowBlocks), [&](Value ic) {
+      Value iEnd = arith::MinSIOp::create(b, loc, add(ic, idx(kAmxRowBlocks)),
+                                          idx(g.m1));
+      int64_t first = g.zeroInit ? unroll : 0;
+      if (g.zeroInit)
+        emitBlocks(ic, iEnd, jc, jEnd, zero, unroll, /*zeroInit=*/true);
+      forLoop(idx(first), idx(main), idx(unroll), [&](Value k) {
+        emitBlocks(ic, iEnd, jc, jEnd, k, unroll, false);
+      });
+      if (main != g.k1)
+        emitBlocks(ic, iEnd, jc, jEnd, idx(main), g.k1 - main, false);
+    });
+  };
+  // The panel groups write disjoint columns: with `parallel`, an
+  // scf.forall (run on threads by the CPU pipeline).
+  if (!parallel) {
+    forLoop(zero, idx(g.n1), idx(nb), emitGroup);
+    return;
+  }
+  scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+                        ArrayRef<OpFoldResult>{b.getIndexAttr(g.n1)},
+                        ArrayRef<OpFoldResult>{b.getIndexAttr(nb)},
+                        ValueRange{}, std::nullopt,
+                        [&](OpBuilder &, Location, ValueRange ivs) {
+                          emitGroup(ivs[0]);
+                          scf::InParallelOp::create(b, loc);
+                        });
 }
 
 struct LowerAmxGemmPass final
@@ -297,8 +359,13 @@ struct LowerAmxGemmPass final
       // as fit in half of `l2-bytes` (at least one pair).
       int64_t panelBytes = g.k1 * kAmxK * kAmxCols * 2;
       int64_t nb = std::max<int64_t>(2, (l2Bytes / 2) / panelBytes) & ~1;
-      emitAmxGemm(b, loc, g, std::min(nb, g.n1));
+      // With threads, at least 8 groups where the panels allow it.
+      if (parallel)
+        nb = std::min(nb, std::max<int64_t>(2, g.n1 / 8 & ~1));
+      emitAmxGemm(b, loc, g, std::min(nb, g.n1), parallel);
       op.erase();
+      if (g.zeroFill)
+        g.zeroFill.erase();
       ++numLowered;
       remark::passed(loc, remarkOpts(kPassArg, "Lowered")) << remark::reason(
           "AMX GEMM {0}x{1}x{2} (padded): 2x2 blocks of 16x16 f32 tiles, "

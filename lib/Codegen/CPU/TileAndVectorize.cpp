@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "xpu/Codegen/AmxLayout.h"
 #include "xpu/Codegen/Passes.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
@@ -155,6 +156,20 @@ LogicalResult vectorizePanelTile(RewriterBase &rewriter, linalg::LinalgOp op) {
                       .getResult();
   rewriter.replaceOp(op, written);
   return success();
+}
+
+/// A linalg.fill whose only use is the accumulator of an AMX contraction
+/// (AmxLayout.h): it stays a fill, which xpu-cpu-lower-amx-gemm folds into
+/// its nest as zero tiles.
+bool isAmxAccumulatorFill(linalg::LinalgOp op) {
+  auto fill = dyn_cast<linalg::FillOp>(op.getOperation());
+  if (!fill || !fill->hasOneUse())
+    return false;
+  OpOperand &use = *fill->use_begin();
+  auto gemm = dyn_cast<linalg::GenericOp>(use.getOwner());
+  return gemm && gemm.isDpsInit(&use) &&
+         gemm.getIndexingMapsArray() ==
+             getAmxGemmIndexingMaps(op->getContext());
 }
 
 /// A linalg.generic with one result whose only reduction loop is the
@@ -886,6 +901,8 @@ struct TileAndVectorizePass final
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()))
         gemms.push_back(op);
       else if (isPackedGemm(op))
+        return;
+      else if (isAmxAccumulatorFill(op))
         return;
       else if (isa<linalg::GenericOp, linalg::FillOp>(op.getOperation()) &&
                op.getNumLoops() > 0 &&
