@@ -307,6 +307,16 @@ struct PackOperandsPass final
                                  rewriter.getIndexAttr(n)},
           ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
                                  rewriter.getIndexAttr(1)});
+    // A padded result that is returned as it is would be copied out of its
+    // strided view by the runtime's generic memref.copy: a linalg.copy
+    // (loops, which LLVM vectorizes) is faster.
+    if (result != flat && llvm::any_of(op->getUsers(), [](Operation *user) {
+          return user->hasTrait<OpTrait::IsTerminator>();
+        })) {
+      Value dest =
+          tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), f32);
+      result = linalg::CopyOp::create(rewriter, loc, result, dest).getResult(0);
+    }
     remark::passed(loc, remarkOpts(kPassArg, "PackedForAmx")) << remark::reason(
         "{0} (bf16 into f32) in the AMX form: lhs packed into 32x32 "
         "blocks ({1}x{2} padded), "

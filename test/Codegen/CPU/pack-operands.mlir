@@ -165,7 +165,8 @@ func.func @register_tile_from_avx2_target(%a: tensor<131x97xf32>, %b: tensor<97x
 // zero-padded 32x32 blocks, the [n, k] rhs copied into a zero 64x96 tensor
 // and relaid into VNNI panels (rhs[n1 * 16 + n][k1 * 32 + k2 * 2 + kk]),
 // the contraction accumulates into [M1, 32, N1, 16] f32, and the 40x50
-// corner of its 64x64 view is the result.
+// corner of its 64x64 view is the result (returned: copied by a
+// linalg.copy, not by the runtime's strided memref.copy).
 //   CHECK-DAG: #[[$VNNI:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0 * 16 + d3, d1 * 32 + d2 * 2 + d4)>
 //   CHECK-DAG: #[[$A:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d1, d5 * 2 + d6)>
 //   CHECK-DAG: #[[$B:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d4, d5, d3, d6)>
@@ -186,7 +187,8 @@ func.func @register_tile_from_avx2_target(%a: tensor<131x97xf32>, %b: tensor<97x
 //       CHECK:     arith.mulf
 //       CHECK:     arith.addf
 //       CHECK:   %[[F:.*]] = tensor.collapse_shape %[[P]] {{\[}}[0, 1], [2, 3]] : tensor<2x32x4x16xf32> into tensor<64x64xf32>
-//       CHECK:   %[[R:.*]] = tensor.extract_slice %[[F]][0, 0] [40, 50] [1, 1]
+//       CHECK:   %[[S:.*]] = tensor.extract_slice %[[F]][0, 0] [40, 50] [1, 1]
+//       CHECK:   %[[R:.*]] = linalg.copy ins(%[[S]] : tensor<40x50xf32>)
 //       CHECK:   return %[[R]]
 module attributes {xpu.target = #xpu.target<"sapphirerapids">} {
 func.func @bf16_matmul_on_amx(%a: tensor<40x70xbf16>, %b: tensor<50x70xbf16>) -> tensor<40x50xf32> {
