@@ -355,8 +355,24 @@ LogicalResult fusePackProducer(RewriterBase &rw, linalg::GenericOp producer) {
     rw.setInsertionPoint(top);
     IRMapping sourceMap;
     sourceMap.map(source, newSource);
-    Value loaded = rw.clone(*top, sourceMap)->getResult(0);
+    Operation *cloned = rw.clone(*top, sourceMap);
+    Value loaded = cloned->getResult(0);
     auto type = cast<VectorType>(loaded.getType());
+    // A producer that converts (f32 -> bf16): the read takes the input's
+    // element type and a padding value of it.
+    Type inputElt = getElementTypeOrSelf(input.getType());
+    if (inputElt != type.getElementType()) {
+      auto clonedRead = isa<vector::MaskOp>(cloned)
+                            ? cast<vector::TransferReadOp>(
+                                  cast<vector::MaskOp>(cloned).getMaskableOp())
+                            : cast<vector::TransferReadOp>(cloned);
+      rw.modifyOpInPlace(cloned, [&] {
+        clonedRead.getPaddingMutable().assign(arith::ConstantOp::create(
+            rw, loc, inputElt, rw.getZeroAttr(inputElt)));
+        clonedRead.getResult().setType(type.clone(inputElt));
+        loaded.setType(type.clone(inputElt));
+      });
+    }
     IRMapping mapping;
     mapping.map(producer.getBlock()->getArgument(0), loaded);
     Value result =
@@ -407,7 +423,8 @@ bool isTileEpilogue(linalg::GenericOp op, Value product) {
 /// The elementwise producer of a linalg.pack's source that the pack's
 /// vectorized tiles can apply on the fly (fusePackProducer): a
 /// linalg.generic used only by the pack, with one input of its result's
-/// type, identity maps, parallel loops, static shapes, an init its body
+/// shape (a conversion such as f32 -> bf16 is applied as the pack reads),
+/// identity maps, parallel loops, static shapes, an init its body
 /// does not read, and an elementwise body. Null otherwise.
 linalg::GenericOp packProducer(linalg::PackOp pack) {
   auto op = pack.getSource().getDefiningOp<linalg::GenericOp>();
@@ -415,7 +432,8 @@ linalg::GenericOp packProducer(linalg::PackOp pack) {
       op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
       op.getNumParallelLoops() != op.getNumLoops() ||
       !hasStaticTensorShapes(op) ||
-      op.getDpsInputOperand(0)->get().getType() != op.getResult(0).getType() ||
+      cast<ShapedType>(op.getDpsInputOperand(0)->get().getType()).getShape() !=
+          cast<ShapedType>(op.getResult(0).getType()).getShape() ||
       op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)) ||
       !llvm::all_of(op.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isIdentity(); }) ||
