@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make bench: the CPU GEMM benchmark (scripts/bench-cpu.py) against NumPy /
 # OpenBLAS and, when it installs, IREE with data tiling, measured in the same
-# run. IREE (iree-base-compiler, iree-base-runtime from PyPI) goes into a
+# run; then bf16 (scripts/bench-cpu-bf16.py) against PyTorch's bf16 matmul. IREE (iree-base-compiler, iree-base-runtime from PyPI) goes into a
 # virtual environment under the build directory, for the benchmark only; if
 # it cannot be installed the IREE column is left out.
 #
@@ -33,6 +33,17 @@ if [ -x "$VENV/bin/python" ]; then
 fi
 
 "$PYTHON" "$ROOT/scripts/bench-cpu.py" --build "$BUILD_DIR" "${IREE_ARGS[@]}" "$@"
+
+# bf16: precision=bf16 (AMX where the host has it) against PyTorch's bf16
+# matmul, in the same run, with the Python that has torch (the project's
+# .venv, or TORCH_PYTHON).
+TORCH_PYTHON=${TORCH_PYTHON:-$ROOT/.venv/bin/python}
+if [ -x "$TORCH_PYTHON" ] && "$TORCH_PYTHON" -c "import torch, numpy" 2>/dev/null; then
+  echo
+  "$TORCH_PYTHON" "$ROOT/scripts/bench-cpu-bf16.py" --build "$BUILD_DIR" --python "$TORCH_PYTHON"
+else
+  echo "bench-cpu: PyTorch not importable with $TORCH_PYTHON; bf16 section left out"
+fi
 
 # The generated SPIR-V kernels on an OpenCL device (PoCL here) next to the
 # CPU pipeline and stock MLIR loops, when a device exists.

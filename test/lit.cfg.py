@@ -134,6 +134,26 @@ config.substitutions.append(_ptxas_substitution)
 if os.path.exists(os.path.join(xpu_lib_dir, "libxpu_cuda_runtime.so")):
     config.available_features.add("cuda-runtime")
 
+# The host CPU's features as LLVM detects them (xpu-run --xpu-list-targets,
+# the detection chip=host compiles for), as features x86-<name>
+# (x86-avx512f, x86-amx-bf16, ...): ISA-specific tests REQUIRE them and are
+# UNSUPPORTED on hosts without.
+def _host_cpu_features():
+    xpu_run = os.path.join(config.xpu_tools_dir, "xpu-run")
+    try:
+        out = subprocess.run([xpu_run, "--xpu-list-targets"],
+                             capture_output=True, text=True,
+                             timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    for line in out.splitlines():
+        if line.startswith("host features:"):
+            return line.split(":", 1)[1].split()
+    return []
+
+for _feature in _host_cpu_features():
+    config.available_features.add("x86-" + _feature)
+
 tool_dirs = [config.xpu_tools_dir, config.llvm_tools_dir]
 tools = [
     "xpu-opt",
@@ -157,6 +177,10 @@ if _preload:
     config.environment["LD_PRELOAD"] = _preload
 config.substitutions.append(
     ("%mlir_opt_path", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+# LLVM 22's own llc and mlir-translate (Debian's /usr/bin/llc is LLVM 14,
+# which cannot read LLVM 22 IR): for the tests that look at the
+# instructions the CPU pipeline's code compiles to.
+tools += [ToolSubst(t, unresolved="ignore") for t in ["llc", "mlir-translate"]]
 for stock in ["mlir-opt", "mlir-runner"]:
     path = shutil.which(stock, path=config.llvm_tools_dir)
     if path and _preload:

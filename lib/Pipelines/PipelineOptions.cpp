@@ -62,7 +62,7 @@ LogicalResult checkSizes(PipelineOptionErrorFn emitError, StringRef option,
 
 /// The chips each pipeline takes, from the preset table (TargetPresets.h).
 struct PresetChips {
-  SmallVector<StringRef> xe, nvidia, gpus;
+  SmallVector<StringRef> xe, nvidia, gpus, cpu;
 
   static const PresetChips &get() {
     static const PresetChips chips = [] {
@@ -72,6 +72,10 @@ struct PresetChips {
       c.xe = listPresets([](const TargetPreset &p) { return p.dpas; });
       c.nvidia = listPresets("nvidia");
       c.gpus = listPresets([](const TargetPreset &p) { return !p.isCpu(); });
+      // The CPU pipeline: the host (detected when the pipeline is built)
+      // or any CPU preset, for cross-compiling.
+      c.cpu.push_back(kHostChip);
+      llvm::append_range(c.cpu, listPresets("cpu"));
       return c;
     }();
     return chips;
@@ -104,8 +108,20 @@ struct HelpTexts {
           t.precision[i] += "; f32 GEMMs run as SIMT kernels, tf32 ones on "
                             "tensor cores with tf32 operands, 16-bit models "
                             "always on tensor cores";
-        if (kind == PipelineKind::Optimize || kind == PipelineKind::CPU)
+        if (kind == PipelineKind::Optimize)
           continue;
+        if (kind == PipelineKind::CPU) {
+          t.chip[i] =
+              "CPU to compile for: host (default: the CPU this "
+              "process runs on, detected through LLVM's host CPU "
+              "queries, as the preset with the most of its features "
+              "and its own LLVM name and features) or a preset to "
+              "cross-compile for (" +
+              listAlternatives(ArrayRef(getPipelineChips(kind)).drop_front()) +
+              "); it sets the #xpu.target, the register tile and "
+              "the instructions the code may use";
+          continue;
+        }
         t.chip[i] = "Chip: " + listAlternatives(getPipelineChips(kind)) +
                     " (default " + getDefaultChip(kind).str() +
                     "); the #xpu.target preset when the module has none, and "
@@ -175,8 +191,9 @@ ArrayRef<StringRef> mlir::xpu::getPipelineChips(PipelineKind kind) {
   case PipelineKind::SPIRV:
     // GPU presets only: the strategy gives no config for the cpu target.
     return chips.gpus;
-  case PipelineKind::Optimize:
   case PipelineKind::CPU:
+    return chips.cpu;
+  case PipelineKind::Optimize:
     return {};
   }
   llvm_unreachable("unknown pipeline kind");
@@ -237,6 +254,8 @@ XPUCPUPipelineOptions::validate(PipelineOptionErrorFn emitError) const {
                         "[mc, nc, kc]")) ||
       failed(checkSizes(emitError, "register-tile", registerTile, 2, 256,
                         "[mr, nr]")))
+    return failure();
+  if (failed(checkPipelineChip(kKind, "chip", chip, emitError)))
     return failure();
   if (threads < 0)
     return emitError("invalid value '" + Twine(threads) +

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::xpu;
@@ -155,8 +156,33 @@ static void addLoopsAndMemRefsToLLVM(OpPassManager &pm) {
   pm.addPass(createConvertMathToLibmPass());
 }
 
+namespace {
+/// What the CPU pipeline compiles for: the preset of #xpu.target and the
+/// CPU and features LLVM generates code for.
+struct CpuTarget {
+  const TargetPreset *preset;
+  std::string llvmCpu, features;
+};
+} // namespace
+
+/// The CPU target of `chip` (validated): the host's own name and features,
+/// with the preset that has the most of them, for `host`; the preset's
+/// otherwise.
+static CpuTarget resolveCpuTarget(StringRef chip) {
+  if (chip == kHostChip) {
+    const HostCpu &host = getHostCpu();
+    return {&getHostCpuPreset(), host.name, llvm::join(host.features, ",")};
+  }
+  const TargetPreset *preset = lookupTargetPreset(chip);
+  assert(preset && preset->cpu && "the chip option is validated");
+  return {preset, preset->cpu->llvmCpu.str(), preset->cpu->features.str()};
+}
+
 void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
                                     const XPUCPUPipelineOptions &options) {
+  CpuTarget cpu = resolveCpuTarget(options.chip);
+  // AMX tiles for bf16 GEMMs where the chip has them.
+  bool amx = options.amx && cpu.preset->cpu->amx;
   // The target-independent catalog, then the CPU operand layout (packed
   // panels for the micro-kernel) before the weight-only work is outlined:
   // packing a weight happens once, in <fn>.pack.
@@ -165,7 +191,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   pm.addPass(createXPUCheckElementTypesPass());
   pm.addPass(createXPUCheckVectorSizesPass());
   XPUAttachTargetPassOptions attach;
-  attach.chip = getPipelineDefaultPreset("cpu")->chip.str();
+  attach.chip = cpu.preset->chip.str();
   pm.addPass(createXPUAttachTargetPass(attach));
   XPUOptimizePipelineOptions optimize;
   optimize.precision = options.getPrecisionPolicy().operands;
@@ -181,6 +207,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
     XPUCPUPackOperandsPassOptions packing;
     packing.registerTile.assign(options.registerTile.begin(),
                                 options.registerTile.end());
+    packing.amx = amx;
     pm.addNestedPass<func::FuncOp>(createXPUCPUPackOperandsPass(packing));
   }
   // Constant weights have no argument to outline for: their packing is
@@ -216,6 +243,13 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createXPUCPUHoistVectorTransfersPass());
     pm.addNestedPass<func::FuncOp>(createXPUCPULowerVectorsPass());
     pm.addPass(createCSEPass());
+    // bf16 GEMMs in the AMX form (xpu-cpu-pack-operands) become tile loops.
+    if (amx) {
+      XPUCPULowerAmxGemmPassOptions lowerAmx;
+      lowerAmx.l2Bytes = cpu.preset->cpu->l2Bytes;
+      lowerAmx.parallel = options.threads != 1;
+      pm.addPass(createXPUCPULowerAmxGemmPass(lowerAmx));
+    }
   }
   // Vector math stays vector math: polynomial approximations instead of
   // one libm call per lane.
@@ -245,6 +279,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.vectorContractLowering =
       vector::VectorContractLowering::OuterProduct;
+  vectorToLLVM.amx = amx;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
@@ -260,6 +295,10 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
     pm.addPass(createXPUCPUParallelToThreadsPass(threading));
   }
   pm.addPass(createCanonicalizerPass());
+  XPUCPUTargetFeaturesPassOptions features;
+  features.cpu = cpu.llvmCpu;
+  features.features = cpu.features;
+  pm.addPass(createXPUCPUTargetFeaturesPass(features));
   pm.addPass(createXPUDetachTargetPass());
 }
 

@@ -20,8 +20,8 @@
 // interfaces.
 // LLVM: llvm.func @forward
 // LLVM-NOT: {{(= |[[:blank:]]{2})(linalg|tensor|vector|memref|xpu|scf|arith)\.}}
-// LLVM: llvm.func @_mlir_ciface_forward.pack({{.*}} attributes {llvm.emit_c_interface, xpu.pack_part = "pack"}
+// LLVM: llvm.func @_mlir_ciface_forward.pack({{.*}} attributes {llvm.emit_c_interface, target_cpu = "{{[^"]+}}", target_features = #llvm.target_features<[{{.*}}]>, xpu.pack_part = "pack"}
 // LLVM-NOT: {{(= |[[:blank:]]{2})(linalg|tensor|vector|memref|xpu|scf|arith)\.}}
-// LLVM: llvm.func @_mlir_ciface_forward.packed({{.*}} attributes {llvm.emit_c_interface, xpu.pack_part = "packed"}
+// LLVM: llvm.func @_mlir_ciface_forward.packed({{.*}} attributes {llvm.emit_c_interface, target_cpu = "{{[^"]+}}", target_features = #llvm.target_features<[{{.*}}]>, xpu.pack_part = "packed"}
 // LLVM-NOT: {{(= |[[:blank:]]{2})(linalg|tensor|vector|memref|xpu|scf|arith)\.}}
 // LLVM: llvm.func @main

@@ -3,10 +3,14 @@
 #include "Runner.h"
 
 #include "xpu/Config/BuildPaths.h"
+#include "xpu/Dialect/XPU/IR/TargetPresets.h"
 #include "xpu/Runtime/XPURuntime.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -24,10 +28,37 @@ using namespace mlir::xpu::run;
 
 Program::~Program() = default;
 
+/// Fails with one error naming the function, its CPU and the features this
+/// host lacks when a function of `module` is compiled for features the
+/// host does not have (xpu-cpu-target-features): running it would raise
+/// SIGILL.
+static LogicalResult checkHostFeatures(ModuleOp module) {
+  LogicalResult result = success();
+  module.walk([&](LLVM::LLVMFuncOp fn) {
+    LLVM::TargetFeaturesAttr features = fn.getTargetFeaturesAttr();
+    if (fn.isExternal() || features.nullOrEmpty())
+      return WalkResult::advance();
+    SmallVector<std::string> missing =
+        xpu::getMissingHostFeatures(features.getFeaturesString());
+    if (missing.empty())
+      return WalkResult::advance();
+    result = fn.emitError()
+             << "xpu-run: '" << fn.getSymName() << "' is compiled for "
+             << fn.getTargetCpu().value_or("its CPU")
+             << " and uses features this host's CPU (" << xpu::getHostCpu().name
+             << ") lacks: " << llvm::join(missing, ", ")
+             << "; compile for this host (chip=host) or run on such a CPU";
+    return WalkResult::interrupt();
+  });
+  return result;
+}
+
 FailureOr<std::unique_ptr<Program>>
 Program::create(ModuleOp module, const TargetInfo &target,
                 ArrayRef<std::string> sharedLibs, unsigned optLevel,
                 bool deviceOnly) {
+  if (failed(checkHostFeatures(module)))
+    return failure();
   auto program = std::unique_ptr<Program>(new Program());
   SmallVector<std::string> libs(sharedLibs.begin(), sharedLibs.end());
   FailureOr<std::string> runtime = runtimeLibraryPath(target, module.getLoc());

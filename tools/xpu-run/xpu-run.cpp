@@ -34,6 +34,7 @@
 
 #include "xpu/Config/BuildPaths.h"
 #include "xpu/Config/Version.h"
+#include "xpu/Dialect/XPU/IR/TargetPresets.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 #include "xpu/InitAll.h"
 
@@ -142,6 +143,13 @@ static cl::opt<bool> listPrecisions(
     "xpu-list-precisions",
     cl::desc("List the precisions of every target (the default first) and "
              "exit"),
+    cl::init(false), cl::cat(xpuCategory));
+static cl::opt<bool> listTargets(
+    "xpu-list-targets",
+    cl::desc("Print the host CPU as LLVM detects it (name, the CPU preset "
+             "that chip=host compiles for, its vector and matrix features) "
+             "and the #xpu.target presets (as xpu-opt --xpu-list-targets), "
+             "and exit"),
     cl::init(false), cl::cat(xpuCategory));
 static cl::opt<std::string> passPipeline(
     "pass-pipeline",
@@ -940,6 +948,24 @@ static int runFunction(ModuleOp module, const TargetInfo &target) {
   return status;
 }
 
+/// The host CPU line of --xpu-list-targets: what LLVM detected and what
+/// the CPU pipeline makes of it.
+static void printHostCpu(raw_ostream &os) {
+  const xpu::HostCpu &host = xpu::getHostCpu();
+  const xpu::TargetPreset &preset = xpu::getHostCpuPreset();
+  SmallVector<StringRef> isa;
+  for (const std::string &f : host.features)
+    if (StringRef(f).starts_with("avx") || StringRef(f).starts_with("amx") ||
+        f == "fma")
+      isa.push_back(f);
+  os << "host: " << host.name << " (LLVM), chip=host compiles for preset "
+     << preset.chip << " (" << preset.description << "); " << preset.vectorBits
+     << "-bit vectors, " << preset.grfCount << " vector registers, matrix unit "
+     << (preset.cpu && preset.cpu->amx ? "AMX" : "none")
+     << "; vector and matrix features: " << llvm::join(isa, " ") << "\n";
+  os << "host features: " << llvm::join(host.features, " ") << "\n";
+}
+
 int main(int argc, char **argv) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
@@ -974,6 +1000,11 @@ int main(int argc, char **argv) {
       "[--target=opencl]\n");
   if (listPrecisions) {
     printPrecisions(llvm::outs());
+    return 0;
+  }
+  if (listTargets) {
+    printHostCpu(llvm::outs());
+    xpu::printTargetPresetsAsJson(llvm::outs());
     return 0;
   }
   if (std::optional<std::string> bad = checkOptionValues())

@@ -3,6 +3,7 @@
 #ifndef XPU_CODEGEN_PASSES_H
 #define XPU_CODEGEN_PASSES_H
 
+#include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

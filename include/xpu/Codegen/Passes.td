@@ -30,6 +30,16 @@ def XPUCPUPackOperandsPass
       the packed init);
     * `linalg.unpack` back to `[b?, m, n]`, which drops the padding.
 
+    On a target with AMX (`sapphirerapids`, or the host with `chip=host`),
+    a `linalg.matmul` of bf16 operands into a zero-filled f32 result
+    (`precision=bf16`) takes the AMX form of `include/xpu/Codegen/AmxLayout.h`
+    instead: the lhs copied into a zero `[Mp, Kp]` bf16 tensor (M padded to
+    32, K to 32), the rhs into a zero `[Np, Kp]` one and relaid into VNNI
+    panels `[Np/16, Kp/32, 16, 16, 2]` (weight-only work: `<fn>.pack` for a
+    weight), a `linalg.generic` contraction into `[Mp, Np/16, 16]` f32, and
+    the `[m, n]` corner of it as the result; `xpu-cpu-lower-amx-gemm`
+    lowers the contraction after bufferization.
+
     Every register tile of the packed problem is full, whatever the shape:
     `xpu-cpu-tile-and-vectorize` vectorizes it without masks. Other
     contractions are left alone, with a remark (`--xpu-remarks`).
@@ -39,10 +49,18 @@ def XPUCPUPackOperandsPass
                            "::mlir::arith::ArithDialect"];
   let options = [
     ListOption<"registerTile", "register-tile", "int64_t",
-               "Register tile [mr, nr]: the packed panel sizes (default 6,16)">
+               "Register tile [mr, nr]: the packed panel sizes (default: "
+               "from the module's CPU #xpu.target, (registers - 3) / 2 rows "
+               "of two vectors: 6,16 with 16 ymm registers, 14,32 with 32 "
+               "zmm; 6,16 without a CPU target)">,
+    Option<"amx", "amx", "bool", /*default=*/"true",
+           "On a target with AMX (a CPU #xpu.target whose mma is "
+           "[16, 16, 32]), rewrite bf16 matmuls into a zero-filled f32 "
+           "result into the AMX form that xpu-cpu-lower-amx-gemm lowers">
   ];
   let statistics = [
-    Statistic<"numPacked", "num-packed", "Matmuls rewritten to packed form">
+    Statistic<"numPacked", "num-packed", "Matmuls rewritten to packed form">,
+    Statistic<"numAmx", "num-amx", "bf16 matmuls rewritten to the AMX form">
   ];
 }
 
@@ -250,6 +268,96 @@ def XPUCPUParallelToThreadsPass
   ];
   let statistics = [
     Statistic<"numParallel", "num-parallel", "Parallel loops lowered">
+  ];
+}
+
+def XPUCPULowerAmxGemmPass
+    : Pass<"xpu-cpu-lower-amx-gemm", "ModuleOp"> {
+  let summary = "Lower the AMX form of bf16 GEMMs to tile loads, tdpbf16ps "
+                "and tile stores";
+  let description = [{
+    Runs on buffers, after bufferization. Each `linalg.generic` in the AMX
+    form that `xpu-cpu-pack-operands` builds for bf16 GEMMs on an AMX
+    target (`include/xpu/Codegen/AmxLayout.h`: a zero-padded `[Mp, Kp]`
+    bf16 lhs, the rhs in VNNI panels `[N1, K1, 16, 16, 2]`, an
+    `[Mp, N1, 16]` f32 accumulator; Mp and N1 x 16 multiples of 32, Kp of
+    32) becomes a loop nest of upstream `amx` ops:
+
+    * rhs column panels in groups that fit in half of `l2-bytes` (an
+      `scf.forall` over the groups with `parallel`), then k in groups of 8
+      steps of 32, then 32-row blocks of the lhs (whose 16 KiB slice stays
+      in L1), then pairs of panels: one 32x32 output block as 2x2
+      `!amx.tile<16x16xf32>` accumulators, loaded from the accumulator
+      buffer (so the product adds to what it holds), or zero tiles in the
+      first k group when a zero `linalg.fill` of the buffer comes right
+      before (the fill is then removed);
+    * per k step, in straight-line code (tiles cannot be loop-carried
+      through the LLVM conversion): two lhs tiles (`16x32xbf16`) and two
+      rhs tiles (16 rows of 16 bf16 pairs, one contiguous 1 KiB panel
+      step), four `amx.tile_mulf` (tdpbf16ps); all eight tile registers;
+    * the four tiles stored back (`tilestored`).
+
+    Before the nest, a call of `__xpu_cpu_request_amx` (added to the module
+    once) asks Linux for the AMX tile state (`arch_prctl(ARCH_REQ_XCOMP_PERM,
+    XFEATURE_XTILEDATA)`); where the kernel refuses, it prints one line to
+    stderr and exits with status 1 instead of the SIGILL the first tile
+    instruction would raise. `convert-vector-to-llvm{enable-amx}` lowers the
+    `amx` ops. A contraction in this form whose buffers are not padded or
+    contiguous is left to the scalar loops (correct, slow) with a remark.
+  }];
+  let dependentDialects = ["::mlir::amx::AMXDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"l2Bytes", "l2-bytes", "int64_t", /*default=*/"2097152",
+           "L2 cache bytes of one core: half of it holds the rhs panels of "
+           "one pass over the rows">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Distribute the groups of rhs panels (disjoint output columns) "
+           "over an scf.forall, at least 8 groups where the panels allow">
+  ];
+  let statistics = [
+    Statistic<"numLowered", "num-lowered", "AMX GEMMs lowered">
+  ];
+}
+
+def XPUCPUTargetFeaturesPass
+    : Pass<"xpu-cpu-target-features", "ModuleOp"> {
+  let summary = "Mark every LLVM function with the CPU it is compiled for "
+                "(target-cpu, target-features)";
+  let description = [{
+    The last step of the CPU pipeline: every `llvm.func` with a body gets
+    `target_cpu` and `target_features`, which LLVM IR carries as the
+    `"target-cpu"` and `"target-features"` function attributes. The code
+    generator then uses that CPU's instructions whatever machine compiles
+    it (the JIT of xpu-run, an object file of xpu-compile), and a runner
+    can check before calling the code that the host has every feature
+    listed (xpu-run does: a chip the host cannot run is one error line, not
+    an illegal instruction).
+
+    ```mlir
+    // xpu-opt --xpu-cpu-target-features="cpu=x86-64-v3 features=avx2,fma"
+    llvm.func @f() attributes {target_cpu = "x86-64-v3",
+        target_features = #llvm.target_features<["+avx2", "+fma"]>}
+    ```
+
+    The CPU pipeline passes the LLVM name and features of its `chip` (the
+    host's own name and every feature it reports for `chip=host`). An empty
+    `cpu` is an error; functions that already carry either attribute keep
+    it.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"\"",
+           "LLVM CPU name (x86-64-v3, sapphirerapids, ...)">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "LLVM feature names the code may use, comma-separated, with or "
+           "without a leading +">
+  ];
+  let statistics = [
+    Statistic<"numMarked", "num-marked", "Functions marked">
   ];
 }
 

@@ -79,6 +79,8 @@ struct PrecisionPolicy {
 
 /// The name of the precision option, in every pipeline and in messages.
 inline constexpr llvm::StringLiteral kPrecisionOption = "precision";
+/// The CPU pipeline's `chip` for the machine it runs on (getHostCpuPreset).
+inline constexpr llvm::StringLiteral kHostChip = "host";
 
 /// The precisions `kind` accepts, the default first.
 ArrayRef<StringRef> getPrecisions(PipelineKind kind);
@@ -199,6 +201,15 @@ struct XPUCPUPipelineOptions
       llvm::cl::desc(
           "Register tile [mr, nr] of the GEMM: the panels of the packed "
           "operands (default 6,16)")};
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc(detail::getChipHelp(kKind)),
+      llvm::cl::init(kHostChip.str())};
+  PassOptions::Option<bool> amx{
+      *this, "amx",
+      llvm::cl::desc("bf16 GEMMs (precision=bf16) on AMX tiles where the "
+                     "chip has them (default on); off keeps the vector "
+                     "path"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Tile and vectorize (default); off gives the scalar loop "

@@ -7,11 +7,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "xpu/Codegen/AmxLayout.h"
 #include "xpu/Codegen/Passes.h"
+#include "xpu/Dialect/XPU/IR/XPUAttrs.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::xpu {
 #define GEN_PASS_DEF_XPUCPUPACKOPERANDSPASS
@@ -46,12 +49,6 @@ FailureOr<MatmulForm> matchMatmul(linalg::LinalgOp op, std::string &reason) {
       reason = "it has dynamic shapes";
       return failure();
     }
-    // The packed micro-kernel is tuned and tested for f32; 16-bit operands
-    // (xpu-prepack-bf16) and f64 keep the matmul tiling.
-    if (!shaped.getElementType().isF32()) {
-      reason = "its element types are not all f32";
-      return failure();
-    }
   }
   MLIRContext *ctx = op->getContext();
   SmallVector<AffineMap> defaults =
@@ -77,6 +74,49 @@ FailureOr<MatmulForm> matchMatmul(linalg::LinalgOp op, std::string &reason) {
     form.rhsTransposed = true;
   }
   return form;
+}
+
+/// The register model of the f32 micro-kernel on `target`'s vector
+/// registers: a tile row is two vectors of f32 (nr = 2 x lanes), each row
+/// two accumulators, and two registers hold the rhs vectors and one the
+/// broadcast lhs value: mr = (registers - 3) / 2 rows. 16 ymm registers give
+/// 6x16, 32 zmm registers 14x32.
+SmallVector<int64_t> cpuRegisterTile(TargetAttr target) {
+  int64_t lanes = std::max<int64_t>(1, target.getVectorBits() / 32);
+  int64_t rows = std::max<int64_t>(1, (target.getGrfCount() - 3) / 2);
+  return {rows, 2 * lanes};
+}
+
+/// True if the operands of `op` are all f32: the packed micro-kernel is
+/// tuned and tested for f32; other element types keep the matmul tiling
+/// (bf16 ones go to AMX where the target has it).
+bool isAllF32(linalg::LinalgOp op) {
+  return llvm::all_of(op->getOperandTypes(), [](Type t) {
+    return cast<ShapedType>(t).getElementType().isF32();
+  });
+}
+
+/// True if `op` multiplies bf16 operands into an f32 result that starts
+/// from zero: the AMX form (AmxLayout.h) computes exactly that.
+bool isAmxCandidate(linalg::LinalgOp op, MatmulForm form) {
+  if (form.batched)
+    return false;
+  Type lhs = cast<ShapedType>(op.getDpsInputOperand(0)->get().getType())
+                 .getElementType();
+  Type rhs = cast<ShapedType>(op.getDpsInputOperand(1)->get().getType())
+                 .getElementType();
+  Value init = op.getDpsInitOperand(0)->get();
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  return lhs.isBF16() && rhs.isBF16() &&
+         cast<ShapedType>(init.getType()).getElementType().isF32() && fill &&
+         matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+}
+
+/// True if `target` has AMX tiles for bf16: a CPU whose matrix instruction
+/// is tdpbf16ps's [16, 16, 32].
+bool hasAmx(TargetAttr target) {
+  return target && target.isCpu() &&
+         target.getMma() == ArrayRef<int64_t>{kAmxRows, kAmxCols, kAmxK};
 }
 
 /// `value` packed with `tiles` on `dims`, outer dims in `outerPerm` order.
@@ -105,8 +145,13 @@ struct PackOperandsPass final
 
   void runOnOperation() override {
     SmallVector<int64_t> reg(registerTile.begin(), registerTile.end());
-    if (reg.empty())
-      reg = {6, 16};
+    TargetAttr target = TargetAttr::lookup(getOperation());
+    bool useAmx = amx && hasAmx(target);
+    if (reg.empty()) {
+      // Without a CPU #xpu.target: the AVX2 tile.
+      reg = target && target.isCpu() ? cpuRegisterTile(target)
+                                     : SmallVector<int64_t>{6, 16};
+    }
     if (reg.size() != 2 || reg[0] <= 0 || reg[1] <= 0) {
       getOperation().emitError()
           << kPassArg << ": register-tile needs 2 positive sizes [mr, nr]";
@@ -121,6 +166,17 @@ struct PackOperandsPass final
     for (linalg::LinalgOp op : matmuls) {
       std::string reason;
       FailureOr<MatmulForm> form = matchMatmul(op, reason);
+      if (succeeded(form) && useAmx && isAmxCandidate(op, *form)) {
+        rewriteMatmulForAmx(rewriter, op, *form);
+        ++numAmx;
+        continue;
+      }
+      if (succeeded(form) && !isAllF32(op)) {
+        reason = useAmx ? "its element types are neither all f32 nor bf16 "
+                          "operands into a zero-filled f32 result (AMX)"
+                        : "its element types are not all f32";
+        form = failure();
+      }
       if (failed(form)) {
         remark::missed(op.getLoc(), remarkOpts(kPassArg, "NotPacked"))
             << remark::reason("{0} left in place: {1}",
@@ -130,6 +186,145 @@ struct PackOperandsPass final
       rewriteMatmul(rewriter, op, *form, reg[0], reg[1]);
       ++numPacked;
     }
+  }
+
+  /// bf16 lhs [m, k] and rhs [k, n] or [n, k] into a zero-filled f32
+  /// [m, n], in the AMX form (AmxLayout.h): the lhs packed into zero-padded
+  /// 32x32 blocks, the rhs copied into a zero [Np, Kp] one (weight-only work,
+  /// outlined into <fn>.pack when the rhs is a weight) and relaid into VNNI
+  /// panels [N1, K1, 16, 16, 2], the contraction into [M1, 32, N1, 16], and
+  /// the [m, n] corner of its [Mp, Np] view as the result.
+  void rewriteMatmulForAmx(RewriterBase &rewriter, linalg::LinalgOp op,
+                           MatmulForm form) {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op->getContext();
+    rewriter.setInsertionPoint(op);
+    Value lhs = op.getDpsInputOperand(0)->get();
+    Value rhs = op.getDpsInputOperand(1)->get();
+    auto resultType =
+        cast<RankedTensorType>(op.getDpsInitOperand(0)->get().getType());
+    int64_t m = resultType.getDimSize(0), n = resultType.getDimSize(1);
+    int64_t k = cast<RankedTensorType>(lhs.getType()).getDimSize(1);
+    int64_t mp = llvm::alignTo(m, kAmxBlock), np = llvm::alignTo(n, kAmxBlock);
+    int64_t kp = llvm::alignTo(k, kAmxK);
+    Type bf16 = rewriter.getBF16Type(), f32 = rewriter.getF32Type();
+    auto zeros = [&](ArrayRef<int64_t> shape, Type elt) {
+      Value empty = tensor::EmptyOp::create(rewriter, loc, shape, elt);
+      Value zero = arith::ConstantOp::create(rewriter, loc, elt,
+                                             rewriter.getZeroAttr(elt));
+      return linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+    };
+    // `source` read through `map` (identity or transposed) into the
+    // [rows, cols] corner of a zero [rowsPadded, colsPadded] bf16 tensor.
+    auto padded = [&](Value source, int64_t rows, int64_t cols,
+                      int64_t rowsPadded, int64_t colsPadded,
+                      bool transposed) -> Value {
+      if (!transposed && rows == rowsPadded && cols == colsPadded)
+        return source;
+      Value dest = zeros({rowsPadded, colsPadded}, bf16);
+      SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(rows),
+                                         rewriter.getIndexAttr(cols)};
+      SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
+      Value corner = tensor::ExtractSliceOp::create(rewriter, loc, dest,
+                                                    offsets, sizes, strides);
+      AffineMap id = AffineMap::getMultiDimIdentityMap(2, ctx);
+      AffineMap in =
+          transposed
+              ? AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0}, ctx)
+              : id;
+      Value copy = linalg::GenericOp::create(
+                       rewriter, loc, corner.getType(), ValueRange{source},
+                       ValueRange{corner}, ArrayRef<AffineMap>{in, id},
+                       SmallVector<utils::IteratorType>(
+                           2, utils::IteratorType::parallel),
+                       [&](OpBuilder &b, Location l, ValueRange args) {
+                         linalg::YieldOp::create(b, l, args[0]);
+                       })
+                       .getResult(0);
+      return tensor::InsertSliceOp::create(rewriter, loc, copy, dest, offsets,
+                                           sizes, strides);
+    };
+    // The lhs in zero-padded 32x32 blocks: a linalg.pack, which
+    // xpu-cpu-tile-and-vectorize vectorizes (and no elementwise producer
+    // is fused into the contraction through it).
+    int64_t m1 = mp / kAmxBlock;
+    Value lhsBlocks =
+        pack(rewriter, loc, lhs, {0, 1}, {kAmxBlock, kAmxK}, /*outerPerm=*/{});
+    // The rhs as [n, k]: an x·Wᵀ weight is read as it is, a [k, n] one
+    // transposed.
+    Value rhsPadded = padded(rhs, n, k, np, kp, !form.rhsTransposed);
+
+    // VNNI panels: vnni[n1][k1][k2][j][kk] = rhs[n1 * 16 + j][k1 * 32 +
+    // k2 * 2 + kk].
+    int64_t n1 = np / kAmxCols, k1 = kp / kAmxK;
+    SmallVector<int64_t> vnniShape = {n1, k1, kAmxK / kAmxPair, kAmxCols,
+                                      kAmxPair};
+    AffineExpr dn1, dk1, dk2, dj, dkk;
+    bindDims(ctx, dn1, dk1, dk2, dj, dkk);
+    AffineMap vnniIn = AffineMap::get(
+        5, 0, {dn1 * kAmxCols + dj, dk1 * kAmxK + dk2 * kAmxPair + dkk}, ctx);
+    Value vnni =
+        linalg::GenericOp::create(
+            rewriter, loc, RankedTensorType::get(vnniShape, bf16),
+            ValueRange{rhsPadded},
+            ValueRange{tensor::EmptyOp::create(rewriter, loc, vnniShape, bf16)},
+            ArrayRef<AffineMap>{vnniIn,
+                                AffineMap::getMultiDimIdentityMap(5, ctx)},
+            SmallVector<utils::IteratorType>(5, utils::IteratorType::parallel),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              linalg::YieldOp::create(b, l, args[0]);
+            })
+            .getResult(0);
+
+    // The contraction over (m1, mi, n1, n, k1, k2, kk).
+    Value acc = zeros({m1, kAmxBlock, n1, kAmxCols}, f32);
+    SmallVector<utils::IteratorType> iterators(4,
+                                               utils::IteratorType::parallel);
+    iterators.append(3, utils::IteratorType::reduction);
+    Value product =
+        linalg::GenericOp::create(
+            rewriter, loc, acc.getType(), ValueRange{lhsBlocks, vnni},
+            ValueRange{acc}, getAmxGemmIndexingMaps(ctx), iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value a = arith::ExtFOp::create(b, l, f32, args[0]);
+              Value w = arith::ExtFOp::create(b, l, f32, args[1]);
+              Value mul = arith::MulFOp::create(b, l, a, w);
+              linalg::YieldOp::create(
+                  b, l, arith::AddFOp::create(b, l, args[2], mul).getResult());
+            })
+            .getResult(0);
+    Value flat = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({mp, np}, f32), product,
+        ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+    Value result = flat;
+    if (m != mp || n != np)
+      result = tensor::ExtractSliceOp::create(
+          rewriter, loc, flat,
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
+                                 rewriter.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(m),
+                                 rewriter.getIndexAttr(n)},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
+                                 rewriter.getIndexAttr(1)});
+    // A padded result that is returned as it is would be copied out of its
+    // strided view by the runtime's generic memref.copy: a linalg.copy
+    // (loops, which LLVM vectorizes) is faster.
+    if (result != flat && llvm::any_of(op->getUsers(), [](Operation *user) {
+          return user->hasTrait<OpTrait::IsTerminator>();
+        })) {
+      Value dest =
+          tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), f32);
+      result = linalg::CopyOp::create(rewriter, loc, result, dest).getResult(0);
+    }
+    remark::passed(loc, remarkOpts(kPassArg, "PackedForAmx")) << remark::reason(
+        "{0} (bf16 into f32) in the AMX form: lhs packed into 32x32 "
+        "blocks ({1}x{2} padded), "
+        "rhs ({3}) into VNNI panels {4}x{5}x16x16x2, f32 tiles "
+        "{1}x{6}",
+        op->getName().getStringRef(), mp, kp,
+        form.rhsTransposed ? "[n, k]" : "[k, n]", n1, k1, np);
+    rewriter.replaceOp(op, result);
   }
 
   /// lhs [b?, m, k] -> [b?, M1, k, mr]; rhs [b?, k, n] or [b?, n, k] ->

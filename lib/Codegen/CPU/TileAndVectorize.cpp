@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "xpu/Codegen/AmxLayout.h"
 #include "xpu/Codegen/Passes.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
@@ -155,6 +156,20 @@ LogicalResult vectorizePanelTile(RewriterBase &rewriter, linalg::LinalgOp op) {
                       .getResult();
   rewriter.replaceOp(op, written);
   return success();
+}
+
+/// A linalg.fill whose only use is the accumulator of an AMX contraction
+/// (AmxLayout.h): it stays a fill, which xpu-cpu-lower-amx-gemm folds into
+/// its nest as zero tiles.
+bool isAmxAccumulatorFill(linalg::LinalgOp op) {
+  auto fill = dyn_cast<linalg::FillOp>(op.getOperation());
+  if (!fill || !fill->hasOneUse())
+    return false;
+  OpOperand &use = *fill->use_begin();
+  auto gemm = dyn_cast<linalg::GenericOp>(use.getOwner());
+  return gemm && gemm.isDpsInit(&use) &&
+         gemm.getIndexingMapsArray() ==
+             getAmxGemmIndexingMaps(op->getContext());
 }
 
 /// A linalg.generic with one result whose only reduction loop is the
@@ -340,8 +355,24 @@ LogicalResult fusePackProducer(RewriterBase &rw, linalg::GenericOp producer) {
     rw.setInsertionPoint(top);
     IRMapping sourceMap;
     sourceMap.map(source, newSource);
-    Value loaded = rw.clone(*top, sourceMap)->getResult(0);
+    Operation *cloned = rw.clone(*top, sourceMap);
+    Value loaded = cloned->getResult(0);
     auto type = cast<VectorType>(loaded.getType());
+    // A producer that converts (f32 -> bf16): the read takes the input's
+    // element type and a padding value of it.
+    Type inputElt = getElementTypeOrSelf(input.getType());
+    if (inputElt != type.getElementType()) {
+      auto clonedRead = isa<vector::MaskOp>(cloned)
+                            ? cast<vector::TransferReadOp>(
+                                  cast<vector::MaskOp>(cloned).getMaskableOp())
+                            : cast<vector::TransferReadOp>(cloned);
+      rw.modifyOpInPlace(cloned, [&] {
+        clonedRead.getPaddingMutable().assign(arith::ConstantOp::create(
+            rw, loc, inputElt, rw.getZeroAttr(inputElt)));
+        clonedRead.getResult().setType(type.clone(inputElt));
+        loaded.setType(type.clone(inputElt));
+      });
+    }
     IRMapping mapping;
     mapping.map(producer.getBlock()->getArgument(0), loaded);
     Value result =
@@ -392,7 +423,8 @@ bool isTileEpilogue(linalg::GenericOp op, Value product) {
 /// The elementwise producer of a linalg.pack's source that the pack's
 /// vectorized tiles can apply on the fly (fusePackProducer): a
 /// linalg.generic used only by the pack, with one input of its result's
-/// type, identity maps, parallel loops, static shapes, an init its body
+/// shape (a conversion such as f32 -> bf16 is applied as the pack reads),
+/// identity maps, parallel loops, static shapes, an init its body
 /// does not read, and an elementwise body. Null otherwise.
 linalg::GenericOp packProducer(linalg::PackOp pack) {
   auto op = pack.getSource().getDefiningOp<linalg::GenericOp>();
@@ -400,7 +432,8 @@ linalg::GenericOp packProducer(linalg::PackOp pack) {
       op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
       op.getNumParallelLoops() != op.getNumLoops() ||
       !hasStaticTensorShapes(op) ||
-      op.getDpsInputOperand(0)->get().getType() != op.getResult(0).getType() ||
+      cast<ShapedType>(op.getDpsInputOperand(0)->get().getType()).getShape() !=
+          cast<ShapedType>(op.getResult(0).getType()).getShape() ||
       op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)) ||
       !llvm::all_of(op.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isIdentity(); }) ||
@@ -886,6 +919,8 @@ struct TileAndVectorizePass final
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()))
         gemms.push_back(op);
       else if (isPackedGemm(op))
+        return;
+      else if (isAmxAccumulatorFill(op))
         return;
       else if (isa<linalg::GenericOp, linalg::FillOp>(op.getOperation()) &&
                op.getNumLoops() > 0 &&

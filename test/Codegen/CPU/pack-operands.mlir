@@ -119,3 +119,119 @@ func.func @transposed_lhs_is_untouched(%a: tensor<8x4xf32>, %b: tensor<8x16xf32>
       outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
   return %r : tensor<4x16xf32>
 }
+
+// -----
+
+// Without register-tile, the tile comes from the module's CPU #xpu.target:
+// (registers - 3) / 2 rows of two vectors. 32 zmm registers (x86-64-v4):
+// 14 rows of 32 f32.
+// CHECK-LABEL: func.func @register_tile_from_avx512_target
+//       CHECK:   linalg.pack {{.*}} inner_tiles = [14] {{.*}} -> tensor<10x97x14xf32>
+//       CHECK:   linalg.pack {{.*}} inner_tiles = [32] {{.*}} -> tensor<3x97x32xf32>
+//       CHECK:   linalg.unpack {{.*}} inner_tiles = [14, 32]
+module attributes {xpu.target = #xpu.target<"x86-64-v4">} {
+func.func @register_tile_from_avx512_target(%a: tensor<131x97xf32>, %b: tensor<97x67xf32>) -> tensor<131x67xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<131x67xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<131x67xf32>) -> tensor<131x67xf32>
+  // expected-remark @+1 {{lhs packed into 14-row panels, rhs ([k, n]) into 32-column panels}}
+  %r = linalg.matmul ins(%a, %b : tensor<131x97xf32>, tensor<97x67xf32>)
+                     outs(%c : tensor<131x67xf32>) -> tensor<131x67xf32>
+  return %r : tensor<131x67xf32>
+}
+}
+
+// -----
+
+// 16 ymm registers (x86-64-v3): the AVX2 tile, 6 rows of 16 f32.
+// CHECK-LABEL: func.func @register_tile_from_avx2_target
+//       CHECK:   linalg.unpack {{.*}} inner_tiles = [6, 16]
+module attributes {xpu.target = #xpu.target<"x86-64-v3">} {
+func.func @register_tile_from_avx2_target(%a: tensor<131x97xf32>, %b: tensor<97x67xf32>) -> tensor<131x67xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<131x67xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<131x67xf32>) -> tensor<131x67xf32>
+  // expected-remark @+1 {{lhs packed into 6-row panels, rhs ([k, n]) into 16-column panels}}
+  %r = linalg.matmul ins(%a, %b : tensor<131x97xf32>, tensor<97x67xf32>)
+                     outs(%c : tensor<131x67xf32>) -> tensor<131x67xf32>
+  return %r : tensor<131x67xf32>
+}
+}
+
+// -----
+
+// bf16 operands into a zero-filled f32 result on a target with AMX (mma =
+// [16, 16, 32]): the AMX form. M, N, K = 40, 50, 70: the lhs is packed into
+// zero-padded 32x32 blocks, the [n, k] rhs copied into a zero 64x96 tensor
+// and relaid into VNNI panels (rhs[n1 * 16 + n][k1 * 32 + k2 * 2 + kk]),
+// the contraction accumulates into [M1, 32, N1, 16] f32, and the 40x50
+// corner of its 64x64 view is the result (returned: copied by a
+// linalg.copy, not by the runtime's strided memref.copy).
+//   CHECK-DAG: #[[$VNNI:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0 * 16 + d3, d1 * 32 + d2 * 2 + d4)>
+//   CHECK-DAG: #[[$A:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d1, d5 * 2 + d6)>
+//   CHECK-DAG: #[[$B:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d4, d5, d3, d6)>
+//   CHECK-DAG: #[[$C:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @bf16_matmul_on_amx
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9]+]]: tensor<40x70xbf16>
+//  CHECK-SAME:   %[[B:[a-zA-Z0-9]+]]: tensor<50x70xbf16>
+//       CHECK:   %[[PA:.*]] = linalg.pack %[[A]] padding_value(%{{.*}} : bf16) inner_dims_pos = [0, 1] inner_tiles = [32, 32] into %{{.*}} : tensor<40x70xbf16> -> tensor<2x3x32x32xbf16>
+//       CHECK:   %[[ZB:.*]] = linalg.fill {{.*}} -> tensor<64x96xbf16>
+//       CHECK:   %[[SB:.*]] = tensor.extract_slice %[[ZB]][0, 0] [50, 70] [1, 1]
+//       CHECK:   %[[CB:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<50x70xbf16>) outs(%[[SB]] : tensor<50x70xbf16>)
+//       CHECK:   %[[PB:.*]] = tensor.insert_slice %[[CB]] into %[[ZB]][0, 0] [50, 70] [1, 1]
+//       CHECK:   %[[VB:.*]] = linalg.generic {indexing_maps = [#[[$VNNI]], {{.*}}]{{.*}} ins(%[[PB]] : tensor<64x96xbf16>) outs(%{{.*}} : tensor<4x3x16x16x2xbf16>)
+//       CHECK:   %[[ACC:.*]] = linalg.fill {{.*}} -> tensor<2x32x4x16xf32>
+//       CHECK:   %[[P:.*]] = linalg.generic {indexing_maps = [#[[$A]], #[[$B]], #[[$C]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[PA]], %[[VB]] : {{.*}}) outs(%[[ACC]] : tensor<2x32x4x16xf32>)
+//       CHECK:     arith.extf
+//       CHECK:     arith.extf
+//       CHECK:     arith.mulf
+//       CHECK:     arith.addf
+//       CHECK:   %[[F:.*]] = tensor.collapse_shape %[[P]] {{\[}}[0, 1], [2, 3]] : tensor<2x32x4x16xf32> into tensor<64x64xf32>
+//       CHECK:   %[[S:.*]] = tensor.extract_slice %[[F]][0, 0] [40, 50] [1, 1]
+//       CHECK:   %[[R:.*]] = linalg.copy ins(%[[S]] : tensor<40x50xf32>)
+//       CHECK:   return %[[R]]
+module attributes {xpu.target = #xpu.target<"sapphirerapids">} {
+func.func @bf16_matmul_on_amx(%a: tensor<40x70xbf16>, %b: tensor<50x70xbf16>) -> tensor<40x50xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<40x50xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<40x50xf32>) -> tensor<40x50xf32>
+  // expected-remark @+1 {{linalg.matmul (bf16 into f32) in the AMX form: lhs packed into 32x32 blocks (64x96 padded), rhs ([n, k]) into VNNI panels 4x3x16x16x2, f32 tiles 64x64}}
+  %r = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+                     ins(%a, %b : tensor<40x70xbf16>, tensor<50x70xbf16>)
+                     outs(%c : tensor<40x50xf32>) -> tensor<40x50xf32>
+  return %r : tensor<40x50xf32>
+}
+}
+
+// -----
+
+// The same matmul on a target without AMX (x86-64-v4) keeps the matmul.
+// CHECK-LABEL: func.func @bf16_matmul_without_amx_is_untouched
+//       CHECK:   linalg.matmul
+module attributes {xpu.target = #xpu.target<"x86-64-v4">} {
+func.func @bf16_matmul_without_amx_is_untouched(%a: tensor<40x70xbf16>, %b: tensor<50x70xbf16>) -> tensor<40x50xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<40x50xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<40x50xf32>) -> tensor<40x50xf32>
+  // expected-remark @+1 {{linalg.matmul left in place: its element types are not all f32}}
+  %r = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+                     ins(%a, %b : tensor<40x70xbf16>, tensor<50x70xbf16>)
+                     outs(%c : tensor<40x50xf32>) -> tensor<40x50xf32>
+  return %r : tensor<40x50xf32>
+}
+}
+
+// -----
+
+// On an AMX target, a bf16 matmul that does not start from zero is not in
+// the AMX form (its tiles would drop the init): it keeps the matmul.
+// CHECK-LABEL: func.func @bf16_matmul_with_init_is_untouched
+//       CHECK:   linalg.matmul
+module attributes {xpu.target = #xpu.target<"sapphirerapids">} {
+func.func @bf16_matmul_with_init_is_untouched(%a: tensor<40x70xbf16>, %b: tensor<70x50xbf16>, %c: tensor<40x50xf32>) -> tensor<40x50xf32> {
+  // expected-remark @+1 {{linalg.matmul left in place: its element types are neither all f32 nor bf16 operands into a zero-filled f32 result (AMX)}}
+  %r = linalg.matmul ins(%a, %b : tensor<40x70xbf16>, tensor<70x50xbf16>)
+                     outs(%c : tensor<40x50xf32>) -> tensor<40x50xf32>
+  return %r : tensor<40x50xf32>
+}
+}

@@ -483,6 +483,40 @@ func.func @pack_fuses_producer(%w: tensor<37x20xf32>) -> tensor<3x20x16xf32> {
   return %p : tensor<3x20x16xf32>
 }
 
+// A converting producer (f32 -> bf16, the activations of a bf16 GEMM
+// packed into AMX blocks): the pack's tiles read f32 vectors of the input
+// (with an f32 padding value), truncate them and pack bf16; the bf16 copy
+// of the input is not materialized.
+// CHECK-LABEL: func.func @pack_fuses_converting_producer
+//  CHECK-SAME:   %[[X:.*]]: tensor<40x70xf32>
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   %[[PAD:.*]] = arith.constant 0.000000e+00 : f32
+//       CHECK:   scf.for
+//       CHECK:     scf.for
+//       CHECK:       %[[S:.*]] = tensor.extract_slice %[[X]]
+//       CHECK:       %[[M:.*]] = vector.create_mask {{.*}} : vector<32x32xi1>
+//       CHECK:       %[[R:.*]] = vector.transfer_read %[[S]][%{{.*}}], %[[PAD]], %[[M]] {{.*}} : tensor<?x?xf32>, vector<32x32xf32>
+//       CHECK:       %[[T:.*]] = arith.truncf %[[R]] : vector<32x32xf32> to vector<32x32xbf16>
+//       CHECK:       arith.select %[[M]], %[[T]], %{{.*}} : vector<32x32xi1>, vector<32x32xbf16>
+//       CHECK:       vector.transfer_write {{.*}} : vector<1x1x32x32xbf16>
+func.func @pack_fuses_converting_producer(%x: tensor<40x70xf32>) -> tensor<2x3x32x32xbf16> {
+  %zero = arith.constant 0.0 : bf16
+  %e = tensor.empty() : tensor<40x70xbf16>
+  // expected-remark @+1 {{[Passed] FusedIntoPack | Category:xpu-cpu-tile-and-vectorize}}
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                        affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<40x70xf32>) outs(%e : tensor<40x70xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %0 = arith.truncf %in : f32 to bf16
+    linalg.yield %0 : bf16
+  } -> tensor<40x70xbf16>
+  %ep = tensor.empty() : tensor<2x3x32x32xbf16>
+  %p = linalg.pack %b padding_value(%zero : bf16) inner_dims_pos = [0, 1]
+      inner_tiles = [32, 32] into %ep : tensor<40x70xbf16> -> tensor<2x3x32x32xbf16>
+  return %p : tensor<2x3x32x32xbf16>
+}
+
 // The producer's result is also returned: it is materialized (tiled and
 // vectorized on its own) and the pack reads it.
 // CHECK-LABEL: func.func @pack_producer_two_uses

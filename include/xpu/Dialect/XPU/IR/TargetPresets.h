@@ -25,6 +25,25 @@ class raw_ostream;
 
 namespace mlir::xpu {
 
+/// What a CPU preset knows beyond #xpu.target's fields: the name LLVM gives
+/// the CPU, the instruction set the generated code may use, and the core's
+/// numbers that CPU tile sizes are derived from. (Registers, vector width
+/// and the L2 are #xpu.target's grf_count, vector_bits and slm_bytes; the
+/// AMX tile shape is its mma.)
+struct CpuFacts {
+  /// The CPU name LLVM's X86 backend knows (`target-cpu`).
+  llvm::StringLiteral llvmCpu;
+  /// LLVM feature names, comma-separated without `+`, that the code may
+  /// use (`target-features`) and the host must have to run it.
+  llvm::StringLiteral features;
+  /// Vector FMA instructions issued per cycle, and the width in bits of
+  /// each FMA unit (256 on a core that splits 512-bit vectors in two).
+  int64_t fmaPorts, fmaBits;
+  int64_t l1dBytes, l2Bytes;
+  /// AMX tiles (amx-tile, amx-bf16): 8 tiles of 16 rows x 64 bytes.
+  bool amx;
+};
+
 /// One chip: the fields of #xpu.target (see XPUAttrs.td for their meaning).
 struct TargetPreset {
   llvm::StringLiteral chip;
@@ -41,6 +60,8 @@ struct TargetPreset {
   // Capabilities.
   bool wgmma, tma, dpas;
   llvm::ArrayRef<int64_t> block2d;
+  /// CPU presets only: the facts #xpu.target does not hold; null on GPUs.
+  const CpuFacts *cpu;
 
   bool isIntel() const { return vendor == "intel"; }
   bool isNvidia() const { return vendor == "nvidia"; }
@@ -67,6 +88,24 @@ llvm::SmallVector<llvm::StringRef>
 listPresets(llvm::function_ref<bool(const TargetPreset &)> filter = nullptr);
 /// Names of the presets of `vendor` ("intel", "nvidia", "cpu").
 llvm::SmallVector<llvm::StringRef> listPresets(llvm::StringRef vendor);
+/// The CPU this process runs on, as LLVM's host queries see it.
+struct HostCpu {
+  /// llvm::sys::getHostCPUName(), e.g. `sapphirerapids`.
+  std::string name;
+  /// The features llvm::sys::getHostCPUFeatures() reports enabled, sorted.
+  llvm::SmallVector<std::string> features;
+  bool hasFeature(llvm::StringRef feature) const;
+};
+/// The host, detected once.
+const HostCpu &getHostCpu();
+/// The most capable CPU preset whose features the host has (the first in
+/// the table's order of preference); the pipeline's `chip=host`.
+const TargetPreset &getHostCpuPreset();
+/// The features of the comma-separated `features` (as CpuFacts lists
+/// them, optionally with `+`) that the host lacks; `-feature` entries are
+/// ignored.
+llvm::SmallVector<std::string> getMissingHostFeatures(llvm::StringRef features);
+
 /// One JSON object per line and preset, with every field: what
 /// `xpu-opt --xpu-list-targets` prints.
 void printTargetPresetsAsJson(llvm::raw_ostream &os);

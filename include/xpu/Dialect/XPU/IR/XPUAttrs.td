@@ -114,7 +114,11 @@ def XPU_TargetAttr : XPU_Attr<"Target", "target"> {
     The presets are one table (`lib/Dialect/XPU/IR/TargetPresets.cpp`;
     `xpu-opt --xpu-list-targets` prints it): Intel `pvc` (Data Center GPU
     Max 1550) and `bmg` (Arc B580), NVIDIA `sm_80` (A100), `sm_90` and
-    `sm_90a` (H200; `sm_90a` enables wgmma) and the host `cpu`. Any field
+    `sm_90a` (H200; `sm_90a` enables wgmma) and one core of the CPUs
+    `cpu` (AVX2 + FMA), `x86-64-v3`, `x86-64-v4` (AVX-512),
+    `sapphirerapids` (AVX-512 and AMX, whose tdpbf16ps shape is its `mma`)
+    and `znver4`; a CPU preset also names its LLVM CPU, ISA features, FMA
+    units and caches (printed by `--xpu-list-targets`). Any field
     can be overridden; a preset prints only the fields that differ from it.
     A chip that is not a preset gives the first eleven fields; its limits
     and capabilities default to those of its vendor's first preset. The

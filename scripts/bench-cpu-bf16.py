@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""bf16 GEMM benchmark of xpu-cpu-pipeline (precision=bf16) against PyTorch's
+bf16 matmul (oneDNN; AMX where the CPU has it), measured in the same run
+(make bench, after bench-cpu.py).
+
+The model is x @ w.T with f32 x [M, K] and an f32 nn.Linear weight w [N, K]
+marked xpu.weight: xpu-run compiles it with precision=bf16 (the weight is
+converted and packed once, in @forward.pack; each call converts x to bf16
+and returns f32) and times --repeat calls of @forward (wall time per call,
+pinned to one core with taskset, threads=1). Peers, in one process pinned to
+the same core, torch.set_num_threads(1):
+
+  torch-bf16   x_bf16 @ w_bf16.T on bf16 tensors converted beforehand: the
+               matmul alone (the issue's peer)
+  torch-conv   (x.to(bf16) @ w_bf16.T).float(): the same conversions as the
+               xpu model
+
+Both report the minimum over the calls; the ratio is (peer time) / (xpu
+time), above 1 the xpu pipeline is faster. The xpu result is compared with
+float64 NumPy on the bf16-rounded operands (max relative error against
+max(max |ref|, 1)); it must stay below K 2^-24 + 1e-6.
+
+Usage: scripts/bench-cpu-bf16.py [--build build] [--python PY] [--core 1]
+"""
+
+import argparse
+import datetime
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHAPES = [(1024, 1024, 1024), (2048, 2048, 2048), (131, 4097, 517)]
+
+MODEL = """\
+func.func @forward(%x: tensor<{m}x{k}xf32>, %w: tensor<{n}x{k}xf32> {{xpu.weight}}) -> tensor<{m}x{n}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{m}x{n}xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  %mm = linalg.matmul indexing_maps = [affine_map<(i, j, l) -> (i, l)>, affine_map<(i, j, l) -> (j, l)>, affine_map<(i, j, l) -> (i, j)>]
+      ins(%x, %w : tensor<{m}x{k}xf32>, tensor<{n}x{k}xf32>) outs(%z : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  return %mm : tensor<{m}x{n}xf32>
+}}
+"""
+
+TORCH_CHILD = r"""
+import json, sys, time, numpy as np, torch
+torch.set_num_threads(1)
+x = torch.from_numpy(np.load(sys.argv[1])); w = torch.from_numpy(np.load(sys.argv[2]))
+reps = int(sys.argv[3])
+xb, wb = x.to(torch.bfloat16), w.to(torch.bfloat16)
+def best(fn):
+    for _ in range(3):
+        fn()
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter(); fn(); ts.append(time.perf_counter() - t)
+    return min(ts)
+print(json.dumps({"torch-bf16": best(lambda: xb @ wb.T),
+                  "torch-conv": best(lambda: (x.to(torch.bfloat16) @ wb.T).float()),
+                  "version": torch.__version__}))
+"""
+
+
+def bf16(a):
+    import numpy as np
+    i = a.astype(np.float32).view(np.uint32).astype(np.uint64)
+    r = ((i + 0x7FFF + ((i >> 16) & 1)) >> 16) << 16
+    return r.astype(np.uint32).view(np.float32).astype(np.float64)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--python", default=sys.executable,
+                    help="Python with NumPy and PyTorch")
+    ap.add_argument("--core", type=int, default=1)
+    ap.add_argument("--reps", type=int, default=20)
+    args = ap.parse_args()
+    import json
+    import numpy as np
+
+    pin = ["taskset", "-c", str(args.core)]
+    xpu_run = os.path.join(os.path.abspath(args.build), "bin", "xpu-run")
+    host = subprocess.run([xpu_run, "--xpu-list-targets"], capture_output=True,
+                          text=True).stdout.splitlines()[0]
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
+                if l.startswith("model name")), "unknown")
+    env = dict(os.environ, MALLOC_TRIM_THRESHOLD_=str(1 << 30),
+               MALLOC_MMAP_THRESHOLD_=str(32 << 20))
+    with os.popen("uptime") as f:
+        load = f.read().strip()
+    print("bench-cpu-bf16: %s" % datetime.datetime.now(
+        datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+    print("bench-cpu-bf16: CPU: %s; %s" % (cpu, host))
+    print("bench-cpu-bf16: pinned: %s; malloc keeps freed memory (MALLOC_"
+          "TRIM_THRESHOLD_, MALLOC_MMAP_THRESHOLD_) for both" % " ".join(pin))
+    print("bench-cpu-bf16: load before: %s" % load)
+    rows = []
+    rng = np.random.default_rng(0)
+    with tempfile.TemporaryDirectory() as work:
+        for m, n, k in SHAPES:
+            x = rng.uniform(-1, 1, (m, k)).astype(np.float32)
+            w = rng.uniform(-1, 1, (n, k)).astype(np.float32)
+            xp, wp, yp = (os.path.join(work, f) for f in ("x.npy", "w.npy",
+                                                          "y.npy"))
+            np.save(xp, x)
+            np.save(wp, w)
+            model = os.path.join(work, "model.mlir")
+            with open(model, "w") as f:
+                f.write(MODEL.format(m=m, n=n, k=k))
+            out = subprocess.run(
+                pin + [xpu_run, model, "--function=forward", "--input=@" + xp,
+                       "--input=@" + wp, "--output=@" + yp,
+                       "--repeat=%d" % args.reps, "--time",
+                       "--xpu-pipeline-options=precision=bf16 threads=1"],
+                capture_output=True, text=True, check=True, env=env).stdout
+            xpu = float(re.search(r"min ([0-9.]+) ms", out).group(1)) * 1e-3
+            ref = bf16(x) @ bf16(w).T
+            y = np.load(yp).astype(np.float64)
+            err = np.abs(y - ref).max() / max(np.abs(ref).max(), 1.0)
+            bound = k * 2.0 ** -24 + 1e-6
+            peers = json.loads(subprocess.run(
+                pin + [args.python, "-c", TORCH_CHILD, xp, wp, str(args.reps)],
+                capture_output=True, text=True, check=True,
+                env=env).stdout.splitlines()[-1])
+            rows.append((m, n, k, xpu, peers, err, bound))
+            print("bench-cpu-bf16: %dx%dx%d xpu %.3f ms, torch-bf16 %.3f ms, "
+                  "torch-conv %.3f ms (torch %s)" % (
+                      m, n, k, xpu * 1e3, peers["torch-bf16"] * 1e3,
+                      peers["torch-conv"] * 1e3, peers["version"]), flush=True)
+    with os.popen("uptime") as f:
+        print("bench-cpu-bf16: load after: %s" % f.read().strip())
+    print()
+    print("| M x N x K | xpu precision=bf16 ms (GFLOP/s) | torch bf16 matmul ms "
+          "(GFLOP/s) | torch with conversions ms | xpu vs torch-bf16 | xpu "
+          "vs torch-conv | xpu max rel. error (bound) |")
+    print("|---|---|---|---|---|---|---|")
+    failed = False
+    for m, n, k, xpu, peers, err, bound in rows:
+        fl = 2.0 * m * n * k
+        tb, tc = peers["torch-bf16"], peers["torch-conv"]
+        print("| %dx%dx%d | %.3f (%.0f) | %.3f (%.0f) | %.3f | %.2fx | %.2fx | "
+              "%.1e (%.1e) |" % (m, n, k, xpu * 1e3, fl / xpu / 1e9, tb * 1e3,
+                                 fl / tb / 1e9, tc * 1e3, tb / xpu, tc / xpu,
+                                 err, bound))
+        failed |= not err <= bound
+    if failed:
+        print("bench-cpu-bf16: an xpu result is off the bf16 reference")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
