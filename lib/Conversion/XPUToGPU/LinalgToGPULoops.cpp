@@ -29,6 +29,7 @@
 
 #include "xpu/Conversion/Passes.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
+#include "xpu/Dialect/XPU/Utils/SizeArithmetic.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -61,6 +62,9 @@ using namespace mlir::xpu;
 static constexpr int64_t kMaxThreads = 256, kMinThreads = 32;
 /// Reduced elements per output from which a workgroup reduces one output.
 static constexpr int64_t kRowThreshold = 32;
+/// Workgroups of a 1-D grid: CUDA's gridDim.x and the 32-bit group counts
+/// of OpenCL and Level Zero allow 2^31 - 1.
+static constexpr int64_t kMaxWorkgroups = (int64_t(1) << 31) - 1;
 
 namespace {
 /// True if a SPIR-V kernel can run `op`: static identity-layout memrefs only
@@ -441,9 +445,7 @@ std::pair<int64_t, int64_t> KernelBuilder::buildPerVector(int64_t width) {
   unsigned numLoops = op.getNumLoops(), last = numLoops - 1;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   ranges[last] /= width;
-  int64_t points = 1;
-  for (int64_t r : ranges)
-    points *= r;
+  int64_t points = satProduct(ranges);
   int64_t threads =
       std::clamp<int64_t>(llvm::PowerOf2Ceil(points), kMinThreads, kMaxThreads);
   int64_t blocks = llvm::divideCeil(points, threads);
@@ -558,7 +560,7 @@ std::pair<int64_t, int64_t> KernelBuilder::buildPerPoint() {
     (it == utils::IteratorType::parallel ? parallel : reduction).push_back(i);
   int64_t points = 1;
   for (unsigned d : parallel)
-    points *= ranges[d];
+    points = satMul(points, ranges[d]);
   int64_t threads =
       std::clamp<int64_t>(llvm::PowerOf2Ceil(points), kMinThreads, kMaxThreads);
   int64_t blocks = llvm::divideCeil(points, threads);
@@ -646,9 +648,9 @@ std::pair<int64_t, int64_t> KernelBuilder::buildPerRow(const Combiner &combiner,
     (it == utils::IteratorType::parallel ? parallel : reduction).push_back(i);
   int64_t points = 1, reduced = 1;
   for (unsigned d : parallel)
-    points *= ranges[d];
+    points = satMul(points, ranges[d]);
   for (unsigned d : reduction)
-    reduced *= ranges[d];
+    reduced = satMul(reduced, ranges[d]);
   int64_t threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(reduced),
                                         kMinThreads, kMaxThreads);
   OpOperand &init = op.getDpsInitsMutable()[0];
@@ -829,17 +831,37 @@ struct XPULinalgToGPULoopsPass
         ops.push_back(op);
     });
     for (linalg::LinalgOp op : ops) {
+      int64_t reduced = 1, reductions = 0, points = 1;
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray())) {
+        if (it == utils::IteratorType::reduction) {
+          reduced = satMul(reduced, ranges[i]);
+          ++reductions;
+        } else {
+          points = satMul(points, ranges[i]);
+        }
+      }
+      // Every kernel below covers the parallel points with a 1-D grid (a
+      // workgroup per output for row reductions, up to kMaxThreads
+      // points per workgroup otherwise).
+      int64_t perGroup = reductions > 0 ? 1 : kMaxThreads;
+      if (isSaturated(points) || isSaturated(reduced) ||
+          llvm::divideCeil(points, perGroup) > kMaxWorkgroups) {
+        op->emitError() << "xpu-linalg-to-gpu-loops: "
+                        << (isSaturated(points) || isSaturated(reduced)
+                                ? "the iteration space does not fit in 64 bits"
+                                : llvm::formatv(
+                                      "{0} parallel points need more than "
+                                      "{1} workgroups of a 1-D grid",
+                                      points, kMaxWorkgroups)
+                                      .str())
+                        << "; the kernel cannot be launched";
+        return signalPassFailure();
+      }
       OpBuilder b(op);
       SmallVector<cf::AssertOp> asserts = getAsserts(op);
       Value flags = createAssertFlags(b, op.getLoc(), asserts.size());
       KernelBuilder builder(b, op, asserts, flags);
-      int64_t reduced = 1, reductions = 0;
-      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
-        if (it == utils::IteratorType::reduction) {
-          reduced *= ranges[i];
-          ++reductions;
-        }
       bool contraction = linalg::isaContractionOpInterface(op);
       std::optional<Combiner> combiner;
       if (reductions > 0 && reduced >= kRowThreshold && !contraction)
