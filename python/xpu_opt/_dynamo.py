@@ -315,6 +315,7 @@ class _Partition(torch.nn.Module):
         self.compiled = None
         self.module = None
         self.failed = {}          # input signature -> reason
+        self.ready = set()        # input signatures compiled for
         self.grad_noted = False
 
     def _signature(self, activations):
@@ -339,13 +340,14 @@ class _Partition(torch.nn.Module):
         activations = [a for i, a in enumerate(args)
                        if i not in self.weight_slots]
         signature = self._signature(activations)
-        if signature in self.failed:
-            return self._eager(args, self.failed[signature])
-        if not self._ready(args, activations, signature):
-            return self._eager(args, self.failed[signature])
+        if signature not in self.ready:
+            if signature in self.failed:
+                return self._eager(args, self.failed[signature])
+            if not self._ready(args, activations, signature):
+                return self._eager(args, self.failed[signature])
+            self.ready.add(signature)
         self.module.set_weights(args)
-        with _trace.span(self.name, "host", {"ops": list(self.ops)}):
-            return self.compiled(*activations)
+        return self.compiled(*activations)
 
     def _ready(self, args, activations, signature):
         """Compiles for this signature if needed; False (with the reason
@@ -366,13 +368,12 @@ class _Partition(torch.nn.Module):
                         pipeline_options=self.options.get(
                             "pipeline_options", ""),
                         freeze=self.options.get("freeze"))
+                    # Its calls' trace events are named after the partition.
+                    self.compiled.label = self.name
                 else:
                     self.module.set_weights(args)
-                    known = len(self.compiled._variants)
                     self.compiled.variant(tuple(a.detach()
                                                 for a in activations))
-                    if len(self.compiled._variants) == known:
-                        return True
         except (CompileError, ValueError, TypeError, RuntimeError) as e:
             reason = f"{type(e).__name__}: {str(e).splitlines()[0]}"
             self.failed[signature] = reason

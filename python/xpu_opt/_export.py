@@ -470,6 +470,10 @@ def _export_program(module, inputs):
         raise _unsupported(what, foreign, ep)
     _mark_weights(imported, len(inputs), FUNC_NAME)
     text = imported.operation.get_asm(enable_debug_info=True)
+    # FX's generated code is named "<eval_with_key>.N", N counting the
+    # graph modules this process made: without N, the text (the compiled
+    # package cache's key) is the same in every process.
+    text = re.sub(r"<eval_with_key>\.\d+", "<eval_with_key>", text)
 
     # The results of @forward, in the order of the graph's outputs: the
     # new values of inputs written in place, then the output's tensors.

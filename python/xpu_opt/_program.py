@@ -224,8 +224,10 @@ class _Program:
         `call` event and, on a device, its kernels with their device
         times (the runtime's profile around this one call)."""
         pack = function is self.pack_entry
-        name = self.plan["pack"]["entry" if pack else "packed_entry"] \
+        symbol = self.plan["pack"]["entry" if pack else "packed_entry"] \
             if self.plan.get("pack") else self.plan["entry"]
+        # _mlir_ciface___xpu_entry_forward.pack -> forward.pack
+        name = symbol.split("_xpu_entry_")[-1]
         device = self.runtime is not None and self.target != "cuda"
         if device:
             self.runtime.profile_start()
@@ -235,7 +237,8 @@ class _Program:
             self.runtime.check(what)
         kernels = self.runtime.profile_stop() if device else []
         _trace.emit(name, "pack" if pack else "call", start,
-                    _trace._now_us() - start, {"target": self.target})
+                    _trace._now_us() - start, {"target": self.target,
+                                               "symbol": symbol})
         _trace.kernels(kernels, start, self.target)
 
 

@@ -7,7 +7,8 @@ from a small config (random weights, nothing downloaded: HF_HUB_OFFLINE=1)
   relative L2 (||got - eager|| / ||eager||) of eager PyTorch in f32, for
   two batches of token ids;
 * through xpu_opt.optimize(model, (ids,)): its MLP blocks and Linear
-  layers compiled in place, the logits within 1e-4 of eager; a safetensors
+  layers compiled in place (a trace shows one compiled call each per
+  forward), the logits within 1e-4 of eager; a safetensors
   checkpoint written from another model of the same config and loaded
   (safetensors.torch.load_model: load_state_dict) is seen (the logits then
   match that model's, 1e-4).
@@ -118,7 +119,12 @@ def through_optimize():
     xpu_opt.report(reset=True)
     xpu_opt.optimize(model, (x,), target=TARGET)
     assert model.xpu_opt_compiled, str(xpu_opt.report())
-    err = relative_l2(logits(model, x), logits(eager, x))
+    with xpu_opt.profile() as prof:
+        got = logits(model, x)
+    calls = [e for e in prof.events if e["cat"] == "host"]
+    assert len(calls) == len(model.xpu_opt_compiled), \
+        f"{len(calls)} compiled calls for {model.xpu_opt_compiled}"
+    err = relative_l2(got, logits(eager, x))
     assert err <= TOL, f"relative L2 {err:.2e} > {TOL:.0e}"
     # A checkpoint of another model, loaded into the optimized one.
     other = make(NAME, 7)
