@@ -170,6 +170,7 @@ def optimize(model, example_inputs, target="cpu", precision=None,
                            tuple(type(m).__name__ for m in modules),
                            f"{type(e).__name__}: {e}")
             return False
+        compiled.label = label  # of its calls in traces
         module.forward = types.MethodType(
             lambda self, *a, _r=_Replacement(label, module, compiled,
                                              module.forward), **k: _r(*a, **k),
