@@ -34,6 +34,7 @@ True}); the default target is $XPU_OPT_TARGET, else "cpu".
 import hashlib
 import operator
 import os
+import threading
 import time
 
 import torch
@@ -316,6 +317,7 @@ class _Partition(torch.nn.Module):
         self.module = None
         self.failed = {}          # input signature -> reason
         self.ready = set()        # input signatures compiled for
+        self.lock = threading.Lock()
         self.grad_noted = False
 
     def _signature(self, activations):
@@ -341,11 +343,13 @@ class _Partition(torch.nn.Module):
                        if i not in self.weight_slots]
         signature = self._signature(activations)
         if signature not in self.ready:
+            with self.lock:  # one compilation, whichever thread is first
+                if signature not in self.ready and \
+                        signature not in self.failed and \
+                        self._ready(args, activations, signature):
+                    self.ready.add(signature)
             if signature in self.failed:
                 return self._eager(args, self.failed[signature])
-            if not self._ready(args, activations, signature):
-                return self._eager(args, self.failed[signature])
-            self.ready.add(signature)
         self.module.set_weights(args)
         return self.compiled(*activations)
 
