@@ -40,8 +40,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from . import _report, _trace
-from ._errors import CompileError
+from . import _paths, _report, _targets, _trace
 
 NAME = "xpu_opt"
 
@@ -378,8 +377,11 @@ class _Partition(torch.nn.Module):
                     self.module.set_weights(args)
                     self.compiled.variant(tuple(a.detach()
                                                 for a in activations))
-        except (CompileError, ValueError, TypeError, RuntimeError) as e:
-            reason = f"{type(e).__name__}: {str(e).splitlines()[0]}"
+        except Exception as e:  # noqa: BLE001 - any refusal falls back
+            # (The build and the target were checked by backend(): what
+            # fails here is this partition.)
+            lines = str(e).splitlines()
+            reason = f"{type(e).__name__}: {lines[0] if lines else ''}"
             self.failed[signature] = reason
             if self.compiled is None:
                 self.module = None
@@ -415,6 +417,10 @@ def backend(gm, example_inputs, options=None, **unused):
     partitions compiled by xpu-opt and the rest run by PyTorch."""
     from torch.fx.passes.utils.fuser_utils import fuse_by_partitions
     options = _options(options)
+    # A missing build or an unknown or unavailable target is the user's
+    # setup, not a partition's: it raises here, before anything runs.
+    _paths.xpu_run()
+    _targets.require(options["target"])
     _graphs[0] += 1
     prefix = f"graph{_graphs[0]}_part"
     weights = _weight_placeholders(gm, example_inputs)

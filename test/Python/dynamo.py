@@ -12,6 +12,8 @@
   why), equal to eager PyTorch within 1e-5.
 * A partition the compiler refuses (a bad pipeline option) falls back with
   the compiler's reason and the results are PyTorch's.
+* An unknown option or target raises (Dynamo's BackendCompilerFailed with
+  xpu_opt's message) instead of running everything in PyTorch.
 * A changed weight is seen (repacked); a call that needs gradients runs as
   PyTorch and its gradients equal eager ones (1e-5).
 * A second process with the same cache compiles nothing (no new cache
@@ -149,6 +151,19 @@ def refused():
     assert reason.startswith("CompileError") and "no-such-option" in reason, \
         reason
     return reason[:120]
+
+
+@t.case("options the backend does not know raise at the first call")
+def bad_options():
+    model = nn.Linear(8, 4).eval()
+    x = torch.randn(2, 8)
+    for options, text in (({"targt": "cpu"}, "unknown torch.compile option"),
+                          ({"target": "tpu"}, "unknown target 'tpu'")):
+        torch._dynamo.reset()
+        fast = torch.compile(model, backend="xpu_opt", options=options)
+        with torch.no_grad():
+            t.raises(Exception, lambda: fast(x), text)
+    return "unknown option and target refused"
 
 
 @t.case(f"weight changes and autograd on {TARGET}")
