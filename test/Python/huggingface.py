@@ -6,6 +6,10 @@ from a small config (random weights, nothing downloaded: HF_HUB_OFFLINE=1)
   and the embeddings run as PyTorch, and the logits are within 1e-4
   relative L2 (||got - eager|| / ||eager||) of eager PyTorch in f32, for
   two batches of token ids;
+* the same model in bf16 through the backend: within 1.6e-2 (4 u, u =
+  2^-8) relative L2 of eager bf16 and of the model in float64 (on OpenCL,
+  which has no bf16, every partition falls back and the logits are
+  eager's);
 * through xpu_opt.optimize(model, (ids,)): its MLP blocks and Linear
   layers compiled in place (a trace shows one compiled call each per
   forward), the logits within 1e-4 of eager; a safetensors
@@ -109,6 +113,36 @@ def through_backend():
         str(report)
     return (f"{len(report.compiled)} partitions compiled, relative L2 "
             f"{worst:.2e} (tolerance {TOL:.0e})")
+
+
+BF16_TOL = 1.6e-2  # 4 u, u = 2^-8: bf16 rounding of each op's result
+
+
+@t.case(f"{NAME} in bf16 through the backend on {TARGET}")
+def bf16():
+    model = make(NAME, 0)
+    reference = copy.deepcopy(model).double()
+    model = model.to(torch.bfloat16)
+    torch._dynamo.reset()
+    xpu_opt.report(reset=True)
+    fast = torch.compile(model, backend="xpu_opt",
+                         options={"target": TARGET})
+    x = ids(4)
+    got, want = logits(fast, x), logits(model, x)
+    assert got.dtype == torch.bfloat16, got.dtype
+    report = xpu_opt.report()
+    if TARGET == "opencl":
+        # OpenCL SPIR-V has no bf16: every partition falls back.
+        assert not report.compiled and report.fell_back, str(report)
+        assert torch.equal(got, want), "the fallback is not eager's"
+        return f"{len(report.fell_back)} partitions fell back (no bf16)"
+    assert report.compiled and not report.fell_back, str(report)
+    err = relative_l2(got, want)
+    err64 = relative_l2(got, logits(reference, x))
+    assert err <= BF16_TOL and err64 <= BF16_TOL, \
+        f"relative L2 {err:.2e} to eager bf16, {err64:.2e} to f64"
+    return (f"relative L2 {err:.2e} to eager bf16, {err64:.2e} to f64 "
+            f"(tolerance {BF16_TOL:.1e})")
 
 
 @t.case(f"{NAME} through xpu_opt.optimize on {TARGET}")
