@@ -371,8 +371,10 @@ class _Partition(torch.nn.Module):
                         pipeline_options=self.options.get(
                             "pipeline_options", ""),
                         freeze=self.options.get("freeze"))
-                    # Its calls' trace events are named after the partition.
-                    self.compiled.label = self.name
+                    # Its calls' trace events say the partition and its
+                    # operations: graph1_part0 [linear+gelu].
+                    self.compiled.label = (f"{self.name} "
+                                           f"[{'+'.join(self.ops)}]")
                 else:
                     self.module.set_weights(args)
                     self.compiled.variant(tuple(a.detach()
