@@ -32,8 +32,11 @@ True}); the default target is $XPU_OPT_TARGET, else "cpu".
 """
 
 import hashlib
+import importlib.abc
+import importlib.util
 import operator
 import os
+import sys
 import threading
 import time
 
@@ -483,14 +486,42 @@ def dynamo_backend(**options):
     return configured
 
 
-def register():
-    """Registers the backend under the name "xpu_opt" (done on `import
-    xpu_opt`), unless torch will load it from the package's
-    torch_dynamo_backends entry point."""
-    try:
-        from torch._dynamo.backends import registry
-    except ImportError:  # a PyTorch without Dynamo
-        return
+def _register_now():
+    from torch._dynamo.backends import registry
     if NAME in registry._COMPILER_FNS or registry._BACKENDS.get(NAME):
-        return
+        return  # registered, or torch will load it from the entry point
     registry.register_backend(backend, name=NAME)
+
+
+class _WhenDynamoLoads(importlib.abc.MetaPathFinder):
+    """Registers the backend right after torch._dynamo is imported (which
+    torch.compile does on its first call): importing Dynamo on `import
+    xpu_opt` would cost every user of xpu_opt a second or more."""
+
+    def find_spec(self, name, path, target=None):
+        if name != "torch._dynamo":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None:
+            return spec
+        execute = spec.loader.exec_module
+
+        def exec_module(module):
+            execute(module)
+            _register_now()
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+def register():
+    """Makes `torch.compile(model, backend="xpu_opt")` work after `import
+    xpu_opt` (which calls this): registers the backend now if Dynamo is
+    loaded, else as soon as it is. Where the package metadata is installed
+    (scripts/setup.sh), torch finds the backend through the
+    torch_dynamo_backends entry point even without the import."""
+    if "torch._dynamo" in sys.modules:
+        _register_now()
+    elif importlib.util.find_spec("torch._dynamo") is not None and not any(
+            isinstance(f, _WhenDynamoLoads) for f in sys.meta_path):
+        sys.meta_path.insert(0, _WhenDynamoLoads())
