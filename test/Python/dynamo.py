@@ -17,7 +17,8 @@
 * A changed weight is seen (repacked); a call that needs gradients runs as
   PyTorch and its gradients equal eager ones (1e-5).
 * A second process with the same cache compiles nothing (no new cache
-  entry) and XPU_OPT_LOG=1 prints the decisions to stderr.
+  entry) and XPU_OPT_LOG=1 prints the decisions to stderr; `import xpu_opt`
+  there does not import Dynamo (the backend registers when it loads).
 * xpu_opt.optimize on an nn.Sequential compiles its Linear + activation
   pairs in place (the LayerNorm between them stays PyTorch's): the same
   state_dict keys, results within 1e-5 of eager, the compiled code runs (a
@@ -229,6 +230,8 @@ CHILD = r'''
 import sys, torch
 sys.path.insert(0, {testdir!r})
 import xpu_opt
+# Dynamo is loaded by torch.compile, not by xpu_opt (seconds per import).
+assert "torch._dynamo" not in sys.modules
 torch.manual_seed(0)
 model = torch.nn.Sequential(torch.nn.Linear(64, 32), torch.nn.GELU(),
                             torch.nn.Linear(32, 16), torch.nn.ReLU()).eval()
