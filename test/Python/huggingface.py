@@ -6,6 +6,9 @@ from a small config (random weights, nothing downloaded: HF_HUB_OFFLINE=1)
   and the embeddings run as PyTorch, and the logits are within 1e-4
   relative L2 (||got - eager|| / ||eager||) of eager PyTorch in f32, for
   two batches of token ids;
+* the same model with transformers' eager attention: the attention scores
+  (matmul, scale, mask, softmax) compile as one partition, logits within
+  1e-4;
 * the same model in bf16 through the backend: within 1.6e-2 (4 u, u =
   2^-8) relative L2 of eager bf16 and of the model in float64 (on OpenCL,
   which has no bf16, every partition falls back and the logits are
@@ -45,9 +48,9 @@ TOL = 1e-4
 VOCAB = 128
 
 
-def make(name, seed):
+def make(name, seed, attention="sdpa"):
     """A small model of the family `name`, in eval mode, weights from
-    `seed`."""
+    `seed`, with transformers' `attention` implementation."""
     torch.manual_seed(seed)
     if name == "gpt2":
         config = transformers.GPT2Config(
@@ -68,6 +71,7 @@ def make(name, seed):
         model = transformers.LlamaForCausalLM(config)
     else:
         raise SystemExit(f"unknown model {name}")
+    model.set_attn_implementation(attention)
     return model.eval()
 
 
@@ -113,6 +117,24 @@ def through_backend():
         str(report)
     return (f"{len(report.compiled)} partitions compiled, relative L2 "
             f"{worst:.2e} (tolerance {TOL:.0e})")
+
+
+@t.case(f"{NAME} with eager attention through the backend on {TARGET}")
+def eager_attention():
+    model = make(NAME, 0, attention="eager")
+    torch._dynamo.reset()
+    xpu_opt.report(reset=True)
+    fast = torch.compile(model, backend="xpu_opt",
+                         options={"target": TARGET})
+    x = ids(5)
+    err = relative_l2(logits(fast, x), logits(model, x))
+    assert err <= TOL, f"relative L2 {err:.2e} > {TOL:.0e}"
+    report = xpu_opt.report()
+    assert report.compiled and not report.fell_back, str(report)
+    scores = [e.ops for e in report.compiled
+              if e.ops[0] == "matmul" and "softmax" in e.ops]
+    assert scores, "q @ k^T and its softmax did not compile: " + str(report)
+    return f"attention scores compiled as {scores[0]}, relative L2 {err:.2e}"
 
 
 BF16_TOL = 1.6e-2  # 4 u, u = 2^-8: bf16 rounding of each op's result
