@@ -453,13 +453,19 @@ def backend(gm, example_inputs, options=None, **unused):
 
 
 def _record_eager(gm, in_parts):
-    """One report entry per operation that runs as PyTorch, with the
-    reason (counts for repeats)."""
+    """One report entry per tensor operation that runs as PyTorch, with
+    the reason (counts for repeats); views, tuple indexing and size
+    arithmetic are left out."""
     counts = {}
     for node in gm.graph.nodes:
         if node.op not in ("call_function", "call_method", "call_module") \
-                or node in in_parts:
+                or node in in_parts or node.target is operator.getitem:
             continue
+        value = node.meta.get("example_value")
+        if not isinstance(value, torch.Tensor) and not (
+                isinstance(value, (tuple, list)) and
+                any(isinstance(v, torch.Tensor) for v in value)):
+            continue  # sizes and other Python values: no tensor work
         k = kind(node)
         if k is None:
             reason = "not a GEMM, an elementwise epilogue or a row reduction"
