@@ -145,10 +145,35 @@ def _is_tensor(node):
     return isinstance(value, torch.Tensor)
 
 
+def _is_size_value(value):
+    if isinstance(value, (tuple, list)):  # torch.Size too
+        return all(_is_size_value(v) for v in value)
+    return isinstance(value, (int, float, torch.SymInt, torch.SymFloat)) \
+        and not isinstance(value, bool)
+
+
+def _is_size(node):
+    """True for a number, or a tuple of them, computed at run time: the
+    symbolic sizes of a dynamic-shape graph (view(s0 * 16, 64), GPT-2's
+    view(x.size()[:-1] + (nf,))) and the float attributes Dynamo then
+    reads as tensors (dropout's p, layer_norm's eps). A partition is
+    specialized on their values, as on its input shapes."""
+    return _is_size_value(node.meta.get("example_value"))
+
+
+def _concrete(value):
+    """A size argument as plain numbers (hashable, for the signature)."""
+    if isinstance(value, (tuple, list)):
+        return tuple(_concrete(v) for v in value)
+    if isinstance(value, (float, torch.SymFloat)):
+        return float(value)
+    return int(value)
+
+
 def _takes_tensors_only(node):
-    """True if every node input of `node` is a tensor (a partition's
-    inputs must be: sizes computed at run time are not)."""
-    return all(_is_tensor(a) or a.op == "get_attr"
+    """True if every node input of `node` is a tensor or a size (what a
+    partition can take: sizes are specialized on, like shapes)."""
+    return all(_is_tensor(a) or a.op == "get_attr" or _is_size(a)
                for a in node.all_input_nodes)
 
 
@@ -269,11 +294,14 @@ class _Weights(torch.nn.Module):
     (the live parameter and buffer tensors of the user's model, set before
     every call), so that xpu_opt.compile marks and packs them."""
 
-    def __init__(self, graph_module, weight_slots, num_args, examples):
+    def __init__(self, graph_module, weight_slots, num_args, examples,
+                 sizes=None):
         super().__init__()
         self.graph_module = graph_module
         self.weight_slots = tuple(weight_slots)
         self.num_args = num_args
+        # {argument index: int}: the sizes this module is specialized on.
+        self.sizes = dict(sizes or {})
         for k, slot in enumerate(self.weight_slots):
             self.register_buffer(f"w{k}", examples[slot], persistent=False)
 
@@ -286,8 +314,11 @@ class _Weights(torch.nn.Module):
         weights = iter(self._buffers[f"w{k}"]
                        for k in range(len(self.weight_slots)))
         for i in range(self.num_args):
-            args.append(next(weights) if i in self.weight_slots
-                        else next(inputs))
+            if i in self.sizes:
+                args.append(self.sizes[i])
+            else:
+                args.append(next(weights) if i in self.weight_slots
+                            else next(inputs))
         return self.graph_module(*args)
 
     def xpu_opt_fingerprint(self):
@@ -295,7 +326,8 @@ class _Weights(torch.nn.Module):
         tool versions that _export adds): the partition's generated code,
         its weights' places, its constant tensors."""
         h = hashlib.sha256(self.graph_module.code.encode())
-        h.update(repr((self.weight_slots, self.num_args)).encode())
+        h.update(repr((self.weight_slots, self.num_args,
+                       sorted(self.sizes.items()))).encode())
         for name, t in self.graph_module.state_dict().items():
             h.update(name.encode())
             h.update(t.detach().cpu().contiguous().reshape(-1)
@@ -308,15 +340,18 @@ class _Partition(torch.nn.Module):
     call (per input signature, as xpu_opt.compile specializes), calls the
     compiled code, or runs the partition as PyTorch when it cannot."""
 
-    def __init__(self, name, graph_module, weight_slots, ops, options):
+    def __init__(self, name, graph_module, weight_slots, size_slots, ops,
+                 options):
         super().__init__()
         self.name = name
         self.eager = graph_module
         self.weight_slots = frozenset(weight_slots)
+        self.size_slots = tuple(size_slots)
         self.ops = tuple(ops)
         self.options = options
-        self.compiled = None
-        self.module = None
+        # The sizes (a dynamic-shape graph's) -> (_Weights, CompiledModule)
+        # specialized on them; () for a graph without.
+        self.variants = {}
         self.failed = {}          # input signature -> reason
         self.ready = set()        # input signatures compiled for
         self.lock = threading.Lock()
@@ -342,33 +377,38 @@ class _Partition(torch.nn.Module):
                                reason)
             return self._eager(args, reason)
         activations = [a for i, a in enumerate(args)
-                       if i not in self.weight_slots]
-        signature = self._signature(activations)
+                       if i not in self.weight_slots and
+                       i not in self.size_slots]
+        sizes = tuple(_concrete(args[i]) for i in self.size_slots)
+        signature = (self._signature(activations), sizes)
         if signature not in self.ready:
             with self.lock:  # one compilation, whichever thread is first
                 if signature not in self.ready and \
                         signature not in self.failed and \
-                        self._ready(args, activations, signature):
+                        self._ready(args, activations, sizes, signature):
                     self.ready.add(signature)
             if signature in self.failed:
                 return self._eager(args, self.failed[signature])
-        self.module.set_weights(args)
-        return self.compiled(*activations)
+        module, compiled = self.variants[sizes]
+        module.set_weights(args)
+        return compiled(*activations)
 
-    def _ready(self, args, activations, signature):
+    def _ready(self, args, activations, sizes, signature):
         """Compiles for this signature if needed; False (with the reason
         recorded) if it does not compile."""
         from . import _compile
-        detail = (f"{', '.join(str(tuple(s)) for s, _ in signature)} "
-                  f"-> {self.options['target']}")
+        detail = (f"{', '.join(str(tuple(s)) for s, _ in signature[0])}"
+                  + (f" sizes {sizes}" if sizes else "")
+                  + f" -> {self.options['target']}")
         start = time.perf_counter()
         try:
             with _trace.span(self.name, "compile", {"ops": list(self.ops)}):
-                if self.compiled is None:
-                    self.module = _Weights(self.eager, sorted(
-                        self.weight_slots), len(args), args)
-                    self.compiled = _compile.compile(
-                        self.module, tuple(a.detach() for a in activations),
+                if sizes not in self.variants:
+                    module = _Weights(self.eager, sorted(self.weight_slots),
+                                      len(args), args,
+                                      dict(zip(self.size_slots, sizes)))
+                    compiled = _compile.compile(
+                        module, tuple(a.detach() for a in activations),
                         target=self.options["target"],
                         precision=self.options.get("precision"),
                         pipeline_options=self.options.get(
@@ -376,20 +416,18 @@ class _Partition(torch.nn.Module):
                         freeze=self.options.get("freeze"))
                     # Its calls' trace events say the partition and its
                     # operations: graph1_part0 [linear+gelu].
-                    self.compiled.label = (f"{self.name} "
-                                           f"[{'+'.join(self.ops)}]")
+                    compiled.label = f"{self.name} [{'+'.join(self.ops)}]"
+                    self.variants[sizes] = (module, compiled)
                 else:
-                    self.module.set_weights(args)
-                    self.compiled.variant(tuple(a.detach()
-                                                for a in activations))
+                    module, compiled = self.variants[sizes]
+                    module.set_weights(args)
+                    compiled.variant(tuple(a.detach() for a in activations))
         except Exception as e:  # noqa: BLE001 - any refusal falls back
             # (The build and the target were checked by backend(): what
             # fails here is this partition.)
             lines = str(e).splitlines()
             reason = f"{type(e).__name__}: {lines[0] if lines else ''}"
             self.failed[signature] = reason
-            if self.compiled is None:
-                self.module = None
             _report.record(_report.FELL_BACK, self.name, self.ops, reason,
                            detail)
             return False
@@ -445,8 +483,11 @@ def backend(gm, example_inputs, options=None, **unused):
                  if isinstance(a, torch.fx.Node) and (
                      (a.op == "placeholder" and a.target in weights)
                      or a.op == "get_attr")]
+        sizes = [i for i, a in enumerate(node.args)
+                 if isinstance(a, torch.fx.Node) and _is_size(a)]
         sub = fused.get_submodule(node.target)
-        runner = _Partition(node.target, sub, slots, ops_of[index], options)
+        runner = _Partition(node.target, sub, slots, sizes, ops_of[index],
+                            options)
         setattr(fused, node.target, runner)
     fused.recompile()
     return fused.forward

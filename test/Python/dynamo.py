@@ -12,6 +12,9 @@
   why), equal to eager PyTorch within 1e-5.
 * A partition the compiler refuses (a bad pipeline option) falls back with
   the compiler's reason and the results are PyTorch's.
+* torch.compile(dynamic=True): batch sizes 3, 17, 64 and 3 again are one
+  Dynamo graph whose two partitions compile one variant per size (six),
+  epilogues kept, each within 1e-5 of float64.
 * An unknown option or target raises (Dynamo's BackendCompilerFailed with
   xpu_opt's message) instead of running everything in PyTorch.
 * A changed weight is seen (repacked); a call that needs gradients runs as
@@ -152,6 +155,28 @@ def refused():
     assert reason.startswith("CompileError") and "no-such-option" in reason, \
         reason
     return reason[:120]
+
+
+@t.case(f"dynamic=True: one Dynamo graph, a variant per batch size on {TARGET}")
+def dynamic_batch():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(32, 48), nn.LayerNorm(48), nn.GELU(),
+                          nn.Linear(48, 16)).eval()
+    torch._dynamo.reset()
+    xpu_opt.report(reset=True)
+    fast = torch.compile(model, backend="xpu_opt", options=OPTIONS,
+                         dynamic=True)
+    with torch.no_grad():
+        for batch in (3, 17, 64, 3):
+            x = torch.randn(batch, 32)
+            t.compare(fast(x), t.reference(model, [x]), 1e-5)
+    report = xpu_opt.report()
+    graphs = {e.name.split("_")[0] for e in report.compiled}
+    assert len(graphs) == 1, f"Dynamo recompiled: {graphs}"
+    ops = sorted({e.ops for e in report.compiled})
+    assert ops == [("linear",), ("linear", "layer_norm", "gelu")], ops
+    assert len(report.compiled) == 6, str(report)  # 2 partitions x 3 sizes
+    return f"{len(report.compiled)} variants of {ops} in one graph"
 
 
 @t.case("options the backend does not know raise at the first call")

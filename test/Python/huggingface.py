@@ -9,6 +9,9 @@ from a small config (random weights, nothing downloaded: HF_HUB_OFFLINE=1)
 * the same model with transformers' eager attention: the attention scores
   (matmul, scale, mask, softmax) compile as one partition, logits within
   1e-4;
+* with torch.compile(dynamic=True), batch sizes 3 and 17: one Dynamo
+  graph, partitions that keep their epilogues (specialized on the symbolic
+  sizes' values), logits within 1e-4;
 * the same model in bf16 through the backend: within 1.6e-2 (4 u, u =
   2^-8) relative L2 of eager bf16 and of the model in float64 (on OpenCL,
   which has no bf16, every partition falls back and the logits are
@@ -135,6 +138,29 @@ def eager_attention():
               if e.ops[0] == "matmul" and "softmax" in e.ops]
     assert scores, "q @ k^T and its softmax did not compile: " + str(report)
     return f"attention scores compiled as {scores[0]}, relative L2 {err:.2e}"
+
+
+@t.case(f"{NAME} with dynamic=True through the backend on {TARGET}")
+def dynamic():
+    model = make(NAME, 0)
+    torch._dynamo.reset()
+    xpu_opt.report(reset=True)
+    fast = torch.compile(model, backend="xpu_opt", dynamic=True,
+                         options={"target": TARGET})
+    worst = 0.0
+    for batch in (3, 17):
+        x = ids(6 + batch, batch=batch)
+        err = relative_l2(logits(fast, x), logits(model, x))
+        assert err <= TOL, f"batch {batch}: relative L2 {err:.2e}"
+        worst = max(worst, err)
+    report = xpu_opt.report()
+    assert report.compiled and not report.fell_back, str(report)
+    graphs = {e.name.split("_")[0] for e in report.compiled}
+    assert len(graphs) == 1, f"Dynamo recompiled: {graphs}"
+    longest = max(len(e.ops) for e in report.compiled)
+    assert longest >= 3, f"epilogues lost with symbolic sizes: {report}"
+    return (f"{len(report.compiled)} variants in one graph, relative L2 "
+            f"{worst:.2e}")
 
 
 BF16_TOL = 1.6e-2  # 4 u, u = 2^-8: bf16 rounding of each op's result
