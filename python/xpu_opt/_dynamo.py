@@ -47,7 +47,7 @@ from . import _paths, _report, _targets, _trace
 
 NAME = "xpu_opt"
 
-# Classification of graph nodes ------------------------------------------------
+# Classification of graph nodes -----------------------------------------------
 
 _GEMM_FUNCTIONS = {torch._C._nn.linear, F.linear, torch.matmul, torch.mm,
                    torch.bmm, torch.addmm, torch.baddbmm, operator.matmul}
@@ -177,7 +177,7 @@ def _takes_tensors_only(node):
                for a in node.all_input_nodes)
 
 
-# Partitioning -----------------------------------------------------------------
+# Partitioning ----------------------------------------------------------------
 
 def partition(gm, epilogues=True):
     """[[node, ...]] of the GEMM-rooted partitions of `gm`, each in graph
@@ -287,7 +287,7 @@ def _weight_placeholders(gm, example_inputs):
     return weights
 
 
-# Compiled partitions ----------------------------------------------------------
+# Compiled partitions ---------------------------------------------------------
 
 class _Weights(torch.nn.Module):
     """A partition as a module of its activations: its weights are buffers

@@ -175,10 +175,10 @@ def optimize(model, example_inputs, target="cpu", precision=None,
             lambda self, *a, _r=_Replacement(label, module, compiled,
                                              module.forward), **k: _r(*a, **k),
             module)
+        shapes = ", ".join(str(tuple(t.shape)) for t in inputs)
         _report.record(_report.COMPILED, label,
                        tuple(type(m).__name__ for m in modules),
-                       detail=f"{', '.join(str(tuple(t.shape)) for t in inputs)}"
-                              f" -> {target}")
+                       detail=f"{shapes} -> {target}")
         done.append(label)
         return True
 

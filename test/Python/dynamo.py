@@ -157,7 +157,8 @@ def refused():
     return reason[:120]
 
 
-@t.case(f"dynamic=True: one Dynamo graph, a variant per batch size on {TARGET}")
+@t.case("dynamic=True: one Dynamo graph, a variant per batch size on "
+        f"{TARGET}")
 def dynamic_batch():
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(32, 48), nn.LayerNorm(48), nn.GELU(),
@@ -261,7 +262,8 @@ torch.manual_seed(0)
 model = torch.nn.Sequential(torch.nn.Linear(64, 32), torch.nn.GELU(),
                             torch.nn.Linear(32, 16), torch.nn.ReLU()).eval()
 x = torch.randn(8, 64)
-fast = torch.compile(model, backend="xpu_opt", options={{"target": {target!r}}})
+fast = torch.compile(model, backend="xpu_opt",
+                     options={{"target": {target!r}}})
 with torch.no_grad():
     err = (fast(x) - model(x)).abs().max().item()
 assert err < 1e-5, err
