@@ -91,8 +91,65 @@ else
   echo "setup: downloading PyTorch wheels into $wheels (skipped when present)"
   "$venv/bin/pip" download -q --no-deps --progress-bar off -d "$wheels" "${torch_pins[@]}"
   "$venv/bin/pip" install -q --no-deps --no-index --find-links "$wheels" "${torch_pins[@]}"
-  # xpu_opt from the source tree (an editable install, as a .pth file).
+  echo "setup: .venv ready in $(( $(date +%s) - start )) s"
+fi
+
+# Hugging Face transformers and safetensors (the examples/huggingface models
+# and their tests; nothing is downloaded from the Hub: the models are built
+# from configs), pinned with every dependency torch_pins lacks, installed
+# from the same wheel cache without resolving (~60 MB).
+hf_pins=(
+  transformers==5.24.0 safetensors==0.8.0 huggingface-hub==2.4.0
+  tokenizers==0.23.3 regex==2026.11.19 pyyaml==6.0.4 tqdm==4.70.1
+  typer==0.29.2 click==8.5.1 hf-xet==1.8.0 httpx2==2.16.2 httpcore2==2.16.2
+  anyio==4.16.0 idna==3.20 truststore==0.10.5 h11==0.16.0 pydantic==2.14.4
+  pydantic-core==2.50.5 annotated-types==0.8.0 typing-inspection==0.4.5
+  shellingham==1.5.4 rich==15.0.0 markdown-it-py==4.3.0 mdurl==0.1.2
+  pygments==2.21.0 annotated-doc==0.0.7
+)
+if [ "${XPU_SKIP_TORCH:-0}" != "1" ]; then
+  if "$venv/bin/python" - "${hf_pins[@]}" <<'PY' 2>/dev/null
+import sys
+from importlib import metadata
+for pin in sys.argv[1:]:
+    name, version = pin.split("==")
+    if metadata.version(name) != version:
+        sys.exit(1)
+PY
+  then
+    echo "setup: .venv has transformers 5.24.0 and safetensors 0.8.0"
+  else
+    wheels="${XDG_CACHE_HOME:-$HOME/.cache}/xpu-opt/wheels"
+    mkdir -p "$wheels"
+    "$venv/bin/pip" download -q --no-deps --progress-bar off -d "$wheels" "${hf_pins[@]}"
+    "$venv/bin/pip" install -q --no-deps --no-index --find-links "$wheels" "${hf_pins[@]}"
+    echo "setup: installed transformers 5.24.0 and safetensors 0.8.0 into .venv"
+  fi
+  # xpu_opt from the source tree (an editable install: a .pth file), with
+  # package metadata whose entry points come from python/pyproject.toml, so
+  # that torch.compile(backend="xpu_opt") finds the backend without an
+  # import (the torch_dynamo_backends group). Rewritten every time: cheap.
   site=$("$venv/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
   echo "$root/python" > "$site/xpu_opt.pth"
-  echo "setup: .venv ready in $(( $(date +%s) - start )) s"
+  "$venv/bin/python" - "$root/python/pyproject.toml" "$site" <<'PY'
+import pathlib, sys, tomllib
+project = tomllib.loads(pathlib.Path(sys.argv[1]).read_text())["project"]
+info = pathlib.Path(sys.argv[2]) / f"xpu_opt-{project['version']}.dist-info"
+for old in pathlib.Path(sys.argv[2]).glob("xpu_opt-*.dist-info"):
+    if old != info:
+        for f in old.iterdir():
+            f.unlink()
+        old.rmdir()
+info.mkdir(exist_ok=True)
+(info / "METADATA").write_text(
+    f"Metadata-Version: 2.1\nName: {project['name']}\n"
+    f"Version: {project['version']}\nSummary: {project['description']}\n")
+groups = dict(project.get("entry-points", {}))
+groups["console_scripts"] = project.get("scripts", {})
+(info / "entry_points.txt").write_text("".join(
+    f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in entries.items()) + "\n"
+    for group, entries in groups.items()))
+(info / "top_level.txt").write_text("xpu_opt\n")
+(info / "INSTALLER").write_text("scripts/setup.sh\n")
+PY
 fi

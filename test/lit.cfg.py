@@ -204,6 +204,15 @@ if os.path.exists(venv_python):
             config.available_features.add("torch")
     except (OSError, subprocess.TimeoutExpired):
         pass
+# Hugging Face transformers and safetensors in the same .venv (setup.sh).
+if "torch" in config.available_features:
+    try:
+        if subprocess.call([venv_python, "-c", "import transformers, safetensors"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           timeout=300) == 0:
+            config.available_features.add("transformers")
+    except (OSError, subprocess.TimeoutExpired):
+        pass
 # The Python package finds this build tree through the environment.
 config.environment["XPU_OPT_BUILD_DIR"] = config.xpu_obj_root
 config.environment["XPU_OPT_CACHE_DIR"] = os.path.join(config.xpu_obj_root,

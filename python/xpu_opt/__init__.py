@@ -12,6 +12,11 @@
     pkg.save("model.cuda")              # built here, run on the GPU machine
     text = xpu_opt.export(model, (x,))                   # the .mlir xpu-opt reads
     db = xpu_opt.tune(text, target="opencl", max_trials=10)  # docs/Tuning.md
+    fast = torch.compile(model, backend="xpu_opt")      # GEMM partitions
+    print(xpu_opt.report())             # what compiled, what fell back
+    xpu_opt.optimize(model, (x,))       # nn.Linear (+ activation) in place
+    with xpu_opt.profile("trace.json"): # a Chrome/Perfetto trace
+        fast(x)
 
 help(xpu_opt.compile) states the contract (weights, semantics, threads,
 cache), help(xpu_opt.load) the packages'; docs/Tutorial.md walks through
@@ -25,12 +30,15 @@ from ._errors import (CompileError, DeviceError, TargetUnavailable,
                       UnsupportedOperationError)
 from ._package import LoadedModule, PackageError, load
 from ._program import Artifact
+from ._report import report
 from ._targets import TARGETS, available_targets, chips, devices
+from ._trace import profile
 
 _COMPILING = {"CompiledModule": "_compile", "Package": "_compile",
               "build": "_compile", "compile": "_compile",
               "compile_mlir": "_compile", "export": "_export",
-              "tune": "_tune"}
+              "tune": "_tune", "dynamo_backend": "_dynamo",
+              "optimize": "_optimize"}
 
 
 def __getattr__(name):
@@ -43,10 +51,17 @@ def __getattr__(name):
     raise AttributeError(f"module 'xpu_opt' has no attribute {name!r}")
 
 
+# torch.compile(model, backend="xpu_opt") works after `import xpu_opt` (and,
+# through the package's torch_dynamo_backends entry point, without it).
+from . import _dynamo  # noqa: E402
+
+_dynamo.register()
+
+
 __all__ = [
     "Artifact", "CompileError", "CompiledModule", "DeviceError",
     "LoadedModule", "Package", "PackageError", "TARGETS",
     "TargetUnavailable", "UnsupportedOperationError", "available_targets",
-    "build", "chips", "compile", "compile_mlir", "devices", "export", "load",
-    "tune",
+    "build", "chips", "compile", "compile_mlir", "devices", "dynamo_backend",
+    "export", "load", "optimize", "profile", "report", "tune",
 ]

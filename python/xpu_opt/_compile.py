@@ -33,7 +33,7 @@ import threading
 
 import torch
 
-from . import _cache, _export, _paths, _program, _targets
+from . import _cache, _export, _paths, _program, _targets, _trace
 from ._errors import CompileError
 from ._program import Artifact, Callable, check_inputs
 
@@ -211,6 +211,7 @@ class CompiledModule(Callable):
         self.target = target
         self.precision = precision
         self.freeze = freeze
+        self.label = type(module).__name__  # of its calls in traces
         self._compiler = _Compiler(module, target, precision, optimize,
                                    pipeline_options, extra_args, tune)
         self._variants = {}
@@ -297,7 +298,8 @@ class CompiledModule(Callable):
                             "positionally, got keyword arguments "
                             + ", ".join(kwargs))
         check_inputs(inputs, self.target)
-        with self._lock:
+        with self._lock, _trace.span(self.label, "host",
+                                     {"target": self.target}):
             names, weights = self._weights()
             v = self._variant(inputs, names, weights)
             generation = self._generation if self.freeze else None

@@ -470,6 +470,10 @@ def _export_program(module, inputs):
         raise _unsupported(what, foreign, ep)
     _mark_weights(imported, len(inputs), FUNC_NAME)
     text = imported.operation.get_asm(enable_debug_info=True)
+    # FX's generated code is named "<eval_with_key>.N", N counting the
+    # graph modules this process made: without N, the text (the compiled
+    # package cache's key) is the same in every process.
+    text = re.sub(r"<eval_with_key>\.\d+", "<eval_with_key>", text)
 
     # The results of @forward, in the order of the graph's outputs: the
     # new values of inputs written in place, then the output's tensors.
@@ -691,6 +695,15 @@ def fingerprint(module, inputs):
     d = _Describer()
     parts = [_versions(),
              [[list(t.shape), str(t.dtype)] for t in inputs]]
+    own = getattr(module, "xpu_opt_fingerprint", None)
+    if own is not None:
+        # A module that describes itself (the torch.compile backend's
+        # partitions: generated code whose graph has no stable
+        # description): its description and its weights' specs.
+        names, weights = weights_of(module)
+        parts += [own(), [[n, list(w.shape), str(w.dtype), w.device.type]
+                          for n, w in zip(names, weights)]]
+        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:32]
     try:
         for name, m in module.named_modules():
             attrs = {k: v for k, v in m.__dict__.items()

@@ -26,6 +26,7 @@ import typing
 
 import torch
 
+from . import _trace
 from ._errors import CompileError
 from ._runtime import DeviceBuffer
 
@@ -212,9 +213,33 @@ class _Program:
         return f
 
     def call(self, function, args, what):
+        if _trace.active():
+            return self._traced_call(function, args, what)
         function(*args)
         if self.runtime:
             self.runtime.check(what)
+
+    def _traced_call(self, function, args, what):
+        """call() while a profile records: the entry point as a `pack` or
+        `call` event and, on a device, its kernels with their device
+        times (the runtime's profile around this one call)."""
+        pack = function is self.pack_entry
+        symbol = self.plan["pack"]["entry" if pack else "packed_entry"] \
+            if self.plan.get("pack") else self.plan["entry"]
+        # _mlir_ciface___xpu_entry_forward.pack -> forward.pack
+        name = symbol.split("_xpu_entry_")[-1]
+        device = self.runtime is not None and self.target != "cuda"
+        if device:
+            self.runtime.profile_start()
+        start = _trace._now_us()
+        function(*args)
+        if self.runtime:
+            self.runtime.check(what)
+        kernels = self.runtime.profile_stop() if device else []
+        _trace.emit(name, "pack" if pack else "call", start,
+                    _trace._now_us() - start, {"target": self.target,
+                                               "symbol": symbol})
+        _trace.kernels(kernels, start, self.target)
 
 
 class _Variant:
