@@ -13,7 +13,11 @@ compiled by `xpu-compile --target=cuda` for sm_90a into a function package
 export and compile time of each; DIR/manifest.json lists them.
 
   .venv/bin/python bench/kernelbench/build.py --out DIR [--only SUBSTRING]
-      [--build build] [--archive F]
+      [--build build] [--archive F] [--tuning-db F]
+
+With --tuning-db (the database of tune.py's H200 run) the bf16 form is
+compiled a second time with `tuning-db=F`, into <name>.bf16.tuned, which
+run.py times next to the default.
 """
 
 import argparse
@@ -36,15 +40,17 @@ FORMS = ("f32", "bf16")
 OPTIONS = "chip=sm_90a precision=bf16"
 
 
-def build(args, name, form):
+def build(args, name, form, tuned=False):
     import torch
     import xpu_opt
     model, xs = problems.make(name)
     if form == "bf16":
         model = model.to(torch.bfloat16)
         xs = [x.to(torch.bfloat16) for x in xs]
-    entry = {"name": f"{name}.{form}", "problem": name, "form": form,
-             "dir": f"pkgs/{name}.{form}", "options": OPTIONS}
+    suffix = ".tuned" if tuned else ""
+    options = OPTIONS + (f" tuning-db={args.tuning_db}" if tuned else "")
+    entry = {"name": f"{name}.{form}{suffix}", "problem": name, "form": form,
+             "dir": f"pkgs/{name}.{form}{suffix}", "options": options}
     start = time.time()
     try:
         text = xpu_opt.export(model, tuple(xs))
@@ -58,7 +64,7 @@ def build(args, name, form):
     start = time.time()
     r = subprocess.run([str(args.build / "bin" / "xpu-compile"), str(mlir),
                         "--target=cuda", "-o", str(args.out / entry["dir"]),
-                        "--xpu-pipeline-options=" + OPTIONS],
+                        "--xpu-pipeline-options=" + options],
                        capture_output=True, text=True)
     entry["compile_s"] = round(time.time() - start, 2)
     if r.returncode != 0:
@@ -73,7 +79,10 @@ def main():
     ap.add_argument("--build", default=ROOT / "build", type=pathlib.Path)
     ap.add_argument("--only", default="")
     ap.add_argument("--archive", type=pathlib.Path)
+    ap.add_argument("--tuning-db", type=pathlib.Path)
     args = ap.parse_args()
+    if args.tuning_db:
+        args.tuning_db = args.tuning_db.resolve()
     args.build = args.build.resolve()
     os.environ.setdefault("XPU_OPT_BUILD_DIR", str(args.build))
     for d in ("pkgs", "mlir"):
@@ -83,8 +92,11 @@ def main():
     for name in problems.NAMES + host:
         if args.only and args.only not in name:
             continue
-        for form in FORMS:
-            e = build(args, name, form)
+        forms = [(f, False) for f in FORMS]
+        if args.tuning_db:
+            forms.append(("bf16", True))
+        for form, tuned in forms:
+            e = build(args, name, form, tuned)
             print("%-44s %s" % (e["name"], "FAILED " + e["error"].splitlines()[0]
                                 if e.get("error") else
                                 f"export {e['export_s']:6.2f} s  "

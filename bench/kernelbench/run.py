@@ -190,6 +190,12 @@ def run_problem(args, name, log):
         fast_b = xpu_opt.load(bind_weights(pkg, model_b, n,
                                            args.work / f"{name}.bf16"), target="cuda")
         measure("xpu bf16", lambda xs: fast_b(*xs), sets_b[0], ref_b)
+    pkg = args.dir / "pkgs" / f"{name}.bf16.tuned"
+    if pkg.exists():  # build.py --tuning-db: the tuned configs
+        tuned_b = xpu_opt.load(bind_weights(pkg, model_b, n, args.work /
+                                            f"{name}.bf16.tuned"),
+                               target="cuda")
+        measure("xpu bf16 tuned", lambda xs: tuned_b(*xs), sets_b[0], ref_b)
     measure("eager bf16", lambda xs: model_b(*xs), sets_b[0], ref_b)
     if args.compile:
         compiled_b = torch.compile(model_b)
@@ -220,13 +226,14 @@ def run_problem(args, name, log):
 
 
 COLS = ["xpu f32->bf16", "eager autocast", "compile autocast", "xpu bf16",
-        "eager bf16", "compile bf16", "cuBLAS gemm bf16"]
+        "xpu bf16 tuned", "eager bf16", "compile bf16", "cuBLAS gemm bf16"]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dir", type=pathlib.Path)
-    ap.add_argument("--only", default="")
+    ap.add_argument("--only", default="",
+                    help="comma-separated substrings of the problems to run")
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--tol", type=float, default=2e-2)
     ap.add_argument("--json", type=pathlib.Path)
@@ -243,7 +250,7 @@ def main():
     log = open(args.json, "w") if args.json else open("/dev/null", "w")
     results = []
     for name in problems.NAMES:
-        if args.only and args.only not in name:
+        if args.only and not any(o in name for o in args.only.split(",")):
             continue
         r = run_problem(args, name, log)
         results.append(r)
@@ -271,12 +278,13 @@ def main():
                 return f"{v:5.2f}"
             return "  n/a"
         errs = " ".join(f"{rows[c]['rel_error']:.1e}" if "rel_error" in
-                        rows.get(c, {}) else "   n/a " for c in COLS[:6])
+                        rows.get(c, {}) else "   n/a " for c in COLS[:7])
         print(f"{r['problem']:36s} vs eager ac {ratio('eager autocast', 'xpu f32->bf16')} "
               f"vs compile ac {ratio('compile autocast', 'xpu f32->bf16')} "
               f"vs eager bf16 {ratio('eager bf16', 'xpu bf16')} "
               f"vs compile bf16 {ratio('compile bf16', 'xpu bf16')} "
-              f"vs cuBLAS {ratio('cuBLAS gemm bf16', 'xpu bf16')}  errors {errs}")
+              f"vs cuBLAS {ratio('cuBLAS gemm bf16', 'xpu bf16')} "
+              f"tuned {ratio('xpu bf16', 'xpu bf16 tuned')}  errors {errs}")
     if args.profile:
         print("\ndevice time per call (us; profiler), xpu's 3 longest items:")
         for r in results:
