@@ -2,8 +2,8 @@
 and torch.compile(backend="xpu_opt"), measured in one run:
 
     .venv/bin/python bench/huggingface/run.py [--models=gpt2,bert,llama]
-        [--batch=2] [--length=128] [--layers=2] [--hidden=256]
-        [--repeat=10] [--warmup=2] [--threads=1]
+        [--batch=2] [--length=128] [--layers=2] [--hidden=512]
+        [--vocab=1024] [--repeat=10] [--warmup=2] [--threads=1]
 
 Each model (GPT-2, BERT, a Llama-style decoder) is built from a config
 with random weights (nothing is downloaded; HF_HUB_OFFLINE=1). Every peer
@@ -33,29 +33,29 @@ import transformers  # noqa: E402
 import xpu_opt  # noqa: E402
 
 transformers.logging.set_verbosity_error()
-VOCAB = 1024
 
 
-def make(name, layers, hidden):
+def make(name, layers, hidden, vocab):
     """A model of the family `name` from a config: `layers` blocks of
-    width `hidden` (heads of 64), random weights, eval mode."""
+    width `hidden` (heads of 64), a vocabulary of `vocab` tokens, random
+    weights, eval mode."""
     heads = max(hidden // 64, 1)
     if name == "gpt2":
         config = transformers.GPT2Config(
-            n_layer=layers, n_embd=hidden, n_head=heads, vocab_size=VOCAB,
+            n_layer=layers, n_embd=hidden, n_head=heads, vocab_size=vocab,
             n_positions=512, bos_token_id=0, eos_token_id=0)
         model = transformers.GPT2LMHeadModel(config)
     elif name == "bert":
         config = transformers.BertConfig(
             num_hidden_layers=layers, hidden_size=hidden,
             num_attention_heads=heads, intermediate_size=4 * hidden,
-            vocab_size=VOCAB, max_position_embeddings=512)
+            vocab_size=vocab, max_position_embeddings=512)
         model = transformers.BertForMaskedLM(config)
     elif name == "llama":
         config = transformers.LlamaConfig(
             num_hidden_layers=layers, hidden_size=hidden,
             num_attention_heads=heads, num_key_value_heads=max(heads // 2, 1),
-            intermediate_size=(8 * hidden) // 3, vocab_size=VOCAB,
+            intermediate_size=(8 * hidden) // 3, vocab_size=vocab,
             max_position_embeddings=512, bos_token_id=0, eos_token_id=0)
         model = transformers.LlamaForCausalLM(config)
     else:
@@ -96,7 +96,8 @@ def main():
     p.add_argument("--batch", type=int, default=2)
     p.add_argument("--length", type=int, default=128)
     p.add_argument("--layers", type=int, default=2)
-    p.add_argument("--hidden", type=int, default=256)
+    p.add_argument("--hidden", type=int, default=512)
+    p.add_argument("--vocab", type=int, default=1024)
     p.add_argument("--repeat", type=int, default=10)
     p.add_argument("--warmup", type=int, default=2)
     p.add_argument("--threads", type=int, default=1)
@@ -108,7 +109,7 @@ def main():
     print(f"torch {torch.__version__}, transformers "
           f"{transformers.__version__}, {args.threads} thread(s); "
           f"ids {args.batch}x{args.length}, {args.layers} layers, hidden "
-          f"{args.hidden}; median of {args.repeat} after {args.warmup} "
+          f"{args.hidden}, vocabulary {args.vocab}; median of {args.repeat} after {args.warmup} "
           "warm-up calls")
     header = (f"| model | peer | ms/forward | tokens/s | vs eager | "
               f"rel. L2 vs eager f32 | check | first call s |")
@@ -116,8 +117,8 @@ def main():
     failed = False
     for name in args.models.split(","):
         torch.manual_seed(0)
-        model = make(name, args.layers, args.hidden)
-        ids = torch.randint(0, VOCAB, (args.batch, args.length),
+        model = make(name, args.layers, args.hidden, args.vocab)
+        ids = torch.randint(0, args.vocab, (args.batch, args.length),
                             generator=torch.Generator().manual_seed(1))
         want, first, eager_ms = measure(model, ids, args.warmup, args.repeat)
         rows.append(f"| {name} | eager | {eager_ms:.2f} | "
