@@ -87,7 +87,8 @@ def measure(fn, ids, warmup, repeat):
 
 def first_line(error):
     text = f"{type(error).__name__}: {error}".strip().splitlines()
-    return text[0][:100] if text else type(error).__name__
+    # A "|" would split the Markdown table's cell.
+    return text[0][:100].replace("|", "/") if text else type(error).__name__
 
 
 def main():
