@@ -8,7 +8,9 @@ the schema of python/xpu_opt/_trace.py and the events expected:
 Schema: an object with a `traceEvents` list; every event has a string
 `name`, `ph` "X" (complete) or "M" (metadata), integer `pid` and `tid`;
 complete events have a string `cat` and numbers `ts` and `dur` >= 0
-(microseconds); metadata events are process_name / thread_name with a
+(microseconds), and names are printable ASCII; kernel events lie on the
+device track (tid 1 << 30) with args.launches >= 1 and args.device_ns
+(-1: no device time), and dur is that device time; metadata events are process_name / thread_name with a
 string args.name. On each host thread, events nest: one starts inside or
 after another, never partly overlapping (Perfetto nests them).
 
@@ -34,6 +36,8 @@ def check(trace, counts, calls):
     for e in trace["traceEvents"]:
         if not isinstance(e, dict) or not isinstance(e.get("name"), str):
             return f"an event without a string name: {e}"
+        if not e["name"] or not all(" " <= c <= "~" for c in e["name"]):
+            return f"a name that is not printable ASCII: {e['name']!r}"
         if not isinstance(e.get("pid"), int) or not isinstance(
                 e.get("tid"), int):
             return f"pid/tid not integers: {e}"
@@ -46,6 +50,15 @@ def check(trace, counts, calls):
                     return f"{key} is not a number: {e}"
             if e["dur"] < 0:
                 return f"negative duration: {e}"
+            if e["cat"] == "kernel":
+                a = e.get("args", {})
+                if e["tid"] != DEVICE_TID or a.get("launches", 0) < 1 or \
+                        not isinstance(a.get("device_ns"), int):
+                    return f"a kernel event off the device track or " \
+                        f"without launches and device_ns: {e}"
+                want = max(a["device_ns"], 0) / 1e3
+                if abs(e["dur"] - want) > 1e-3:
+                    return f"a kernel's dur is not its device time: {e}"
             complete.append(e)
         elif e.get("ph") == "M":
             if e["name"] not in ("process_name", "thread_name") or \

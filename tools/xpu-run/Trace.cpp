@@ -27,10 +27,12 @@ double Trace::now() {
       .count();
 }
 
+// Strings are copied: a json::Value made from a StringRef does not own it,
+// and kernel names die with their KernelStats.
 void Trace::add(StringRef name, StringRef cat, double startUs, double durUs,
                 int64_t tid, llvm::json::Object args) {
-  llvm::json::Object event{{"name", name},
-                           {"cat", cat},
+  llvm::json::Object event{{"name", name.str()},
+                           {"cat", cat.str()},
                            {"ph", "X"},
                            {"ts", startUs},
                            {"dur", std::max(durUs, 0.0)},
@@ -58,7 +60,7 @@ void Trace::kernels(ArrayRef<KernelStats> stats, double startUs,
     double dur = k.deviceNanoseconds >= 0 ? k.deviceNanoseconds / 1e3 : 0.0;
     add(k.name, "kernel", t, dur, kDeviceTid,
         llvm::json::Object{{"launches", int64_t(k.launches)},
-                           {"device", device},
+                           {"device", device.str()},
                            {"device_ns", k.deviceNanoseconds}});
     t += dur;
   }

@@ -550,7 +550,7 @@ static LogicalResult compileTraced(ModuleOp module, const TargetInfo &target,
   double start = Trace::now();
   LogicalResult result = compileModule(module, compileOptions(target), plan);
   trace.complete("compile", "compile", start,
-                 llvm::json::Object{{"target", target.name}});
+                 llvm::json::Object{{"target", std::string(target.name)}});
   return result;
 }
 
@@ -561,7 +561,7 @@ createTraced(ModuleOp module, const TargetInfo &target, bool deviceOnly) {
   FailureOr<std::unique_ptr<Program>> program = Program::create(
       module, target, effectiveSharedLibs(), optLevel(), deviceOnly);
   trace.complete("jit", "compile", start,
-                 llvm::json::Object{{"target", target.name}});
+                 llvm::json::Object{{"target", std::string(target.name)}});
   return program;
 }
 
@@ -674,7 +674,7 @@ static int runMain(ModuleOp module, const TargetInfo &target) {
   if (profiled)
     kernels = (*program)->profileStop();
   trace.complete(mainFuncName, "call", start,
-                 llvm::json::Object{{"target", target.name}});
+                 llvm::json::Object{{"target", std::string(target.name)}});
   trace.kernels(kernels, start, target.name);
   llvm::outs().flush();
   // The device runtime printed its error; what @main printed after it is
@@ -942,7 +942,7 @@ static int runFunction(ModuleOp module, const TargetInfo &target) {
     std::vector<KernelStats> ran;
     if (profiling)
       ran = program.profileStop();
-    llvm::json::Object args{{"target", target.name},
+    llvm::json::Object args{{"target", std::string(target.name)},
                             {"symbol", "_mlir_ciface_" + entryName(name)}};
     if (index >= 0)
       args["call"] = index;
