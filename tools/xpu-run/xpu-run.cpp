@@ -7,6 +7,7 @@
 //   xpu-run model.mlir --function=forward --input=@x.npy \
 //       --input="2x3xf32=1 2 3 4 5 6" --input=random --output=@y.npy \
 //       [--target=cpu|opencl|levelzero|cuda] [--repeat=N --time]
+//       [--trace=trace.json]
 //   xpu-run program.mlir -e main -entry-point-result=void
 //   xpu-run model.mlir --compare-pipeline=xpu-optimize [--target=opencl]
 //
@@ -18,11 +19,13 @@
 // runtime's error (XPURuntime.h: printed by the runtime) ends the run with
 // exit status 1 after the call that met it.
 // `--time` prints per-call wall time and, on devices, per-kernel launch
-// counts and device time. `--emit-package=DIR` writes the compiled
-// function as a package instead (tools/common/Package.h: the shared library,
-// its interface and the runtime it needs; what the Python package compiles
-// with, and the format xpu-compile writes); `--emit-object` writes only the
-// relocatable object and `--emit-plan` the package's interface.
+// counts and device time. `--trace=FILE` writes what the run did as a
+// Chrome/Perfetto trace (Trace.h: compile, pack and call events, and on
+// devices each call's kernels with their device time). `--emit-package=DIR`
+// writes the compiled function as a package instead (tools/common/Package.h:
+// the shared library, its interface and the runtime it needs; what the Python
+// package compiles with, and the format xpu-compile writes); `--emit-object`
+// writes only the relocatable object and `--emit-plan` the package's interface.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +34,7 @@
 #include "HostTensor.h"
 #include "Package.h"
 #include "Runner.h"
+#include "Trace.h"
 
 #include "xpu/Config/BuildPaths.h"
 #include "xpu/Config/Version.h"
@@ -200,6 +204,12 @@ static cl::opt<bool> timing(
     cl::desc("Print the wall time per call and, on devices, each kernel's "
              "launches and device time"),
     cl::init(false), cl::cat(callCategory));
+static cl::opt<std::string> traceFile(
+    "trace",
+    cl::desc("Write a Chrome/Perfetto trace of the run (JSON) to this file: "
+             "compiling, the weight-packing and per-call entry points and, "
+             "on devices, each call's kernels with their device time"),
+    cl::init(""), cl::value_desc("FILE"), cl::cat(callCategory));
 static cl::opt<std::string>
     emitObject("emit-object",
                cl::desc("Compile --function and write the program as a "
@@ -256,6 +266,9 @@ static cl::opt<double> compareTolerance(
     cl::desc("Tolerance on the error relative to the result scale "
              "(overrides --compare-precision)"),
     cl::init(0.0), cl::cat(compareCategory));
+
+/// The run's trace (--trace); records nothing when disabled.
+static Trace trace;
 
 /// Prints `loc` as `file:line:col: `, the way compilers do.
 /// Prints `loc` as "file:line:col: ". A call-site location (torch-mlir's
@@ -531,6 +544,37 @@ static CompileOptions compileOptions(const TargetInfo &target) {
   return options;
 }
 
+/// The target pipeline on `module`, recorded as a `compile` event.
+static LogicalResult compileTraced(ModuleOp module, const TargetInfo &target,
+                                   EntryPlan *plan) {
+  double start = Trace::now();
+  LogicalResult result = compileModule(module, compileOptions(target), plan);
+  trace.complete("compile", "compile", start,
+                 llvm::json::Object{{"target", std::string(target.name)}});
+  return result;
+}
+
+/// Program::create, recorded as a `compile` event (the JIT).
+static FailureOr<std::unique_ptr<Program>>
+createTraced(ModuleOp module, const TargetInfo &target, bool deviceOnly) {
+  double start = Trace::now();
+  FailureOr<std::unique_ptr<Program>> program = Program::create(
+      module, target, effectiveSharedLibs(), optLevel(), deviceOnly);
+  trace.complete("jit", "compile", start,
+                 llvm::json::Object{{"target", std::string(target.name)}});
+  return program;
+}
+
+/// Writes the trace, if any, after a run that succeeded (a failed run
+/// leaves no file); failing to write it fails the run.
+static int finishTrace(int status) {
+  if (status != 0)
+    return status;
+  if (std::optional<std::string> error = trace.write())
+    return fail(*error);
+  return status;
+}
+
 //===----------------------------------------------------------------------===//
 // -e main (mlir-runner)
 //===----------------------------------------------------------------------===//
@@ -576,8 +620,7 @@ static int runMain(ModuleOp module, const TargetInfo &target) {
           ", but -entry-point-result=" + mainFuncType + " expects " + expected);
   }
 
-  if (!isLowered(module) &&
-      failed(compileModule(module, compileOptions(target), nullptr)))
+  if (!isLowered(module) && failed(compileTraced(module, target, nullptr)))
     return 1;
   if (auto llvmFn = module.lookupSymbol<LLVM::LLVMFuncOp>(mainFuncName)) {
     auto type = llvmFn.getFunctionType();
@@ -594,11 +637,13 @@ static int runMain(ModuleOp module, const TargetInfo &target) {
                   expected + " and no arguments");
   }
   FailureOr<std::unique_ptr<Program>> program =
-      Program::create(module, target, effectiveSharedLibs(), optLevel());
+      createTraced(module, target, /*deviceOnly=*/false);
   if (failed(program))
     return 1;
   std::snprintf(runningWhat, sizeof(runningWhat), "@%s", mainFuncName.c_str());
   ExecutionEngine &engine = (*program)->engine();
+  bool profiled = trace.enabled() && (*program)->profileStart();
+  double start = Trace::now();
   llvm::Error error = llvm::Error::success();
   if (mainFuncType == "void") {
     error = engine.invokePacked(mainFuncName);
@@ -625,13 +670,19 @@ static int runMain(ModuleOp module, const TargetInfo &target) {
   if (error)
     return fail("cannot run @" + mainFuncName + ": " +
                 llvm::toString(std::move(error)));
+  std::vector<KernelStats> kernels;
+  if (profiled)
+    kernels = (*program)->profileStop();
+  trace.complete(mainFuncName, "call", start,
+                 llvm::json::Object{{"target", std::string(target.name)}});
+  trace.kernels(kernels, start, target.name);
   llvm::outs().flush();
   // The device runtime printed its error; what @main printed after it is
   // meaningless.
   if (failed((*program)->checkRuntime()))
     return 1;
   std::fflush(stdout);
-  return 0;
+  return finishTrace(0);
 }
 
 //===----------------------------------------------------------------------===//
@@ -804,7 +855,7 @@ static int runFunction(ModuleOp module, const TargetInfo &target) {
       return 1;
     values.push_back(std::move(*v));
   }
-  if (failed(compileModule(module, compileOptions(target), &*plan)))
+  if (failed(compileTraced(module, target, &*plan)))
     return 1;
 
   if (!emitObject.empty() || !emitPackage.empty()) {
@@ -840,8 +891,8 @@ static int runFunction(ModuleOp module, const TargetInfo &target) {
     return 0;
   }
 
-  FailureOr<std::unique_ptr<Program>> programOr = Program::create(
-      module, target, effectiveSharedLibs(), optLevel(), deviceOnlyBuffers);
+  FailureOr<std::unique_ptr<Program>> programOr =
+      createTraced(module, target, deviceOnlyBuffers);
   if (failed(programOr))
     return 1;
   Program &program = **programOr;
@@ -872,7 +923,47 @@ static int runFunction(ModuleOp module, const TargetInfo &target) {
       return releaseAll(), 1;
     results.push_back(*b);
   }
-  bool profiled = timing && program.profileStart();
+  // --time profiles the whole run; --trace each entry point's call, the
+  // kernels of each call summed up for --time.
+  bool perCall = trace.enabled();
+  bool profiled = timing && !perCall && program.profileStart();
+  std::vector<KernelStats> kernels;
+  auto tracedCall = [&](StringRef name, StringRef cat, int64_t index,
+                        ArrayRef<Buffer *> in, ArrayRef<Buffer *> out,
+                        double &seconds) {
+    bool profiling = perCall && program.profileStart();
+    double startUs = Trace::now();
+    auto start = std::chrono::steady_clock::now();
+    if (failed(program.call(name, in, out, loc)))
+      return failure();
+    seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    std::vector<KernelStats> ran;
+    if (profiling)
+      ran = program.profileStop();
+    llvm::json::Object args{{"target", std::string(target.name)},
+                            {"symbol", "_mlir_ciface_" + entryName(name)}};
+    if (index >= 0)
+      args["call"] = index;
+    trace.complete(name, cat, startUs, std::move(args));
+    trace.kernels(ran, startUs, target.name);
+    profiled |= profiling;
+    for (const KernelStats &k : ran) {
+      auto same = llvm::find_if(
+          kernels, [&](const KernelStats &s) { return s.name == k.name; });
+      if (same == kernels.end()) {
+        kernels.push_back(k);
+        continue;
+      }
+      same->launches += k.launches;
+      if (same->deviceNanoseconds >= 0 && k.deviceNanoseconds >= 0)
+        same->deviceNanoseconds += k.deviceNanoseconds;
+      else
+        same->deviceNanoseconds = -1;
+    }
+    return success();
+  };
 
   // Pack once, then call the rest; or call the function as a whole.
   double packSeconds = 0;
@@ -896,12 +987,8 @@ static int runFunction(ModuleOp module, const TargetInfo &target) {
     std::snprintf(runningWhat, sizeof(runningWhat), "@%s", pack.pack.c_str());
     if (failed(program.prepare(pack.pack, loc)))
       return releaseAll(), 1;
-    auto start = std::chrono::steady_clock::now();
-    if (failed(program.call(pack.pack, packIn, packOut, loc)))
+    if (failed(tracedCall(pack.pack, "pack", -1, packIn, packOut, packSeconds)))
       return releaseAll(), 1;
-    packSeconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
     for (const PlanOperand &o : pack.packedOperands)
       callInputs.push_back(o.fromPack ? &packedWeights[o.index]
                                       : &args[o.index]);
@@ -916,16 +1003,13 @@ static int runFunction(ModuleOp module, const TargetInfo &target) {
     return releaseAll(), 1;
   std::vector<double> seconds;
   for (int64_t r = 0; r < repeat; ++r) {
-    auto start = std::chrono::steady_clock::now();
-    if (failed(program.call(callee, callInputs, callOutputs, loc)))
+    double s = 0;
+    if (failed(tracedCall(callee, "call", r, callInputs, callOutputs, s)))
       return releaseAll(), 1;
-    seconds.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count());
+    seconds.push_back(s);
   }
   runningWhat[0] = 0;
-  std::vector<KernelStats> kernels;
-  if (profiled)
+  if (profiled && !perCall)
     kernels = program.profileStop();
 
   int status = 0;
@@ -945,7 +1029,7 @@ static int runFunction(ModuleOp module, const TargetInfo &target) {
                 target);
   releaseAll();
   llvm::outs().flush();
-  return status;
+  return finishTrace(status);
 }
 
 /// The host CPU line of --xpu-list-targets: what LLVM detected and what
@@ -1009,6 +1093,13 @@ int main(int argc, char **argv) {
   }
   if (std::optional<std::string> bad = checkOptionValues())
     return fail(*bad);
+  if (!traceFile.empty()) {
+    if (!comparePipeline.empty() || !emitObject.empty() || !emitPackage.empty())
+      return fail("--trace records a run; it does not apply to "
+                  "--compare-pipeline, --emit-object or --emit-package");
+    if (std::optional<std::string> error = trace.open(traceFile))
+      return fail(*error);
+  }
 
   MLIRContext ctx(registry);
   ctx.printOpOnDiagnostic(false);
