@@ -18,24 +18,15 @@ tolerance 1e-5 relative to max(max |ref|, 1) (f32 dot products, K = 64).
     cache.py --target=cpu|opencl --dir=DIR   (DIR: a scratch directory)
 """
 
-import argparse
 import json
 import os
 import pathlib
-import shutil
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import xpu_testlib as t  # noqa: E402
 
-p = argparse.ArgumentParser()
-p.add_argument("--target", required=True)
-p.add_argument("--dir", required=True)
-args = p.parse_args()
-TARGET = args.target
-SCRATCH = pathlib.Path(args.dir)
-shutil.rmtree(SCRATCH, ignore_errors=True)
-SCRATCH.mkdir(parents=True)
+TARGET, SCRATCH = t.target_and_scratch()
 CACHE = SCRATCH / "cache"
 
 CHILD = r'''

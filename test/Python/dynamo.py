@@ -34,13 +34,11 @@
     dynamo.py --target=cpu|opencl --dir=SCRATCH
 """
 
-import argparse
 import copy
 import importlib.metadata
 import json
 import os
 import pathlib
-import shutil
 import sys
 
 import torch
@@ -56,14 +54,7 @@ ZOO = pathlib.Path(__file__).resolve().parents[2] / "examples" / "pytorch"
 TOL = {"linear_gelu_tanh": 1e-4, "linear_gelu_f64": 1e-12,
        "linear_gelu_f16": 7.8e-3, "linear_gelu_bf16": 6.25e-2}
 
-p = argparse.ArgumentParser()
-p.add_argument("--target", required=True)
-p.add_argument("--dir", required=True)
-args = p.parse_args()
-TARGET = args.target
-SCRATCH = pathlib.Path(args.dir)
-shutil.rmtree(SCRATCH, ignore_errors=True)
-SCRATCH.mkdir(parents=True)
+TARGET, SCRATCH = t.target_and_scratch()
 OPTIONS = {"target": TARGET}
 
 

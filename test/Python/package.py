@@ -34,7 +34,6 @@ Tolerances relative to max(max |ref|, 1): 1e-5 (f32, K <= 64).
     package.py --target=cpu|opencl --dir=DIR   (DIR: a scratch directory)
 """
 
-import argparse
 import json
 import os
 import pathlib
@@ -51,14 +50,7 @@ import xpu_testlib as t  # noqa: E402
 import xpu_opt  # noqa: E402
 from xpu_opt import _kernelbench, _package, _program  # noqa: E402
 
-p = argparse.ArgumentParser()
-p.add_argument("--target", required=True)
-p.add_argument("--dir", required=True)
-args = p.parse_args()
-TARGET = args.target
-DIR = pathlib.Path(args.dir)
-shutil.rmtree(DIR, ignore_errors=True)
-DIR.mkdir(parents=True)
+TARGET, DIR = t.target_and_scratch()
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ZOO = ROOT / "examples" / "pytorch"
 BUILD = pathlib.Path(os.environ.get("XPU_OPT_BUILD_DIR", ROOT / "build"))

@@ -18,10 +18,8 @@ more. XPU_OPT_TRACE in a child process writes the file at exit.
     trace.py --target=cpu|opencl --dir=SCRATCH
 """
 
-import argparse
 import json
 import pathlib
-import shutil
 import sys
 
 import torch
@@ -32,14 +30,7 @@ import xpu_testlib as t  # noqa: E402
 
 import xpu_opt  # noqa: E402
 
-p = argparse.ArgumentParser()
-p.add_argument("--target", required=True)
-p.add_argument("--dir", required=True)
-args = p.parse_args()
-TARGET = args.target
-SCRATCH = pathlib.Path(args.dir)
-shutil.rmtree(SCRATCH, ignore_errors=True)
-SCRATCH.mkdir(parents=True)
+TARGET, SCRATCH = t.target_and_scratch()
 
 
 def validate(trace):

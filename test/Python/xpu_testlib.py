@@ -11,8 +11,11 @@ float copies of the inputs), never xpu_opt code; the error of a result is
 against a tolerance each test states next to the case.
 """
 
+import argparse
 import copy
 import os
+import pathlib
+import shutil
 import subprocess
 import sys
 import traceback
@@ -62,6 +65,19 @@ def compare(got, ref, tol, dtype=None):
                             f"tolerance {tol:.1e}")
         worst = max(worst, err)
     return worst
+
+
+def target_and_scratch():
+    """The --target and --dir arguments every per-target test takes: the
+    target, and the scratch directory, emptied."""
+    p = argparse.ArgumentParser()
+    p.add_argument("--target", required=True)
+    p.add_argument("--dir", required=True)
+    args = p.parse_args()
+    scratch = pathlib.Path(args.dir)
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir(parents=True)
+    return args.target, scratch
 
 
 def fresh_like(t, seed):
