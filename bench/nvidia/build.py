@@ -32,7 +32,8 @@ VARIANTS = {
     # variant: (model dtype, xpu-nvvm-pipeline precision, chip, schedule)
     "bf16": ("bf16", "f32", "sm_90", "auto"),     # mma.sync (stage 1)
     "bf16-wgmma": ("bf16", "f32", "sm_90a", "auto"),  # TMA + wgmma (stage 2)
-    "tf32": ("f32", "tf32", "sm_90", "auto"),
+    "tf32": ("f32", "tf32", "sm_90", "auto"),     # mma.sync m16n8k8
+    "tf32-wgmma": ("f32", "tf32", "sm_90a", "auto"),  # TMA + wgmma k8
     "f32": ("f32", "f32", "sm_90", "auto"),
     # The schedule layer's persistent and Stream-K programs on mma.sync.
     "bf16-persistent": ("bf16", "f32", "sm_90", "persistent"),

@@ -19,7 +19,7 @@ import shutil
 import subprocess
 
 # (tag, xpu-nvvm-pipeline options): f32 SIMT, tf32 and bf16 on mma.sync,
-# bf16 on TMA + wgmma; then the schedule layer's persistent programs (on
+# bf16 and tf32 on TMA + wgmma; then the schedule layer's persistent programs (on
 # mma.sync and wgmma, whose mbarrier ring carries across a program's
 # tiles) and Stream-K programs (deterministic and atomic fix-ups) on
 # mma.sync and SIMT. The
@@ -27,6 +27,9 @@ import subprocess
 # an epilogue applied to a partial sum would show in the result.
 VARIANTS = (("f32", "precision=f32"), ("tf32", "precision=tf32"),
             ("bf16", "precision=bf16"), ("bf16-90a", "chip=sm_90a precision=bf16"),
+            ("tf32-90a", "chip=sm_90a precision=tf32"),
+            ("tf32-90a-persistent",
+             "chip=sm_90a precision=tf32 schedule=persistent programs=2"),
             ("tf32-persistent", "precision=tf32 schedule=persistent"),
             # Two programs, so that each loops over several tiles (the
             # workloads have few) on one mbarrier ring.

@@ -286,7 +286,8 @@ def main():
         results = {}
         # xpu variants: correctness, then time.
         for e in entries:
-            dtype = torch.float32 if e["variant"] in ("tf32", "f32") \
+            tf32 = e["variant"].startswith("tf32")
+            dtype = torch.float32 if tf32 or e["variant"] == "f32" \
                 else torch.bfloat16
             lib = Library(os.path.join(args.lib_dir, e["lib"]), e, rt)
             model = Model(lib)
@@ -302,7 +303,7 @@ def main():
             ref = torch_forward(p, [t.double() for t in ins])
             err = rel_error(out, ref)
             prec = "bf16" if dtype == torch.bfloat16 else (
-                "tf32" if e["variant"] == "tf32" else "f32")
+                "tf32" if tf32 else "f32")
             ok = err <= TOLERANCE[prec]
             failures += not ok
             model.release()

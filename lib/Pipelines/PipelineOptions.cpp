@@ -174,7 +174,8 @@ mlir::xpu::resolvePrecision(PipelineKind kind, StringRef requested,
     // accumulates in f32.
     policy.operands = "bf16";
   } else if (kind == PipelineKind::NVVM && requested == "tf32") {
-    // tf32 keeps f32 numerics up to the kernel, which rounds the operands.
+    // tf32 keeps f32 numerics up to the kernel, which reads the operands as
+    // tf32.
     policy.operands = "f32";
     policy.tf32 = true;
   }

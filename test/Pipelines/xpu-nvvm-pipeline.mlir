@@ -40,6 +40,16 @@
 // TF32: gpu.binary @f32_gemm_mma0 [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">
 // TF32-SAME: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 //
+// sm_90a, the same model in tf32: TMA + wgmma k8 on the f32 operands as
+// they are in memory. wgmma reads tf32 operands K-major only, so B (an
+// activation, [k, n]) is transposed to [n, k] by a kernel of its own first.
+// RUN: xpu-opt %s --xpu-nvvm-pipeline="chip=sm_90a precision=tf32 binary-format=isa" | FileCheck %s --check-prefix=TF32A
+// TF32A: gpu.binary @f32_gemm_kernel
+// TF32A: gpu.binary @f32_gemm_mma0 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a"
+// TF32A-SAME: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
+// TF32A-SAME: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// TF32A-NOT: mma.sync.aligned
+//
 // The same model with precision=f32: a SIMT kernel (convert-xpu-to-gpu)
 // whose shared buffers became dynamic shared memory; no tensor cores.
 // RUN: xpu-opt %s --xpu-nvvm-pipeline="precision=f32 binary-format=isa" | FileCheck %s --check-prefix=F32

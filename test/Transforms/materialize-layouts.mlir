@@ -252,6 +252,30 @@ func.func @nvgpu_as_they_are(%x: tensor<128x64xf32>, %w: tensor<64x96xf32>) -> t
 
 // -----
 
+// tf32 on wgmma: wgmma reads tf32 operands K-major only, so the [k, n] B
+// becomes [n, k] (batched here: the last two dimensions swap), and then its
+// rows of K = 98 f32 (392 bytes, not a multiple of 16) get a TMA pitch of
+// 128 elements (512 bytes), as A's do.
+// CHECK-LABEL: func.func @nvgpu_wgmma_tf32_kn
+// CHECK-SAME: %[[X:.*]]: tensor<2x64x98xf32>, %[[W:.*]]: tensor<2x98x72xf32>
+// CHECK: %[[WT:.*]] = linalg.transpose ins(%[[W]] : tensor<2x98x72xf32>) outs(%{{.*}} : tensor<2x72x98xf32>) permutation = [0, 2, 1]
+// CHECK: %[[XP:.*]] = tensor.pad %[[X]] low[0, 0, 0] high[0, 0, 30]
+// CHECK: %[[XV:.*]] = tensor.extract_slice %[[XP]]
+// CHECK: %[[WP:.*]] = tensor.pad %[[WT]] low[0, 0, 0] high[0, 0, 30]
+// CHECK: %[[WV:.*]] = tensor.extract_slice %[[WP]][0, 0, 0] [2, 72, 98] [1, 1, 1] : tensor<2x72x128xf32> to tensor<2x72x98xf32>
+// CHECK: xpu.gemm %[[XV]], %[[WV]] rhs_layout(nk)
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+func.func @nvgpu_wgmma_tf32_kn(%x: tensor<2x64x98xf32>, %w: tensor<2x98x72xf32>) -> tensor<2x64x72xf32> {
+  // expected-remark @below {{2x(64x72x98): rhs [k, n] transposed to [n, k]: wgmma reads tf32 operands K-major only}}
+  // expected-remark @below {{2x(64x72x98): A: rows of 98 x 4 bytes padded with zeros to 128 elements (512 bytes)}}
+  // expected-remark @below {{2x(64x72x98): B [n, k]: rows of 98 x 4 bytes padded with zeros to 128 elements (512 bytes)}}
+  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma, precision = tf32>>} : (tensor<2x64x98xf32>, tensor<2x98x72xf32>) -> tensor<2x64x72xf32>
+  return %y : tensor<2x64x72xf32>
+}
+}
+
+// -----
+
 // SIMT configs (no backend sub-attribute): the operands stay as they are.
 // CHECK-LABEL: func.func @simt_is_untouched
 // CHECK-NOT: linalg.transpose

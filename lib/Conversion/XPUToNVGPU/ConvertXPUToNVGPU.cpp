@@ -154,6 +154,10 @@ LogicalResult mlir::xpu::checkNVGPULowerable(GemmTileOp tile,
     return fail(llvm::formatv("the config {0} is invalid for the nvgpu "
                               "backend on {1}: {2}",
                               config, target.getChip(), why));
+  if (config.getNVGPU().isWgmma() && lhs.isF32() &&
+      tile.getRhsLayout() != RhsLayout::nk)
+    return fail("wgmma reads tf32 operands K-major only: B must be [n, k] "
+                "(xpu-materialize-layouts transposes a [k, n] B)");
   // Operands with a pitch of their own (xpu-materialize-layouts' or a
   // hand-written one; the others are re-pitched): rows on 16 bytes.
   int64_t bytes = getElementBytes(lhs);
@@ -627,14 +631,18 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
                     stringifySchedule(config.getSchedule().getKind()));
   if (p.wgmma) {
     remark::passed(loc, remarkOpts(kPassArg, "Kernel")) << remark::reason(
-        "{0}: {1} on tensor cores, wgmma m64n{2}k16 {3}, f32 accumulators: "
+        "{0}: {1} on tensor cores, wgmma m64n{2}k{15} {3}, f32 accumulators: "
         "{4} of {5} threads (1 TMA producer warpgroup, {6} consumer "
         "warpgroup(s) of 64 rows), tile {7}x{8}x{9}, {10}-stage TMA/mbarrier "
         "ring with 128-byte swizzle, {11} bytes of dynamic shared memory, B "
         "read {12}; {13} accumulators per consumer thread; {14}",
-        name, shape, p.tn, p.operandType, schedule, threads,
-        p.consumerWarpgroups(), p.tm, p.tn, p.tk, p.stages, sharedBytes,
-        p.rhsNK ? "K-major ([n, k])" : "N-major ([k, n])", p.tn / 2,
+        name, shape, p.tn,
+        p.operandType.isF32() ? std::string("tf32 (f32 operands, their low 13 "
+                                            "mantissa bits ignored)")
+                              : llvm::formatv("{0}", p.operandType).str(),
+        schedule, threads, p.consumerWarpgroups(), p.tm, p.tn, p.tk, p.stages,
+        sharedBytes, p.rhsNK ? "K-major ([n, k])" : "N-major ([k, n])",
+        p.tn / 2,
         p.stagedEpilogue
             ? llvm::formatv(
                   "epilogue in a loop over the accumulators staged through "
@@ -644,7 +652,8 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
                   epilogueInstructions, p.tn / 2,
                   nvidia::kStraightEpilogueInstructions)
                   .str()
-            : std::string("epilogue on the accumulator registers"));
+            : std::string("epilogue on the accumulator registers"),
+        nvidia::getWgmmaInstructionK(p.operandBytes()));
     return success();
   }
   Type elt = p.operandType;

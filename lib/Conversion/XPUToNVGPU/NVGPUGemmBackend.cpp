@@ -38,8 +38,9 @@ bool nvidia::isKernelScalarType(Type t) {
 }
 
 NVGPUMma nvidia::getPreferredMma(TargetAttr target, int64_t operandBytes) {
-  return target.hasWgmma() && operandBytes == 2 ? NVGPUMma::wgmma
-                                                : NVGPUMma::mma_sync;
+  return target.hasWgmma() && (operandBytes == 2 || operandBytes == 4)
+             ? NVGPUMma::wgmma
+             : NVGPUMma::mma_sync;
 }
 
 int64_t nvidia::getOperandPitch(int64_t cols, Type elt, NVGPUMma mma) {
@@ -222,8 +223,10 @@ static LogicalResult checkWgmmaConfig(TargetAttr target, ConfigAttr config,
         llvm::join(listPresets([](const TargetPreset &p) { return p.wgmma; }),
                    " or "),
         target.getChip()));
-  if (bytes != 2)
-    return fail("wgmma kernels take 16-bit operands (tf32 runs on mma_sync)");
+  if (bytes != 2 && bytes != 4)
+    return fail(llvm::formatv("{0}-byte operands: wgmma kernels take 16-bit "
+                              "ones or f32 ones read as tf32",
+                              bytes));
   if (tm != 64 && tm != 128)
     return fail(llvm::formatv("tile_m {0}: one or two consumer warpgroups of "
                               "64 rows (tile_m 64 or 128)",
@@ -232,9 +235,10 @@ static LogicalResult checkWgmmaConfig(TargetAttr target, ConfigAttr config,
     return fail(llvm::formatv("tile_n {0}: a multiple of 64 up to 256 (wgmma "
                               "n <= 256, 64-column TMA boxes)",
                               tn));
-  if (tk != nvidia::kWgmmaTileK)
-    return fail(llvm::formatv("tile_k {0}: one 128-byte swizzled row ({1})", tk,
-                              nvidia::kWgmmaTileK));
+  if (tk != nvidia::getWgmmaTileK(bytes))
+    return fail(llvm::formatv("tile_k {0}: one 128-byte swizzled row ({1} "
+                              "{2}-byte elements)",
+                              tk, nvidia::getWgmmaTileK(bytes), bytes));
   int64_t shared = nvidia::getWorkgroupSlmBytes(config, bytes);
   int64_t room = target.getMaxBlockSlmBytes() - nvidia::kWgmmaBarrierBytes;
   if (config.getStages() < 2 || shared > room)
@@ -305,7 +309,8 @@ bool nvidia::shouldStageEpilogue(Block &epilogue, ConfigAttr config,
   ArrayRef<int64_t> tile = config.getTile();
   int64_t accumulatorsPerThread = tile[1] / 2;
   int64_t f32Tile = satMul(tile[0], tile[1], 4);
-  return f32Tile <= getWorkgroupSlmBytes(config, /*operandBytes=*/2) &&
+  int64_t operandBytes = knobs.isTF32() ? 4 : 2;
+  return f32Tile <= getWorkgroupSlmBytes(config, operandBytes) &&
          satMul(estimateEpilogueInstructions(epilogue), accumulatorsPerThread) >
              kStraightEpilogueInstructions;
 }
@@ -331,7 +336,7 @@ static LogicalResult materializeNVGPULayouts(GemmOp gemm, TargetAttr target,
   // Zeros: the padding columns of A meet those of an [n, k] B in the sum.
   // The kernel reads the rest as it is: B in either layout (ldmatrix, or
   // .trans for [k, n]), epilogue vectors per row and column.
-  bool padded = false;
+  bool relaid = false;
   auto pitched = [&](Value t, int64_t cols, StringRef what) -> Value {
     auto type = cast<RankedTensorType>(t.getType());
     Type elt = type.getElementType();
@@ -349,15 +354,27 @@ static LogicalResult materializeNVGPULayouts(GemmOp gemm, TargetAttr target,
                                 "of 128 bytes (one swizzled box row)"
                               : "cp.async copies 16-byte chunks from rows "
                                 "that start on 16 bytes"));
-    padded = true;
+    relaid = true;
     return lb.view(lb.padRows(t, pitch), type, type.getShape());
   };
+  // wgmma reads tf32 operands K-major only (the PTX ISA transposes 16-bit
+  // ones alone): a [k, n] B becomes [n, k], once in <fn>.pack for a weight.
+  NVGPUConfigAttr knobs = gemm.getConfigAttr().getNVGPU();
+  if (mma == NVGPUMma::wgmma && knobs.isTF32() &&
+      gemm.getRhsLayout() == RhsLayout::kn) {
+    gemm.getRhsMutable().set(lb.transposeLast2(gemm.getRhs()));
+    gemm.setRhsLayout(RhsLayout::nk);
+    relaid = true;
+    changed(gemm, "TransposeRhs",
+            "rhs [k, n] transposed to [n, k]: wgmma reads tf32 operands "
+            "K-major only");
+  }
   int64_t k = gemm.getK();
   gemm.getLhsMutable().set(pitched(gemm.getLhs(), k, "A"));
   bool nk = gemm.getRhsLayout() == RhsLayout::nk;
   gemm.getRhsMutable().set(pitched(gemm.getRhs(), nk ? k : gemm.getN(),
                                    nk ? "B [n, k]" : "B [k, n]"));
-  if (!padded)
+  if (!relaid)
     remark(gemm, "AsTheyAre",
            llvm::formatv("the tensor-core kernels read the operands as they "
                          "are ({0} rows of 16-byte multiples, rhs {1}, "
@@ -428,10 +445,15 @@ struct NVGPUGemmBackend final
       perUnit = std::min(perUnit, target.getSlmBytes() / slm);
     return target.getComputeUnits() * std::max<int64_t>(perUnit, 1);
   }
-  std::optional<int64_t> getMatrixFragmentRegisters(Attribute,
+  std::optional<int64_t> getMatrixFragmentRegisters(Attribute attr,
                                                     ArrayRef<int64_t> tile,
                                                     ArrayRef<int64_t> subgroups,
                                                     Type operandType) const {
+    // wgmma reads both operands from shared memory, tf32 ones too: the
+    // register model keeps the count its wgmma calibration (16-bit
+    // operands) was made with, not mma.sync's per-element tf32 B loads.
+    if (cast<NVGPUConfigAttr>(attr).isWgmma() && operandType.isTF32())
+      operandType = BFloat16Type::get(attr.getContext());
     return nvidia::getMmaSyncFragmentRegisters(tile, subgroups, operandType);
   }
 
@@ -452,10 +474,11 @@ struct NVGPUGemmBackend final
     NVGPUMma mma = nvidia::getPreferredMma(target, getElementBytes(elt));
     std::string family;
     if (mma == NVGPUMma::wgmma)
-      family = llvm::formatv(" ({0}: TMA and warpgroup MMA, tile_k 64)",
-                             target.getChip());
+      family = llvm::formatv(" ({0}: TMA and warpgroup MMA, tile_k {1})",
+                             target.getChip(),
+                             nvidia::getWgmmaTileK(getElementBytes(elt)));
     else if (target.hasWgmma())
-      family = " (wgmma takes 16-bit operands only)";
+      family = " (wgmma takes 16-bit and tf32 operands only)";
     else
       family = llvm::formatv(
           " (wgmma needs {0})",
@@ -476,7 +499,7 @@ struct NVGPUGemmBackend final
   int64_t getCandidateTileK(Attribute attr, TargetAttr,
                             int64_t operandBytes) const {
     if (cast<NVGPUConfigAttr>(attr).isWgmma())
-      return nvidia::kWgmmaTileK;
+      return nvidia::getWgmmaTileK(operandBytes);
     // Two mma k-steps: one 64-byte row of each K slice for 16-bit
     // operands, 16 for tf32.
     return operandBytes <= 2 ? 32 : 16;

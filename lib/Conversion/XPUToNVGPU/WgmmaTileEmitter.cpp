@@ -8,7 +8,8 @@
 //     B boxes into it; the copy engine zero-fills what lies outside the
 //     matrix and swizzles rows by 128 bytes;
 //   * consumer warpgroups, 64 rows of the tile each: wait for a slot, run
-//     wgmma.mma_async m64n<tn>k16 over the slot's k-steps on shared-memory
+//     wgmma.mma_async m64n<tn>k16 (k8 for tf32, whose f32 operands wgmma
+//     reads K-major only) over the slot's k-steps on shared-memory
 //     descriptors, commit, keep one group in flight, and free the previous
 //     slot; then apply the epilogue to the accumulator registers (wgmma's D
 //     fragment: warp w of the warpgroup holds rows 16w + g and 16w + g + 8,
@@ -20,7 +21,8 @@
 // address >> 4 in bits 0-13, leading-dimension byte offset >> 4 in 16-29,
 // stride-dimension byte offset >> 4 in 32-45, swizzle mode in 62-63
 // (1: 128-byte swizzle). A and an [n, k] B are K-major: 8-row groups 1024
-// bytes apart (SBO), k-steps 32 bytes apart within the 128-byte row. A
+// bytes apart (SBO), k-steps 32 bytes apart within the 128-byte row (16
+// bf16 or 8 tf32 elements). A
 // [k, n] B is N-major: boxes of 64 columns (128 bytes) by tile_k rows,
 // 8-row groups 1024 bytes apart (SBO), boxes tile_k * 128 bytes apart
 // (LBO), k-steps 16 rows (2048 bytes) apart; wgmma reads it transposed.
@@ -258,9 +260,15 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
   };
   Value consumer = warpgroup;
   Value rowsOff = mul(consumer, idx(64 * p.tk * eb));
-  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, p.tn, 16);
-  NVVM::WGMMATypes type =
-      p.operandType.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  // One wgmma reads 32 bytes of each operand row: k16 of bf16 or f16, k8
+  // of tf32 (f32 in shared memory, its low 13 mantissa bits ignored).
+  int64_t wgmmaK = nvidia::getWgmmaInstructionK(eb);
+  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, p.tn, wgmmaK);
+  NVVM::WGMMATypes type = p.operandType.isBF16()  ? NVVM::WGMMATypes::bf16
+                          : p.operandType.isF16() ? NVVM::WGMMATypes::f16
+                                                  : NVVM::WGMMATypes::tf32;
+  assert((type != NVVM::WGMMATypes::tf32 || p.rhsNK) &&
+         "wgmma reads tf32 operands K-major only");
   auto loop = scf::ForOp::create(
       b, loc, idx(0), kTiles, idx(1), ValueRange{zero},
       [&](OpBuilder &, Location, Value kt, ValueRange iter) {
@@ -274,11 +282,11 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
                               : descriptor(bAddr, p.tk * 128, 1024);
         NVVM::WgmmaFenceAlignedOp::create(b, loc);
         Value acc = iter[0];
-        for (int64_t ks = 0; ks < p.tk / 16; ++ks) {
-          // K-major: 16 elements = 32 bytes further along the row; N-major
-          // B: 16 rows of 128 bytes further down.
+        for (int64_t ks = 0; ks < p.tk / wgmmaK; ++ks) {
+          // K-major: 32 bytes further along the row; N-major B: wgmmaK rows
+          // of 128 bytes further down. Descriptor addresses count 16 bytes.
           Value a = arith::AddIOp::create(b, loc, aDesc, i64(ks * 32 / 16));
-          int64_t bStep = p.rhsNK ? ks * 32 / 16 : ks * 16 * 128 / 16;
+          int64_t bStep = p.rhsNK ? ks * 32 / 16 : ks * wgmmaK * 128 / 16;
           Value bd = arith::AddIOp::create(b, loc, bDesc, i64(bStep));
           acc = NVVM::WgmmaMmaAsyncOp::create(
               b, loc, accType, acc, a, bd, shape, type, type,

@@ -67,8 +67,32 @@ func.func @wgmma_on_sm90(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>) -> 
 // wgmma reads k tiles of one 128-byte swizzled row: tile_k 64 for bf16.
 module attributes {xpu.target = #xpu.target<"sm_90a">} {
 func.func @wgmma_tile_k(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>) -> tensor<128x128xf32> {
-  // expected-error @+1 {{tile_k 32: one 128-byte swizzled row (64)}}
+  // expected-error @+1 {{tile_k 32: one 128-byte swizzled row (64 2-byte elements)}}
   %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<128x128xbf16>, tensor<128x128xbf16>) -> tensor<128x128xf32>
+  return %g : tensor<128x128xf32>
+}
+}
+
+// -----
+
+// ... and tile_k 32 for tf32 (f32 operands, 4 bytes each).
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+func.func @wgmma_tf32_tile_k(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  // expected-error @+1 {{tile_k 64: one 128-byte swizzled row (32 4-byte elements)}}
+  %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma, precision = tf32>>} : (tensor<128x128xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %g : tensor<128x128xf32>
+}
+}
+
+// -----
+
+// wgmma reads tf32 operands K-major only: a [k, n] B that
+// xpu-materialize-layouts did not transpose (a pass pipeline without it) is
+// an error, not a kernel that reads B transposed.
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+func.func @wgmma_tf32_kn(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  // expected-error @+1 {{wgmma reads tf32 operands K-major only: B must be [n, k] (xpu-materialize-layouts transposes a [k, n] B)}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma, precision = tf32>>} : (tensor<128x128xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>
   return %g : tensor<128x128xf32>
 }
 }

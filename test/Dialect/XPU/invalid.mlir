@@ -363,15 +363,6 @@ func.func @xe_grf_mode(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 
 // -----
 
-func.func @nvgpu_wgmma_tf32(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
-  // expected-error @+2 {{nvgpu wgmma kernels take 16-bit operands; tf32 runs on mma_sync}}
-  // expected-error @+1 {{failed to parse XPU_ConfigAttr parameter 'backend'}}
-  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma, precision = tf32>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
-  return
-}
-
-// -----
-
 func.func @nvgpu_unknown_mma(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
   // expected-error @+3 {{expected ::mlir::xpu::NVGPUMma to be one of: mma_sync, wgmma}}
   // expected-error @+2 {{failed to parse XPU_NVGPUConfigAttr parameter 'mma'}}

@@ -57,12 +57,19 @@ bool isTensorCoreType(Type t);
 /// Types the kernels compute the epilogue in and store.
 bool isKernelScalarType(Type t);
 /// The instruction family the backend prefers on `target` for operands of
-/// `operandBytes` bytes: wgmma for 16-bit operands where the target has
-/// it, else mma_sync.
+/// `operandBytes` bytes: wgmma for 16-bit and tf32 operands where the target
+/// has it, else mma_sync.
 NVGPUMma getPreferredMma(TargetAttr target, int64_t operandBytes);
-/// tile_k of a kernel: one 128-byte swizzled row (64 16-bit elements) for
-/// wgmma.
-inline constexpr int64_t kWgmmaTileK = 64;
+/// tile_k of a wgmma kernel: one 128-byte swizzled row of each operand (64
+/// 16-bit elements, 32 tf32 ones).
+inline constexpr int64_t getWgmmaTileK(int64_t operandBytes) {
+  return kTmaRowBytes / operandBytes;
+}
+/// k of one wgmma instruction: 32 bytes of each operand's row (k16 for
+/// 16-bit operands, k8 for tf32).
+inline constexpr int64_t getWgmmaInstructionK(int64_t operandBytes) {
+  return 32 / operandBytes;
+}
 /// The row pitch (elements) the kernel reads for an operand whose rows have
 /// `cols` elements of `elt`: `cols` when a row is a multiple of 16 bytes,
 /// else padded to 16 bytes (mma_sync: cp.async) or to 128 bytes (wgmma:

@@ -569,19 +569,6 @@ LogicalResult XeConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 //===----------------------------------------------------------------------===//
-// NVGPUConfigAttr
-//===----------------------------------------------------------------------===//
-
-LogicalResult
-NVGPUConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                        NVGPUMma mma, NVGPUPrecision precision) {
-  if (mma == NVGPUMma::wgmma && precision == NVGPUPrecision::tf32)
-    return emitError() << "nvgpu wgmma kernels take 16-bit operands; tf32 "
-                          "runs on mma_sync";
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
 // ConfigAttr
 //===----------------------------------------------------------------------===//
 

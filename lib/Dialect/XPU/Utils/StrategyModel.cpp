@@ -97,15 +97,17 @@ GemmProblem GemmProblem::get(GemmOp gemm, TargetAttr target,
   p.operandBytes = llvm::divideCeil(operand.getIntOrFloatBitWidth(), 8);
   p.resultBytes = llvm::divideCeil(
       gemm.getResultType().getElementType().getIntOrFloatBitWidth(), 8);
-  // 16-bit operands run on the matrix engine at the bf16/f16 peak; anything
-  // else at the f32 peak (f64 too: an upper bound).
-  bool matrixEngine =
-      llvm::all_of(target.getMma(), [](int64_t v) { return v > 0; }) &&
-      p.operandBytes == 2;
+  // 16-bit operands run on the matrix engine at the bf16/f16 peak, f32 ones
+  // that the backend's knobs read as tf32 (nvgpu) at half of it (Ampere's
+  // and Hopper's tensor cores); anything else at the f32 peak (f64 too: an
+  // upper bound).
+  bool matrix = llvm::all_of(target.getMma(), [](int64_t v) { return v > 0; });
+  bool tf32 = matrix && backend && backend.getOperandType(gemm).isTF32();
+  double peak = matrix && p.operandBytes == 2 ? target.getPeakBf16Gflops()
+                : tf32                        ? target.getPeakBf16Gflops() / 2.0
+                                              : target.getPeakF32Gflops();
   p.computeUnits = target.getComputeUnits();
-  p.flopsPerNs = double(matrixEngine ? target.getPeakBf16Gflops()
-                                     : target.getPeakF32Gflops()) /
-                 p.computeUnits;
+  p.flopsPerNs = peak / p.computeUnits;
   p.bytesPerNs = double(target.getMemGbps()) / p.computeUnits;
   p.slmBytes = target.getSlmBytes();
   Block &block = gemm.getEpilogueBlock();

@@ -342,12 +342,15 @@ def XPU_NVGPUConfigAttr : XPU_Attr<"NVGPUConfig", "nvgpu"> {
       `stages`-deep cp.async pipeline, ldmatrix and `mma.sync`. `wgmma`
       (sm_90a only): a TMA producer warpgroup, a `stages`-deep mbarrier
       ring and `tile_m / 64` consumer warpgroups running `wgmma.mma_async`;
-      it needs 16-bit operands, `tile_m` 64 or 128, `tile_n` a multiple of
-      64 up to 256, `tile_k` 64 (one 128-byte swizzled row) and one whole
-      tile per program (the `data_parallel` schedule).
+      it needs 16-bit or tf32 operands (tf32 ones K-major), `tile_m` 64 or
+      128, `tile_n` a multiple of 64 up to 256, `tile_k` one 128-byte
+      swizzled row (64 16-bit elements, 32 tf32 ones) and whole tiles over
+      all of K (the `data_parallel` or `persistent` schedule).
     * `precision` (optional): `native` (the default: the operands' own
-      16-bit type, bf16 or f16) or `tf32` (f32 operands rounded to tf32 by
-      `mma.sync` m16n8k8; 10-bit mantissas, f32 accumulation).
+      16-bit type, bf16 or f16) or `tf32` (f32 operands read as tf32, 10-bit
+      mantissas, with f32 accumulation: rounded to nearest by `mma.sync`
+      m16n8k8, truncated by `wgmma` m64nNk8, which reads them from shared
+      memory as TMA loaded them).
 
     The rules that depend on the target and the tile are the nvgpu
     backend's (`NVGPUBackend.h`), checked by `xpu-select-strategy` and
@@ -368,7 +371,6 @@ def XPU_NVGPUConfigAttr : XPU_Attr<"NVGPUConfig", "nvgpu"> {
   );
   let assemblyFormat =
       "`<` `mma` `=` $mma (`,` `precision` `=` $precision^)? `>`";
-  let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     bool isWgmma() const { return getMma() == NVGPUMma::wgmma; }
     bool isTF32() const { return getPrecision() == NVGPUPrecision::tf32; }
