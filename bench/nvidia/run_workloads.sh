@@ -3,8 +3,9 @@
 # python3 with NumPy) and checks each against its float64 NumPy reference:
 # tolerance 1e-5 of the result scale for f32, 1e-3 for tf32 on mma.sync
 # (operands rounded to nearest 10-bit mantissas: 2^-11 each), 2e-3 for tf32
-# on wgmma (operands truncated: 2^-10 each, all toward zero, so products of
-# like-signed values lose up to 2^-9 together), 2e-2 for bf16 (operands
+# on wgmma (operands read unrounded: should the tensor cores truncate them,
+# 2^-10 each, toward zero, so products of like-signed values lose up to
+# 2^-9 together), 2e-2 for bf16 (operands
 # rounded to 8-bit mantissas; BatchNorm folded into bf16 weights).
 # Stream-K executables with the deterministic fix-up (*-sk) run twice: the
 # two outputs must be identical, bit for bit.

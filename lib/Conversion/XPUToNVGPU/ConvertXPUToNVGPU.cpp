@@ -637,8 +637,8 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
         "ring with 128-byte swizzle, {11} bytes of dynamic shared memory, B "
         "read {12}; {13} accumulators per consumer thread; {14}",
         name, shape, p.tn,
-        p.operandType.isF32() ? std::string("tf32 (f32 operands, their low 13 "
-                                            "mantissa bits ignored)")
+        p.operandType.isF32() ? std::string("tf32 (f32 operands as TMA loaded "
+                                            "them, not rounded first)")
                               : llvm::formatv("{0}", p.operandType).str(),
         schedule, threads, p.consumerWarpgroups(), p.tm, p.tn, p.tk, p.stages,
         sharedBytes, p.rhsNK ? "K-major ([n, k])" : "N-major ([k, n])",

@@ -261,7 +261,8 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
   Value consumer = warpgroup;
   Value rowsOff = mul(consumer, idx(64 * p.tk * eb));
   // One wgmma reads 32 bytes of each operand row: k16 of bf16 or f16, k8
-  // of tf32 (f32 in shared memory, its low 13 mantissa bits ignored).
+  // of tf32 (f32 as TMA wrote it to shared memory: nothing rounds it to
+  // tf32 before the tensor cores read it).
   int64_t wgmmaK = nvidia::getWgmmaInstructionK(eb);
   auto shape = NVVM::MMAShapeAttr::get(ctx, 64, p.tn, wgmmaK);
   NVVM::WGMMATypes type = p.operandType.isBF16()  ? NVVM::WGMMATypes::bf16

@@ -348,9 +348,9 @@ def XPU_NVGPUConfigAttr : XPU_Attr<"NVGPUConfig", "nvgpu"> {
       all of K (the `data_parallel` or `persistent` schedule).
     * `precision` (optional): `native` (the default: the operands' own
       16-bit type, bf16 or f16) or `tf32` (f32 operands read as tf32, 10-bit
-      mantissas, with f32 accumulation: rounded to nearest by `mma.sync`
-      m16n8k8, truncated by `wgmma` m64nNk8, which reads them from shared
-      memory as TMA loaded them).
+      mantissas, with f32 accumulation: rounded to nearest before `mma.sync`
+      m16n8k8; `wgmma` m64nNk8 reads them from shared memory as TMA loaded
+      them, unrounded).
 
     The rules that depend on the target and the tile are the nvgpu
     backend's (`NVGPUBackend.h`), checked by `xpu-select-strategy` and
