@@ -124,7 +124,8 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--set", default="bench", choices=sorted(problems.SETS),
                     help="bench: the table's problems; edges: diagnostic "
-                    "GEMMs with one dimension off the tile")
+                    "GEMMs with one dimension off the tile; bmm: batched "
+                    "GEMMs under each schedule and wgmma tile")
     ap.add_argument("--ptxas", default=shutil.which("ptxas")
                     or "/usr/local/cuda/bin/ptxas")
     ap.add_argument("--jobs", type=int, default=2)

@@ -93,11 +93,25 @@ DIAGNOSTIC = [
                           ("edge_k", 8192, 6144, 2949),
                           ("edge_all", 8205, 5921, 2949))]
 
-SETS = {"bench": PROBLEMS, "edges": DIAGNOSTIC}
+# Batched GEMMs (the table's and KernelBench l1_03's, 128 x 512x2048x1024),
+# where wgmma trails cuBLAS most: the schedules and wgmma tiles side by
+# side. build.py --set bmm compiles them.
+BATCHED = [
+    Problem(name, "bmm", m, n, k, batch=b,
+            variants=("bf16-wgmma", "bf16-wgmma-persistent", "tf32-wgmma"),
+            peers=("cuBLAS bf16", "cuBLAS tf32"),
+            configs=(((128, 128, 64), (2, 2), 4, "sm_90a"),
+                     ((128, 128, 64), (2, 2), 6, "sm_90a"),
+                     ((128, 256, 64), (2, 4), 3, "sm_90a"),
+                     ((64, 256, 64), (1, 4), 4, "sm_90a")))
+    for name, b, m, n, k in (("bmm_64x1024_diag", 64, 1024, 1024, 1024),
+                             ("bmm_kb03", 128, 512, 2048, 1024))]
+
+SETS = {"bench": PROBLEMS, "edges": DIAGNOSTIC, "bmm": BATCHED}
 
 
 def find(name):
-    for p in PROBLEMS + DIAGNOSTIC:
+    for p in PROBLEMS + DIAGNOSTIC + BATCHED:
         if p.name == name:
             return p
     raise KeyError(name)

@@ -192,8 +192,14 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
     Rewrites every linalg op on buffers that a SPIR-V kernel can run into a
     `gpu.launch` whose workgroups have 32 to 256 work-items (never one):
 
-    * no reduction loop (elementwise ops, transposes, broadcasts, fills,
-      copies: the pack kernels): one work-item per iteration of the
+    * a copy whose input swaps the last two dimensions (`linalg.transpose`
+      of a matrix or a batch of them, both sides at least 32): one
+      workgroup of 128 work-items per 32x32 tile of the output, staged
+      through a 32x33 shared-memory buffer of integers as wide as the
+      elements, so that reads go along the input's rows and writes along
+      the output's (both coalesced);
+    * no reduction loop (elementwise ops, other transposes, broadcasts,
+      fills, copies: the pack kernels): one work-item per iteration of the
       flattened iteration space, innermost loop fastest, so neighbouring
       work-items touch neighbouring elements (coalesced);
     * a reduction over at least 32 elements per output whose body ends in
@@ -271,6 +277,8 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
     Statistic<"numMapped", "num-mapped", "linalg ops lowered to kernels">,
     Statistic<"numRowReductions", "num-row-reductions",
               "reductions given one workgroup per output element">,
+    Statistic<"numTransposes", "num-transposes",
+              "transposes staged through shared memory in square tiles">,
     Statistic<"numGuardedKernels", "num-guarded-kernels",
               "kernels whose cf.assert guards the host checks on flags">,
     Statistic<"numMemcpys", "num-memcpys",

@@ -4,9 +4,14 @@
 // gpu.launch whose workgroups are full (32 to 256 work-items), never one
 // work-item per workgroup:
 //
-//   * no reduction loop (elementwise, transpose, broadcast, fill, copy):
-//     one work-item per iteration of the flattened iteration space, the
-//     innermost loop fastest, so that neighbouring work-items touch
+//   * a copy whose input swaps the last two dimensions (linalg.transpose
+//     of matrices or batches of them, at least kTransposeTile on both
+//     sides): kTransposeTile-square tiles staged through shared local
+//     memory, read along the input's rows and written along the output's,
+//     so that both sides are coalesced;
+//   * no reduction loop (elementwise, other transposes, broadcast, fill,
+//     copy): one work-item per iteration of the flattened iteration space,
+//     the innermost loop fastest, so that neighbouring work-items touch
 //     neighbouring elements of identity-mapped operands (coalesced);
 //   * a reduction whose body ends in an associative combiner (add, mul,
 //     max, min, and, or, xor) over at least kRowThreshold elements per
@@ -172,6 +177,46 @@ int64_t getElementwiseVectorWidth(linalg::LinalgOp op) {
   return width;
 }
 
+/// The side of the square tiles a transpose is staged in, and the rows of
+/// one tile each work-item moves (a workgroup is kTransposeTile x
+/// kTransposeRows work-items).
+static constexpr int64_t kTransposeTile = 32, kTransposeRows = 4;
+
+/// True if `op` copies one input into its output with the last two
+/// dimensions swapped (a linalg.transpose, or a generic that only yields
+/// its input), both of them at least kTransposeTile, the output
+/// identity-mapped and the other dimensions in place.
+bool isTiledTranspose(linalg::LinalgOp op) {
+  unsigned numLoops = op.getNumLoops();
+  if (numLoops < 2 || op.getNumReductionLoops() != 0 ||
+      op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1)
+    return false;
+  OpOperand *in = op.getDpsInputOperand(0);
+  OpOperand &out = op.getDpsInitsMutable()[0];
+  auto inType = dyn_cast<MemRefType>(in->get().getType());
+  auto outType = dyn_cast<MemRefType>(out.get().getType());
+  if (!inType || !outType ||
+      inType.getElementType() != outType.getElementType() ||
+      !inType.getElementType().isIntOrFloat() ||
+      inType.getElementType().getIntOrFloatBitWidth() % 8 != 0)
+    return false;
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  if (op.getBlock()->getOperations().size() != 1 ||
+      yield.getValues().size() != 1 ||
+      yield.getValues()[0] != op.getBlock()->getArgument(0))
+    return false;
+  SmallVector<unsigned> perm = llvm::to_vector(llvm::seq<unsigned>(numLoops));
+  std::swap(perm[numLoops - 1], perm[numLoops - 2]);
+  MLIRContext *ctx = op.getContext();
+  if (op.getMatchingIndexingMap(in) !=
+          AffineMap::getPermutationMap(perm, ctx) ||
+      !op.getMatchingIndexingMap(&out).isIdentity())
+    return false;
+  ArrayRef<int64_t> shape = outType.getShape();
+  return shape[numLoops - 1] >= kTransposeTile &&
+         shape[numLoops - 2] >= kTransposeTile;
+}
+
 /// The cf.assert ops of `op`'s body, in order.
 SmallVector<cf::AssertOp> getAsserts(linalg::LinalgOp op) {
   SmallVector<cf::AssertOp> asserts;
@@ -278,6 +323,10 @@ public:
   /// says whether they did.
   std::pair<int64_t, int64_t>
   buildPerRow(const Combiner &combiner, int64_t subgroupSize, bool &bySubgroup);
+  /// A transpose (isTiledTranspose): one workgroup per kTransposeTile-square
+  /// tile of the output, staged through shared local memory. Returns the
+  /// workgroup count and size.
+  std::pair<int64_t, int64_t> buildTiledTranspose();
 
 private:
   Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -782,6 +831,99 @@ std::pair<int64_t, int64_t> KernelBuilder::buildPerRow(const Combiner &combiner,
   return {points, threads};
 }
 
+std::pair<int64_t, int64_t> KernelBuilder::buildTiledTranspose() {
+  // Output (..., r, c) = input (..., c, r). A workgroup's tile is rows
+  // [r0, r0 + T) and columns [c0, c0 + T) of one matrix of the output: its
+  // work-items read T input rows (c) of T consecutive elements (r), store
+  // them in a T x (T + 1) buffer (the extra column puts a column's
+  // elements in distinct banks), then write T output rows of T consecutive
+  // elements from the buffer's columns.
+  OpOperand *in = op.getDpsInputOperand(0);
+  OpOperand &out = op.getDpsInitsMutable()[0];
+  auto outType = cast<MemRefType>(out.get().getType());
+  ArrayRef<int64_t> shape = outType.getShape();
+  unsigned rank = shape.size();
+  int64_t rows = shape[rank - 2], cols = shape[rank - 1];
+  int64_t tilesR = llvm::divideCeil(rows, kTransposeTile);
+  int64_t tilesC = llvm::divideCeil(cols, kTransposeTile);
+  SmallVector<int64_t> grid(shape.drop_back(2));
+  grid.append({tilesR, tilesC});
+  int64_t blocks = satProduct(grid);
+  int64_t threads = kTransposeTile * kTransposeRows;
+  gpu::LaunchOp launch = createLaunch(blocks, threads);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  // The workgroup's matrix (the leading dimensions) and tile.
+  SmallVector<Value> lead(rank);
+  SmallVector<unsigned> all = llvm::to_vector(llvm::seq<unsigned>(rank));
+  delinearize(launch.getBlockIds().x, all, lead, grid);
+  Value r0 = arith::MulIOp::create(b, loc, lead[rank - 2], c(kTransposeTile));
+  Value c0 = arith::MulIOp::create(b, loc, lead[rank - 1], c(kTransposeTile));
+  Value tid = launch.getThreadIds().x;
+  Value tx = arith::RemUIOp::create(b, loc, tid, c(kTransposeTile));
+  Value ty = arith::DivUIOp::create(b, loc, tid, c(kTransposeTile));
+  // Shared local memory, address space 3 (as buildPerRow's), of integers
+  // as wide as the elements: the Xe pipeline's SPIR-V has no bf16 in
+  // workgroup memory.
+  Type elt = outType.getElementType();
+  Type bits = b.getIntegerType(elt.getIntOrFloatBitWidth());
+  Value slm = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get({kTransposeTile, kTransposeTile + 1}, bits,
+                      MemRefLayoutAttrInterface(), b.getI64IntegerAttr(3)));
+  auto cast = [&](Value v, Type to) -> Value {
+    return v.getType() == to ? v : arith::BitcastOp::create(b, loc, to, v);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto below = [&](Value x, int64_t bound) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
+                                 c(bound));
+  };
+  // Moves, for each of the tile's rows ty, ty + R, ... that this work-item
+  // takes, one element where the guard holds.
+  auto forRows = [&](function_ref<void(Value)> body) {
+    for (int64_t i = 0; i < kTransposeTile; i += kTransposeRows)
+      body(add(ty, c(i)));
+  };
+  auto at = [&](Value x, Value y) {
+    SmallVector<Value> idx(lead.begin(), lead.end() - 2);
+    idx.append({x, y});
+    return idx;
+  };
+  forRows([&](Value row) {
+    // Input element (..., c0 + row, r0 + tx): consecutive work-items read
+    // consecutive elements of an input row.
+    Value inRow = add(c0, row), inCol = add(r0, tx);
+    Value ok =
+        arith::AndIOp::create(b, loc, below(inRow, cols), below(inCol, rows));
+    auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value v = memref::LoadOp::create(b, loc, in->get(), at(inRow, inCol));
+    memref::StoreOp::create(b, loc, cast(v, bits), slm, ValueRange{row, tx});
+  });
+  gpu::BarrierOp::create(b, loc);
+  forRows([&](Value row) {
+    // Output element (..., r0 + row, c0 + tx) is input (..., c0 + tx,
+    // r0 + row), which the first loop put at slm[tx][row].
+    Value outRow = add(r0, row), outCol = add(c0, tx);
+    Value ok =
+        arith::AndIOp::create(b, loc, below(outRow, rows), below(outCol, cols));
+    auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value v = memref::LoadOp::create(b, loc, slm, ValueRange{tx, row});
+    memref::StoreOp::create(b, loc, cast(v, elt), out.get(),
+                            at(outRow, outCol));
+  });
+  b.setInsertionPointToEnd(&launch.getBody().front());
+  gpu::TerminatorOp::create(b, loc);
+  sinkConstants(launch);
+  return {blocks, threads};
+}
+
 struct XPULinalgToGPULoopsPass
     : xpu::impl::XPULinalgToGPULoopsPassBase<XPULinalgToGPULoopsPass> {
   using Base::Base;
@@ -875,7 +1017,15 @@ struct XPULinalgToGPULoopsPass
         return remark::passed(op.getLoc(),
                               remarkOpts("xpu-linalg-to-gpu-loops", category));
       };
-      if (combiner) {
+      if (!flags && isTiledTranspose(op)) {
+        auto [groups, threads] = builder.buildTiledTranspose();
+        remark("Transpose") << remark::reason(
+            "{0}: transposed through shared local memory in {1}x{1} tiles "
+            "(rows read and written whole: coalesced on both sides), {2} "
+            "workgroup(s) of {3}",
+            what, kTransposeTile, groups, threads);
+        ++numTransposes;
+      } else if (combiner) {
         bool bySubgroup = false;
         auto [groups, threads] =
             builder.buildPerRow(*combiner, subgroupSize, bySubgroup);

@@ -126,6 +126,40 @@ func.func @pack_kernels(%w: memref<24x16xf32>, %wt: memref<16x24xf32>, %v: memre
 
 // -----
 
+// A transpose of a batch of matrices at least 32 on both sides: one
+// workgroup of 32 x 4 work-items per 32x32 tile of the output (2 x 40 x 70
+// output: 2 x 2 x 3 tiles = 12 workgroups), the input's rows read into a
+// 32x33 shared buffer of i32 (the elements' bits: no bf16 in SPIR-V
+// workgroup memory; work-item tx takes element r0 + tx of input rows
+// c0 + ty, c0 + ty + 4, ...), one barrier, then the output's rows written
+// from the buffer's columns; both guarded at the edges (40 and 70 are not
+// multiples of 32).
+// RUN: xpu-opt %s --split-input-file --xpu-linalg-to-gpu-loops --xpu-remarks --mlir-disable-threading 2>&1 >/dev/null | FileCheck %s --check-prefix=TRANSPOSE-REMARK
+// TRANSPOSE-REMARK: linalg.transpose over 16x24: one work-item per element
+// TRANSPOSE-REMARK: linalg.transpose over 2x40x70: transposed through shared local memory in 32x32 tiles (rows read and written whole: coalesced on both sides), 12 workgroup(s) of 128
+// CHECK-LABEL: func.func @tiled_transpose
+//  CHECK-SAME:   %[[IN:.*]]: memref<2x70x40xf32>, %[[OUT:.*]]: memref<2x40x70xf32>
+//       CHECK:   gpu.launch blocks({{.*}}) in (%{{.*}} = %c12, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1)
+//       CHECK:     %[[TX:.*]] = arith.remui %[[T]], %c32
+//       CHECK:     %[[TY:.*]] = arith.divui %[[T]], %c32
+//       CHECK:     %[[SLM:.*]] = memref.alloc() : memref<32x33xi32, 3>
+//       CHECK:     scf.if
+//       CHECK:       %[[V:.*]] = memref.load %[[IN]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<2x70x40xf32>
+//       CHECK:       %[[VI:.*]] = arith.bitcast %[[V]] : f32 to i32
+//       CHECK:       memref.store %[[VI]], %[[SLM]][%[[TY]], %[[TX]]] : memref<32x33xi32, 3>
+//       CHECK:     gpu.barrier
+//   CHECK-NOT:     gpu.barrier
+//       CHECK:     scf.if
+//       CHECK:       %[[WI:.*]] = memref.load %[[SLM]][%[[TX]], %[[TY]]] : memref<32x33xi32, 3>
+//       CHECK:       %[[W:.*]] = arith.bitcast %[[WI]] : i32 to f32
+//       CHECK:       memref.store %[[W]], %[[OUT]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<2x40x70xf32>
+func.func @tiled_transpose(%in: memref<2x70x40xf32>, %out: memref<2x40x70xf32>) {
+  linalg.transpose ins(%in : memref<2x70x40xf32>) outs(%out : memref<2x40x70xf32>) permutation = [0, 2, 1]
+  return
+}
+
+// -----
+
 // A row reduction (softmax's max over 64 columns of 8 rows): one workgroup
 // per row, 64 work-items striding over the row from the identity (-inf),
 // then a tree of halvings in shared memory (6 levels, one barrier each),
