@@ -881,42 +881,45 @@ std::pair<int64_t, int64_t> KernelBuilder::buildTiledTranspose() {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
                                  c(bound));
   };
-  // Moves, for each of the tile's rows ty, ty + R, ... that this work-item
-  // takes, one element where the guard holds.
-  auto forRows = [&](function_ref<void(Value)> body) {
-    for (int64_t i = 0; i < kTransposeTile; i += kTransposeRows)
-      body(add(ty, c(i)));
-  };
   auto at = [&](Value x, Value y) {
     SmallVector<Value> idx(lead.begin(), lead.end() - 2);
     idx.append({x, y});
     return idx;
   };
-  forRows([&](Value row) {
-    // Input element (..., c0 + row, r0 + tx): consecutive work-items read
-    // consecutive elements of an input row.
-    Value inRow = add(c0, row), inCol = add(r0, tx);
-    Value ok =
-        arith::AndIOp::create(b, loc, below(inRow, cols), below(inCol, rows));
-    auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value v = memref::LoadOp::create(b, loc, in->get(), at(inRow, inCol));
+  // For each of the tile's rows ty, ty + R, ... that this work-item takes:
+  // `body(row, x, y)` where the element (x, y) = `element(row)` of the
+  // matrix it moves is inside (`x` < `xs`, `y` < `ys`).
+  auto forRows = [&](function_ref<std::array<Value, 2>(Value)> element,
+                     int64_t xs, int64_t ys,
+                     function_ref<void(Value, Value, Value)> body) {
+    for (int64_t i = 0; i < kTransposeTile; i += kTransposeRows) {
+      Value row = add(ty, c(i));
+      auto [x, y] = element(row);
+      Value ok = arith::AndIOp::create(b, loc, below(x, xs), below(y, ys));
+      auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      body(row, x, y);
+    }
+  };
+  // Input element (..., c0 + row, r0 + tx): consecutive work-items read
+  // consecutive elements of an input row.
+  auto inElement = [&](Value row) -> std::array<Value, 2> {
+    return {add(c0, row), add(r0, tx)};
+  };
+  forRows(inElement, cols, rows, [&](Value row, Value x, Value y) {
+    Value v = memref::LoadOp::create(b, loc, in->get(), at(x, y));
     memref::StoreOp::create(b, loc, cast(v, bits), slm, ValueRange{row, tx});
   });
   gpu::BarrierOp::create(b, loc);
-  forRows([&](Value row) {
-    // Output element (..., r0 + row, c0 + tx) is input (..., c0 + tx,
-    // r0 + row), which the first loop put at slm[tx][row].
-    Value outRow = add(r0, row), outCol = add(c0, tx);
-    Value ok =
-        arith::AndIOp::create(b, loc, below(outRow, rows), below(outCol, cols));
-    auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  // Output element (..., r0 + row, c0 + tx) is input (..., c0 + tx,
+  // r0 + row), which the first loop put at slm[tx][row].
+  auto outElement = [&](Value row) -> std::array<Value, 2> {
+    return {add(r0, row), add(c0, tx)};
+  };
+  forRows(outElement, rows, cols, [&](Value row, Value x, Value y) {
     Value v = memref::LoadOp::create(b, loc, slm, ValueRange{tx, row});
-    memref::StoreOp::create(b, loc, cast(v, elt), out.get(),
-                            at(outRow, outCol));
+    memref::StoreOp::create(b, loc, cast(v, elt), out.get(), at(x, y));
   });
   b.setInsertionPointToEnd(&launch.getBody().front());
   gpu::TerminatorOp::create(b, loc);
