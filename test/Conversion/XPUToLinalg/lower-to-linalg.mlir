@@ -94,7 +94,7 @@ func.func @nothing_to_lower(%a: tensor<8x4xf32>, %b: tensor<4x6xf32>, %c: tensor
 //   CHECK-DAG:   %[[M:.+]] = tensor.dim %[[A]], %[[C1]]
 //       CHECK:   %[[E:.+]] = tensor.empty(%[[B0]], %[[M]]) : tensor<?x?x6xf32>
 //       CHECK:   %[[F:.+]] = linalg.fill {{.*}} outs(%[[E]] : tensor<?x?x6xf32>)
-//       CHECK:   %[[P:.+]] = linalg.batch_matmul {{.*}} ins(%[[A]], %{{.+}} : tensor<?x?x8xf32>, tensor<?x8x6xf32>) outs(%[[F]] : tensor<?x?x6xf32>)
+//       CHECK:   %[[P:.+]] = linalg.batch_matmul{{.*}} ins(%[[A]], %{{.+}} : tensor<?x?x8xf32>, tensor<?x8x6xf32>) outs(%[[F]] : tensor<?x?x6xf32>)
 //       CHECK:   %[[O:.+]] = tensor.empty(%[[B0]], %[[M]]) : tensor<?x?x6xf16>
 //       CHECK:   linalg.generic {{.*}} ins(%[[P]] : tensor<?x?x6xf32>) outs(%[[O]] : tensor<?x?x6xf16>)
 func.func @dynamic_rows(%a: tensor<?x?x8xf32>, %b: tensor<?x8x6xf32>) -> tensor<?x?x6xf16> {
