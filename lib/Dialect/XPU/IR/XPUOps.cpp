@@ -273,14 +273,13 @@ static bool compatible(int64_t a, int64_t b) {
 SmallVector<OpFoldResult> GemmOp::getMixedResultSizes(OpBuilder &b,
                                                       Location loc) {
   SmallVector<OpFoldResult> sizes;
-  int64_t rank = getResultType().getRank();
   for (auto [i, d] : llvm::enumerate(getResultType().getShape())) {
     if (!ShapedType::isDynamic(d)) {
       sizes.push_back(b.getIndexAttr(d));
       continue;
     }
-    // The batch and m dimensions of the result are those of the lhs.
-    assert(static_cast<int64_t>(i) < rank - 1 && "n is static");
+    // Only the batch and m dimensions may be dynamic (the verifier says
+    // so): they are those of the lhs.
     sizes.push_back(
         tensor::DimOp::create(b, loc, getLhs(), static_cast<int64_t>(i))
             .getResult());
