@@ -215,6 +215,11 @@ if "torch" in config.available_features:
         pass
 # The Python package finds this build tree through the environment.
 config.environment["XPU_OPT_BUILD_DIR"] = config.xpu_obj_root
+# The xpu_opt package of this source tree, not the one the .venv was
+# installed from (a git worktree that shares the main tree's .venv).
+config.environment["PYTHONPATH"] = os.pathsep.join(
+    [os.path.join(config.xpu_src_root, "python")] +
+    ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))
 config.environment["XPU_OPT_CACHE_DIR"] = os.path.join(config.xpu_obj_root,
                                                        "test", "xpu_opt_cache")
 

@@ -36,6 +36,7 @@ void mlir::xpu::addTargetIndependentOptimize(
   pm.addNestedPass<func::FuncOp>(createXPUExpandFPowIPass());
   XPURaisePassOptions raise;
   raise.strict = options.strict;
+  raise.dynamicRows = options.dynamicRows;
   pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
   if (options.precision != "f64") {
     XPUDemoteF64PassOptions demote;
@@ -186,8 +187,10 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   // The target-independent catalog, then the CPU operand layout (packed
   // panels for the micro-kernel) before the weight-only work is outlined:
   // packing a weight happens once, in <fn>.pack.
-  // Contractions with dynamic shapes stay linalg ops (a remark says so) and
-  // take the generic, unfused path.
+  // Contractions with a dynamic batch or m dimension (the rows a model is
+  // called on) are raised and take the packed path with the row count read
+  // at run time; other dynamic contractions stay linalg ops (a remark says
+  // so) and take the generic, unfused path.
   pm.addPass(createXPUCheckElementTypesPass());
   pm.addPass(createXPUCheckVectorSizesPass());
   XPUAttachTargetPassOptions attach;
@@ -196,11 +199,14 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   XPUOptimizePipelineOptions optimize;
   optimize.precision = options.getPrecisionPolicy().operands;
   optimize.reassociate = options.reassociate;
+  optimize.dynamicRows = true;
   if (options.optimize) {
     addTargetIndependentOptimize(pm, optimize);
   } else {
     pm.addNestedPass<func::FuncOp>(createXPUExpandFPowIPass());
-    pm.addNestedPass<func::FuncOp>(createXPURaisePass());
+    XPURaisePassOptions raise;
+    raise.dynamicRows = true;
+    pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
   }
   if (options.vectorize) {
     pm.addPass(createXPULowerToLinalgPass());

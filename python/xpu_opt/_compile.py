@@ -132,8 +132,9 @@ class _Compiler:
     made (export metadata and Artifact, by input signature)."""
 
     def __init__(self, module, target, precision, optimize, pipeline_options,
-                 extra_args, tune=0):
+                 extra_args, tune=0, dynamic=None):
         self.module = module
+        self.dynamic = dynamic  # per input, the dimensions exported as `?`
         self.target = target
         self.precision = precision
         self.optimize = optimize
@@ -143,14 +144,15 @@ class _Compiler:
         self.mlir = None  # the MLIR text of the last variant made
 
     def export(self, inputs):
-        key = _export.fingerprint(self.module, inputs)
+        key = _export.fingerprint(self.module, inputs, self.dynamic)
         if key:
             hit = _cache.lookup("export", key, ["model.mlir", "meta.json"])
             if hit:
                 return _export.Exported(hit["model.mlir"].read_text(),
                                         json.loads(hit["meta.json"]
                                                    .read_text()))
-        exported = _export.export_program(self.module, inputs)
+        exported = _export.export_program(self.module, inputs,
+                                          self.dynamic)
         if key:
             _cache.store("export", key, {
                 "model.mlir": exported.text,
@@ -206,14 +208,16 @@ class CompiledModule(Callable):
     """
 
     def __init__(self, module, target, precision, optimize, pipeline_options,
-                 extra_args, freeze=False, tune=0):
+                 extra_args, freeze=False, tune=0, dynamic=None):
         self.module = module
         self.target = target
         self.precision = precision
         self.freeze = freeze
+        self.dynamic = dynamic
         self.label = type(module).__name__  # of its calls in traces
         self._compiler = _Compiler(module, target, precision, optimize,
-                                   pipeline_options, extra_args, tune)
+                                   pipeline_options, extra_args, tune,
+                                   dynamic)
         self._variants = {}
         self._made = []           # (meta, artifact) of each variant, in order
         self._lock = threading.RLock()
@@ -257,12 +261,24 @@ class CompiledModule(Callable):
     # Variants ---------------------------------------------------------------
 
     def _key(self, inputs, names, weights):
-        return (tuple((tuple(t.shape), t.dtype) for t in inputs),
+        # A dynamic dimension's size is not part of the key: one variant
+        # serves every size.
+        dynamic = self.dynamic or [()] * len(inputs)
+        return (tuple((tuple(None if d in dims else s
+                             for d, s in enumerate(t.shape)), t.dtype)
+                      for t, dims in zip(inputs, dynamic)),
                 tuple(m.training for m in self.module.modules()),
                 tuple((n, tuple(w.shape), w.dtype)
                       for n, w in zip(names, weights)))
 
     def _variant(self, inputs, names, weights):
+        if self.dynamic and self._variants:
+            # Compiled for dynamic dimensions: inputs of another rank or
+            # other static sizes are an error at the entry, not a new
+            # variant.
+            first = next(iter(self._variants.values()))
+            for i, t in enumerate(inputs):
+                first._tensor(i, t)
         key = self._key(inputs, names, weights)
         v = self._variants.get(key)
         if v is None:
@@ -408,7 +424,7 @@ def _check_arguments(module, example_inputs, precision, optimize,
 
 def compile(module, example_inputs, target="cpu", precision=None,
             optimize=True, pipeline_options="", extra_args=(), freeze=None,
-            chip=None, tune=0):
+            chip=None, tune=0, dynamic=None):
     """Compiles a torch.nn.Module with xpu-opt; returns a callable.
 
         fast = xpu_opt.compile(model, (x,), target="opencl")
@@ -446,6 +462,15 @@ def compile(module, example_inputs, target="cpu", precision=None,
         in the cache's tuning database ($XPU_OPT_CACHE_DIR/tuning.json), so
         a problem is tuned once, on first use (a larger N measures the
         rest). Default 0: the cost model's configs.
+      dynamic: True compiles dimension 0 of every input as a dynamic
+        (`?`) dimension: one compiled module serves every batch size (the
+        GEMMs' row loops and the packing of their inputs take the size at
+        run time; the weights are packed once). A list with one entry per
+        input names the dynamic dimensions of each (dynamic=[(0, 1)]: the
+        batch and the sequence of one input). Dynamic k or n dimensions of
+        a GEMM (a sequence that is contracted, as in attention scores) run
+        on the generic path. An input of another rank or with another size
+        in a static dimension raises ValueError. Target "cpu" only so far.
 
     Target "cuda": the inputs, the weights (module.cuda()) and the outputs
     are CUDA tensors of one device; the compiled code reads and writes them
@@ -519,8 +544,13 @@ def compile(module, example_inputs, target="cpu", precision=None,
     options = _cuda_options(target, pipeline_options, chip)
     _targets.require(target)
     check_inputs(example_inputs, target, "example input", grad=False)
+    dynamic = _export.normalize_dynamic(dynamic, example_inputs)
+    if dynamic and target != "cpu":
+        raise ValueError(f"xpu_opt: dynamic= compiles for target 'cpu' only "
+                         f"so far (the GPU pipelines need static shapes), "
+                         f"not {target!r}")
     compiled = CompiledModule(module, target, precision, optimize,
-                              options, extra_args, freeze, tune)
+                              options, extra_args, freeze, tune, dynamic)
     compiled.variant(tuple(t.detach() for t in example_inputs))
     return compiled
 

@@ -295,13 +295,16 @@ class _Weights(torch.nn.Module):
     every call), so that xpu_opt.compile marks and packs them."""
 
     def __init__(self, graph_module, weight_slots, num_args, examples,
-                 sizes=None):
+                 sizes=None, size_dims=None):
         super().__init__()
         self.graph_module = graph_module
         self.weight_slots = tuple(weight_slots)
         self.num_args = num_args
         # {argument index: int}: the sizes this module is specialized on.
         self.sizes = dict(sizes or {})
+        # {argument index: (activation, dimension)}: the sizes read from
+        # the activations' shapes (a dynamic dimension, compiled as `?`).
+        self.size_dims = dict(size_dims or {})
         for k, slot in enumerate(self.weight_slots):
             self.register_buffer(f"w{k}", examples[slot], persistent=False)
 
@@ -314,7 +317,10 @@ class _Weights(torch.nn.Module):
         weights = iter(self._buffers[f"w{k}"]
                        for k in range(len(self.weight_slots)))
         for i in range(self.num_args):
-            if i in self.sizes:
+            if i in self.size_dims:
+                j, d = self.size_dims[i]
+                args.append(activations[j].shape[d])
+            elif i in self.sizes:
                 args.append(self.sizes[i])
             else:
                 args.append(next(weights) if i in self.weight_slots
@@ -328,6 +334,8 @@ class _Weights(torch.nn.Module):
         h = hashlib.sha256(self.graph_module.code.encode())
         h.update(repr((self.weight_slots, self.num_args,
                        sorted(self.sizes.items()))).encode())
+        if self.size_dims:
+            h.update(repr(sorted(self.size_dims.items())).encode())
         for name, t in self.graph_module.state_dict().items():
             h.update(name.encode())
             h.update(t.detach().cpu().contiguous().reshape(-1)
@@ -341,7 +349,7 @@ class _Partition(torch.nn.Module):
     compiled code, or runs the partition as PyTorch when it cannot."""
 
     def __init__(self, name, graph_module, weight_slots, size_slots, ops,
-                 options):
+                 options, dynamic=None):
         super().__init__()
         self.name = name
         self.eager = graph_module
@@ -349,6 +357,12 @@ class _Partition(torch.nn.Module):
         self.size_slots = tuple(size_slots)
         self.ops = tuple(ops)
         self.options = options
+        # A dynamic-shape graph's partition on the cpu target: (dimensions
+        # of each activation, {size slot: (activation, dimension)}), and it
+        # compiles once, with those dimensions `?`; None: it is specialized
+        # on its sizes and shapes (_dynamic_plan says when).
+        self.dynamic = dynamic
+        self.specialized = None  # why dynamic dimensions did not compile
         # The sizes (a dynamic-shape graph's) -> (_Weights, CompiledModule)
         # specialized on them; () for a graph without.
         self.variants = {}
@@ -357,7 +371,22 @@ class _Partition(torch.nn.Module):
         self.lock = threading.Lock()
         self.grad_noted = False
 
+    def _key(self, args, activations):
+        """(signature, sizes) of a call: compiled with dynamic dimensions,
+        the sizes that are dimensions of the activations are read from
+        their shapes and are not part of it (the others, float attributes
+        such as layer_norm's eps, still are)."""
+        read = self.dynamic[1] if self.dynamic else {}
+        sizes = tuple(_concrete(args[i]) for i in self.size_slots
+                      if i not in read)
+        return (self._signature(activations), sizes), sizes
+
     def _signature(self, activations):
+        if self.dynamic:
+            dims = self.dynamic[0]
+            return tuple((tuple(None if d in dims[j] else n
+                                for d, n in enumerate(a.shape)), a.dtype)
+                         for j, a in enumerate(activations))
         return tuple((tuple(a.shape), a.dtype) for a in activations)
 
     def _eager(self, args, reason):
@@ -379,14 +408,20 @@ class _Partition(torch.nn.Module):
         activations = [a for i, a in enumerate(args)
                        if i not in self.weight_slots and
                        i not in self.size_slots]
-        sizes = tuple(_concrete(args[i]) for i in self.size_slots)
-        signature = (self._signature(activations), sizes)
+        signature, sizes = self._key(args, activations)
         if signature not in self.ready:
             with self.lock:  # one compilation, whichever thread is first
-                if signature not in self.ready and \
-                        signature not in self.failed and \
-                        self._ready(args, activations, sizes, signature):
-                    self.ready.add(signature)
+                while signature not in self.ready and \
+                        signature not in self.failed:
+                    dynamic = self.dynamic
+                    if self._ready(args, activations, sizes, signature):
+                        self.ready.add(signature)
+                    elif self.dynamic is not dynamic:
+                        # Dynamic dimensions did not compile: specialized
+                        # on the sizes from now on.
+                        signature, sizes = self._key(args, activations)
+                        continue
+                    break
             if signature in self.failed:
                 return self._eager(args, self.failed[signature])
         module, compiled = self.variants[sizes]
@@ -397,23 +432,31 @@ class _Partition(torch.nn.Module):
         """Compiles for this signature if needed; False (with the reason
         recorded) if it does not compile."""
         from . import _compile
-        detail = (f"{', '.join(str(tuple(s)) for s, _ in signature[0])}"
+
+        def shape(s):
+            return "(" + ", ".join("?" if d is None else str(d)
+                                   for d in s) + ("," if len(s) == 1
+                                                  else "") + ")"
+        detail = (f"{', '.join(shape(s) for s, _ in signature[0])}"
                   + (f" sizes {sizes}" if sizes else "")
                   + f" -> {self.options['target']}")
         start = time.perf_counter()
         try:
             with _trace.span(self.name, "compile", {"ops": list(self.ops)}):
                 if sizes not in self.variants:
+                    dims, size_dims = self.dynamic or (None, {})
+                    values = [i for i in self.size_slots
+                              if i not in size_dims]
                     module = _Weights(self.eager, sorted(self.weight_slots),
                                       len(args), args,
-                                      dict(zip(self.size_slots, sizes)))
+                                      dict(zip(values, sizes)), size_dims)
                     compiled = _compile.compile(
                         module, tuple(a.detach() for a in activations),
                         target=self.options["target"],
                         precision=self.options.get("precision"),
                         pipeline_options=self.options.get(
                             "pipeline_options", ""),
-                        freeze=self.options.get("freeze"))
+                        freeze=self.options.get("freeze"), dynamic=dims)
                     # Its calls' trace events say the partition and its
                     # operations: graph1_part0 [linear+gelu].
                     compiled.label = f"{self.name} [{'+'.join(self.ops)}]"
@@ -423,6 +466,14 @@ class _Partition(torch.nn.Module):
                     module.set_weights(args)
                     compiled.variant(tuple(a.detach() for a in activations))
         except Exception as e:  # noqa: BLE001 - any refusal falls back
+            if self.dynamic:
+                # Not with dynamic dimensions: specialized on the sizes
+                # instead, as before (the compiled entries say why).
+                lines = str(e).splitlines()
+                self.specialized = (f"{type(e).__name__}: "
+                                    f"{lines[0] if lines else ''}")
+                self.dynamic = None
+                return False
             # (The build and the target were checked by backend(): what
             # fails here is this partition.)
             lines = str(e).splitlines()
@@ -431,9 +482,11 @@ class _Partition(torch.nn.Module):
             _report.record(_report.FELL_BACK, self.name, self.ops, reason,
                            detail)
             return False
+        why = (f" (specialized: with dynamic dimensions, {self.specialized})"
+               if self.specialized else "")
         _report.record(_report.COMPILED, self.name, self.ops,
                        detail=f"{detail} in "
-                              f"{time.perf_counter() - start:.2f} s")
+                              f"{time.perf_counter() - start:.2f} s{why}")
         return True
 
 
@@ -487,10 +540,65 @@ def backend(gm, example_inputs, options=None, **unused):
                  if isinstance(a, torch.fx.Node) and _is_size(a)]
         sub = fused.get_submodule(node.target)
         runner = _Partition(node.target, sub, slots, sizes, ops_of[index],
-                            options)
+                            options, _dynamic_plan(node, slots, sizes,
+                                                   options))
         setattr(fused, node.target, runner)
     fused.recompile()
     return fused.forward
+
+
+def _symbol(value):
+    """The sympy expression of a SymInt that is still symbolic (not
+    specialized to a number by a guard), else None."""
+    if not isinstance(value, torch.SymInt):
+        return None
+    node = value.node
+    expr = node.expr
+    env = getattr(node, "shape_env", None)
+    if env is not None:
+        expr = env.replace(expr)
+    return None if expr.is_number else expr
+
+
+def _dynamic_plan(node, weight_slots, size_slots, options):
+    """For a partition of a dynamic-shape graph on the cpu target: the
+    dynamic dimensions of each activation (its symbolic sizes) and, for
+    each size argument that is symbolic, the activation dimension it is
+    (the other sizes, float attributes and specialized numbers, are
+    specialized on as before); None when the partition has no symbolic
+    size, or a symbolic size that is not a dimension of an activation
+    (then it is specialized on every size)."""
+    if options["target"] != "cpu":
+        return None
+    activations = [a for i, a in enumerate(node.args)
+                   if i not in weight_slots and i not in size_slots]
+    dims, where = [], {}
+    for j, a in enumerate(activations):
+        value = a.meta.get("example_value") if isinstance(
+            a, torch.fx.Node) else None
+        if not isinstance(value, torch.Tensor):
+            return None
+        marked = []
+        for d, size in enumerate(value.shape):
+            expr = _symbol(size)
+            if expr is not None:
+                marked.append(d)
+                where.setdefault(expr, (j, d))
+        dims.append(tuple(marked))
+    if not any(dims):
+        return None
+    size_dims = {}
+    for i in size_slots:
+        value = node.args[i].meta.get("example_value")
+        expr = _symbol(value)
+        if expr is None and isinstance(value, torch.SymInt):
+            continue  # specialized to a number: a value like any other
+        if isinstance(value, (float, torch.SymFloat)):
+            continue  # a float attribute (layer_norm's eps): its value
+        if expr is None or expr not in where:
+            return None
+        size_dims[i] = where[expr]
+    return tuple(dims), size_dims
 
 
 def _record_eager(gm, in_parts):

@@ -143,30 +143,40 @@ def _mark_weights(mlir_module, first_weight: int, func_name: str):
 
 
 def export(module: torch.nn.Module, example_inputs, freeze: bool = False,
-           func_name: str = FUNC_NAME) -> str:
+           func_name: str = FUNC_NAME, dynamic=None) -> str:
     """The module as linalg-on-tensors MLIR text (what xpu-opt reads).
 
     `example_inputs` is a tuple of tensors (or one tensor); the function is
-    specialized on their shapes and dtypes. Without `freeze`, @forward takes
-    the inputs, then every parameter and buffer (marked `xpu.weight`), in
-    the order of `named_parameters()` then `named_buffers()`. The module is
+    specialized on their shapes and dtypes, but for the dimensions that
+    `dynamic` names (as xpu_opt.compile takes it: True for dimension 0 of
+    every input), which are `?`. Without `freeze`, @forward takes the
+    inputs, then every parameter and buffer (marked `xpu.weight`), in the
+    order of `named_parameters()` then `named_buffers()`. The module is
     exported as it is (its training flags included) and not changed.
     """
     from torch_mlir import fx
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
     example_inputs = tuple(t.detach() for t in example_inputs)
+    dynamic = normalize_dynamic(dynamic, example_inputs)
     with _EXPORT_LOCK, torch.no_grad():
+        names, weights = weights_of(module)
+        shapes = None
+        if dynamic:
+            shapes, example_inputs = _dynamic_shapes(
+                example_inputs, 0 if freeze else len(weights), dynamic)
+            example_inputs = tuple(example_inputs)
         if freeze:
             imported = fx.export_and_import(
                 module, *example_inputs, output_type="linalg-on-tensors",
-                func_name=func_name)
+                func_name=func_name, dynamic_shapes=shapes)
             return str(imported)
-        names, weights = weights_of(module)
         wrapper = _WeightsAsArguments(module, names, len(example_inputs))
+        # forward(*args): one entry, the specs of the arguments.
         imported = fx.export_and_import(
             wrapper, *example_inputs, *[w.detach() for w in weights],
-            output_type="linalg-on-tensors", func_name=func_name)
+            output_type="linalg-on-tensors", func_name=func_name,
+            dynamic_shapes=(shapes,) if shapes else None)
     _mark_weights(imported, len(example_inputs), func_name)
     return str(imported)
 
@@ -391,15 +401,99 @@ class Exported:
     meta: dict
 
 
-def export_program(module, inputs):
+def export_program(module, inputs, dynamic=None):
     """Exports `module` for `inputs` (tensors) with every check of the
     module docstring; raises CompileError (UnsupportedOperationError) or
-    what eager PyTorch raises."""
+    what eager PyTorch raises. `dynamic`: for each input, the dimensions
+    exported as `?` (normalize_dynamic), or None."""
     with _EXPORT_LOCK:
-        return _export_program(module, inputs)
+        return _export_program(module, inputs, dynamic)
 
 
-def _export_program(module, inputs):
+_DIM_NAMES = {0: "batch", 1: "seq"}
+
+
+def normalize_dynamic(dynamic, inputs):
+    """`dynamic` as a tuple with one tuple of dimensions per input, or None.
+    True: dimension 0 of every input of rank >= 1 (the batch); a sequence
+    with one entry per input, each a dimension or a tuple of them
+    (dynamic=[(0, 1)]: the batch and sequence of a single input), None or
+    () for none. Raises TypeError / ValueError with the reason."""
+    if dynamic is None or dynamic is False:
+        return None
+    if dynamic is True:
+        return tuple((0,) if t.dim() >= 1 else () for t in inputs)
+    if not isinstance(dynamic, (list, tuple)) or len(dynamic) != len(inputs):
+        raise TypeError(f"xpu_opt: dynamic must be True or a list with one "
+                        f"entry per input ({len(inputs)}), each a dimension "
+                        f"or a tuple of dimensions, got {dynamic!r}")
+    out = []
+    for i, (dims, t) in enumerate(zip(dynamic, inputs)):
+        if dims is None:
+            dims = ()
+        elif isinstance(dims, int) and not isinstance(dims, bool):
+            dims = (dims,)
+        if not isinstance(dims, (list, tuple)) or not all(
+                isinstance(d, int) and not isinstance(d, bool) for d in dims):
+            raise TypeError(f"xpu_opt: dynamic[{i}] must be a dimension or "
+                            f"a tuple of dimensions, got {dims!r}")
+        dims = tuple(sorted({d % t.dim() if t.dim() and -t.dim() <= d
+                             else d for d in dims}))
+        if any(d < 0 or d >= t.dim() for d in dims):
+            raise ValueError(f"xpu_opt: dynamic[{i}] = {dims} names a "
+                             f"dimension input #{i} (rank {t.dim()}) does "
+                             "not have")
+        out.append(dims)
+    return tuple(out) if any(out) else None
+
+
+def _dynamic_shapes(inputs, num_weights, dynamic):
+    """torch.export's dynamic_shapes for the inputs then the weights: one
+    torch.export.Dim per (dimension, example size), shared by the inputs
+    that have it (a batch is every input's), and the example inputs with
+    each dynamic dimension of size 1 repeated to 2 (an example of size 1
+    would be specialized on)."""
+    dims, specs, examples = {}, [], []
+    for t, marked in zip(inputs, dynamic):
+        spec = {}
+        for d in marked:
+            if t.shape[d] < 2:
+                t = torch.cat([t] * 2, dim=d) if t.shape[d] else t
+            key = (d, t.shape[d])
+            if key not in dims:
+                name = _DIM_NAMES.get(d, f"dim{d}")
+                if any(k[0] == d for k in dims):
+                    name += f"_{t.shape[d]}"
+                dims[key] = torch.export.Dim(name)
+            spec[d] = dims[key]
+        specs.append(spec or None)
+        examples.append(t)
+    specs = tuple(specs) + (None,) * num_weights
+    return specs, examples
+
+
+_CAST = re.compile(r"tensor\.cast %\S+ : tensor<([0-9?x]+)x[a-z0-9]+> to "
+                   r"tensor<([0-9?x]+)x[a-z0-9]+>")
+
+
+def _check_dynamic_kept(text, what):
+    """Raises CompileError where torch-mlir made a dynamic dimension static
+    (a tensor.cast from `?` to a size): it lowers a view that merges
+    several dynamic dimensions (x.view(b * s, f)) by assuming a size of 1
+    there, and the code would be wrong for any other size."""
+    for m in _CAST.finditer(text):
+        source, dest = m.group(1).split("x"), m.group(2).split("x")
+        if len(source) == len(dest) and any(
+                a == "?" and b != "?" for a, b in zip(source, dest)):
+            raise CompileError(
+                f"xpu_opt: torch-mlir lowered {what} with a dynamic "
+                f"dimension made static ({m.group(0)}): a view that merges "
+                "several dynamic dimensions, which it lowers only for a "
+                "size of 1; make fewer dimensions dynamic (dynamic=True: "
+                "the batch only)")
+
+
+def _export_program(module, inputs, dynamic=None):
     from torch_mlir import fx
     from torch_mlir.compiler_utils import TorchMlirCompilerError
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
@@ -407,11 +501,16 @@ def _export_program(module, inputs):
     what = _describe_module(module)
     inputs = [t.detach() for t in inputs]
     names, weights = weights_of(module)
+    shapes = None
+    if dynamic:
+        shapes, inputs = _dynamic_shapes(inputs, len(weights), dynamic)
     wrapper = _WeightsAsArguments(module, names, len(inputs))
     args = tuple(inputs) + tuple(w.detach() for w in weights)
     try:
         with torch.no_grad():
-            ep = torch.export.export(wrapper, args, strict=False)
+            ep = torch.export.export(
+                wrapper, args, strict=False,
+                dynamic_shapes=(shapes,) if shapes else None)
             ep = ep.run_decompositions(get_decomposition_table())
     except Exception as e:
         text = str(e).strip()
@@ -428,6 +527,15 @@ def _export_program(module, inputs):
     _drop_own_frames(ep)
     _check_graph(module, ep, len(inputs), names)
     eager = _check_eager(module, inputs)
+    if dynamic:
+        # The output dimensions the export left symbolic are dynamic.
+        out = next(n for n in ep.graph.nodes if n.op == "output")
+        values = [a.meta.get("val") for a in out.args[0]]
+        tensors = [v for v in values if isinstance(v, torch.Tensor)]
+        for entry, v in zip(eager[len(eager) - len(tensors):],
+                            tensors[len(tensors) - len(eager):]):
+            entry[1] = [None if not isinstance(d, int) else size
+                        for d, size in zip(v.shape, entry[1])]
 
     # torch-mlir's diagnostics go to a handler of our own context (else
     # they are printed, and its exception only says that a pass failed).
@@ -469,6 +577,8 @@ def _export_program(module, inputs):
     if foreign:
         raise _unsupported(what, foreign, ep)
     _mark_weights(imported, len(inputs), FUNC_NAME)
+    if dynamic:
+        _check_dynamic_kept(imported.operation.get_asm(), what)
     text = imported.operation.get_asm(enable_debug_info=True)
     # FX's generated code is named "<eval_with_key>.N", N counting the
     # graph modules this process made: without N, the text (the compiled
@@ -510,6 +620,8 @@ def _export_program(module, inputs):
         "tree": torch.utils._pytree.treespec_dumps(recorded_spec),
         "eager": eager,
     }
+    if dynamic:
+        meta["dynamic"] = [list(d) for d in dynamic]
     return Exported(text, meta)
 
 
@@ -688,13 +800,16 @@ def _versions():
             hashlib.sha256(own.read_bytes()).hexdigest()]
 
 
-def fingerprint(module, inputs):
-    """The export cache's key for `module` on `inputs`, or None when the
-    module holds something without a stable description (then it is
-    exported every time)."""
+def fingerprint(module, inputs, dynamic=None):
+    """The export cache's key for `module` on `inputs` (`dynamic`: the
+    dimensions exported as `?`, whose sizes the key leaves out), or None
+    when the module holds something without a stable description (then it
+    is exported every time)."""
     d = _Describer()
+    dynamic = dynamic or [()] * len(inputs)
     parts = [_versions(),
-             [[list(t.shape), str(t.dtype)] for t in inputs]]
+             [[[None if i in dims else s for i, s in enumerate(t.shape)],
+               str(t.dtype)] for t, dims in zip(inputs, dynamic)]]
     own = getattr(module, "xpu_opt_fingerprint", None)
     if own is not None:
         # A module that describes itself (the torch.compile backend's

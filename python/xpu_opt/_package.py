@@ -343,8 +343,13 @@ class LoadedModule(Callable):
         for v in self._variants:
             if v.signature() == signature:
                 return v
+        # A variant with dynamic dimensions takes any size in them.
+        for v in self._variants:
+            if v.dynamic and v.accepts(signature):
+                return v
         known = "; ".join(", ".join(f"{str(d).replace('torch.', '')}"
-                                    f"{list(s)}" for s, d in v.signature())
+                                    f"{['?' if n is None else n for n in s]}"
+                                    for s, d in v.signature())
                           for v in self._variants)
         got = ", ".join(f"{str(d).replace('torch.', '')}{list(s)}"
                         for s, d in signature)

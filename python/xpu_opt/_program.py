@@ -9,6 +9,9 @@ subprocess, no LLVM or MLIR library).
 * _Program: the library loaded into this process, bound to its runtime.
 * _Variant: one input signature; calls the program with torch tensors,
   packs the weights when the pack operands change, keeps device buffers.
+  A dynamic dimension (null in the interface's shapes: a module compiled
+  with dynamic=True) takes any size; the results' dynamic dimensions have
+  the sizes of the argument dimensions the interface names ("dims").
   On the CPU the tensors' memory is passed as it is; on OpenCL and Level
   Zero the tensors are copied into host-shared device memory; on CUDA the
   caller's CUDA tensors are passed as they are (device pointers), the
@@ -275,6 +278,13 @@ class _Variant:
                       for s in self.plan["inputs"]]
         self._results = [(tuple(s["shape"]), DTYPES[s["dtype"]])
                          for s in self.plan["results"]]
+        # Dynamic dimensions (None in a shape): where each result's come
+        # from, (argument, dimension) per dimension.
+        self.dynamic = any(None in shape for _, shape, _ in self._args)
+        self._result_dims = [
+            [None if d is None else (d["arg"], d["dim"])
+             for d in s.get("dims", [None] * len(s["shape"]))]
+            for s in self.plan["results"]]
         self._signature = tuple((shape, dtype) for dtype, shape, _ in
                                 self._args[:self.num_inputs])
         # CUDA: one memref descriptor per argument and result, made once;
@@ -304,8 +314,32 @@ class _Variant:
                     f"{tuple(shape)}")
 
     def signature(self):
-        """The (shape, dtype) of each input this variant is for."""
+        """The (shape, dtype) of each input this variant is for (None for a
+        dynamic dimension)."""
         return self._signature
+
+    def accepts(self, signature):
+        """True if inputs of `signature` ((shape, dtype) each) can be
+        passed: the same dtypes and ranks, and the static dimensions
+        equal."""
+        if len(signature) != len(self._signature):
+            return False
+        for (shape, dtype), (want, want_dtype) in zip(signature,
+                                                      self._signature):
+            if dtype != want_dtype or len(shape) != len(want) or any(
+                    w is not None and w != d for d, w in zip(shape, want)):
+                return False
+        return True
+
+    def _result_shapes(self, args):
+        """The shapes of this call's results: dynamic dimensions take the
+        size of the argument dimension they come from."""
+        if not self.dynamic:
+            return [shape for shape, _ in self._results]
+        return [tuple(args[dim[0]].shape[dim[1]] if size is None else size
+                      for size, dim in zip(shape, dims))
+                for (shape, _), dims in zip(self._results,
+                                            self._result_dims)]
 
     def single_result(self):
         """The index of the one result a module that returns one fresh
@@ -324,7 +358,26 @@ class _Variant:
 
     def _tensor(self, i, t):
         dtype, shape, _ = self._args[i]
-        if t.dtype != dtype or t.shape != shape:
+        if self.dynamic and t.shape != shape:
+            # The entry's shape check: the dtype, the rank, then each
+            # static dimension ('?' takes any size).
+            compiled = "(" + ", ".join("?" if d is None else str(d)
+                                       for d in shape) + ")"
+            if t.dtype != dtype:
+                raise ValueError(f"xpu_opt: argument #{i} is {t.dtype} "
+                                 f"{tuple(t.shape)}, compiled for {dtype} "
+                                 f"{compiled}")
+            if t.dim() != len(shape):
+                raise ValueError(f"xpu_opt: argument #{i} has rank "
+                                 f"{t.dim()} {tuple(t.shape)}, compiled for "
+                                 f"rank {len(shape)} {compiled}")
+            for d, (got, want) in enumerate(zip(t.shape, shape)):
+                if want is not None and got != want:
+                    raise ValueError(
+                        f"xpu_opt: argument #{i} {tuple(t.shape)} has "
+                        f"dimension {d} = {got}, compiled for {want} "
+                        f"{compiled}")
+        elif t.dtype != dtype or t.shape != shape:
             raise ValueError(f"xpu_opt: argument #{i} is {t.dtype} "
                              f"{tuple(t.shape)}, compiled for {dtype} "
                              f"{shape}")
@@ -398,6 +451,10 @@ class _Variant:
         rt = self.program.runtime
         if rt is None:
             return self._run_host(args, generation)
+        if self.dynamic:
+            raise ValueError(f"xpu_opt: a module with dynamic dimensions "
+                             f"runs on target 'cpu' only so far, not "
+                             f"{self.target!r}")
         with rt.lock:
             if self.target == "cuda":
                 return self._run_cuda(args, generation)
@@ -440,7 +497,8 @@ class _Variant:
         `device` (results, packed weights). `result_descs`: a descriptor
         (and its reference) per result to reuse."""
         results = [torch.empty(shape, dtype=dtype, device=device)
-                   for shape, dtype in self._results]
+                   for shape, (_, dtype) in
+                   zip(self._result_shapes(tensors), self._results)]
         if result_descs:
             out_refs = []
             for r, (d, ref) in zip(results, result_descs):

@@ -126,3 +126,15 @@ func.func @nvgpu_on_pvc(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> t
   return %g : tensor<256x256xf32>
 }
 }
+
+// -----
+
+// A dynamic batch of rows: the GPU schedules size their grids from static
+// shapes, so the GEMM is an error on a GPU target (the CPU compiles it).
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @dynamic_rows_on_a_gpu(%a: tensor<?x256xf32>, %b: tensor<256x128xf32>) -> tensor<?x128xf32> {
+  // expected-error @+1 {{xpu-select-strategy: the GEMM ?x128x256 has a dynamic batch or m dimension, which only the cpu target compiles so far (target pvc)}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<?x256xf32>, tensor<256x128xf32>) -> tensor<?x128xf32>
+  return %g : tensor<?x128xf32>
+}
+}

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -64,10 +65,45 @@ static std::optional<std::string> unsupported(Type t) {
   return "type " + typeStr(t) + " is not supported";
 }
 
+/// The argument dimension whose size dimension `dim` of result `result` of
+/// `fn` has in every return, if the value bounds prove one.
+static std::optional<ArgDim> findArgDim(func::FuncOp fn, unsigned result,
+                                        int64_t dim) {
+  std::optional<ArgDim> found;
+  bool first = true;
+  fn.walk([&](func::ReturnOp ret) {
+    Value value = ret.getOperand(result);
+    std::optional<ArgDim> here;
+    for (BlockArgument arg : fn.getArguments()) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (!type)
+        continue;
+      for (int64_t d = 0; d < type.getRank() && !here; ++d) {
+        if (!type.isDynamicDim(d))
+          continue;
+        FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(
+            ValueBoundsConstraintSet::Variable(value, dim),
+            ValueBoundsConstraintSet::Variable(arg, d));
+        if (succeeded(equal) && *equal)
+          here = ArgDim{arg.getArgNumber(), d};
+      }
+      if (here)
+        break;
+    }
+    if (first)
+      found = here;
+    else if (!here || !found || here->arg != found->arg ||
+             here->dim != found->dim)
+      found.reset();
+    first = false;
+  });
+  return found;
+}
+
 FailureOr<EntryPlan>
 mlir::xpu::run::checkEntry(ModuleOp module, StringRef function,
                            ArrayRef<SmallVector<int64_t>> inputShapes,
-                           StringRef tool) {
+                           StringRef tool, bool keepDynamic) {
   auto fn = module.lookupSymbol<func::FuncOp>(function);
   if (!fn || fn.isExternal()) {
     module.emitError() << tool << ": no function @" << function
@@ -86,10 +122,18 @@ mlir::xpu::run::checkEntry(ModuleOp module, StringRef function,
       return failure();
     }
     auto tensor = dyn_cast<RankedTensorType>(t);
-    if (tensor && !tensor.hasStaticShape()) {
+    bool given = i < inputShapes.size() && !inputShapes[i].empty();
+    if (tensor && !tensor.hasStaticShape() && !(keepDynamic && !given)) {
       // Specialize on the shape of the input given for it.
-      if (i >= inputShapes.size() || inputShapes[i].empty() ||
+      if (given &&
           inputShapes[i].size() != static_cast<size_t>(tensor.getRank())) {
+        fn.emitError() << tool << ": argument #" << i << " of @" << function
+                       << " is " << t << " (rank " << tensor.getRank()
+                       << "), but its --input has rank "
+                       << inputShapes[i].size();
+        return failure();
+      }
+      if (!given) {
         fn.emitError() << tool << ": argument #" << i << " of @" << function
                        << " has the dynamic type " << t
                        << "; give an --input with its shape (from a .npy file "
@@ -116,14 +160,32 @@ mlir::xpu::run::checkEntry(ModuleOp module, StringRef function,
       return failure();
     }
     auto tensor = dyn_cast<RankedTensorType>(t);
+    SmallVector<std::optional<ArgDim>> dims;
+    if (tensor)
+      dims.resize(tensor.getRank());
     if (tensor && !tensor.hasStaticShape()) {
-      fn.emitError() << tool << ": result #" << i << " of @" << function
-                     << " has the dynamic type " << t
-                     << "; xpu-run needs result shapes it can allocate "
-                        "(export the model with static shapes)";
-      return failure();
+      if (!keepDynamic || plan.inputs != SmallVector<Type>(type.getInputs())) {
+        fn.emitError() << tool << ": result #" << i << " of @" << function
+                       << " has the dynamic type " << t
+                       << "; xpu-run needs result shapes it can allocate "
+                          "(export the model with static shapes)";
+        return failure();
+      }
+      for (auto [d, size] : llvm::enumerate(tensor.getShape())) {
+        if (!ShapedType::isDynamic(size))
+          continue;
+        dims[d] = findArgDim(fn, i, d);
+        if (!dims[d]) {
+          fn.emitError() << tool << ": dimension " << d << " of result #" << i
+                         << " of @" << function << " (" << t
+                         << ") is dynamic and not the size of an argument "
+                            "dimension: a caller could not allocate it";
+          return failure();
+        }
+      }
     }
     plan.results.push_back(t);
+    plan.resultDims.push_back(std::move(dims));
   }
   return plan;
 }
@@ -278,7 +340,12 @@ LogicalResult mlir::xpu::run::addEntryWrappers(ModuleOp module,
 static llvm::json::Object typeJSON(Type t) {
   llvm::json::Object o;
   if (auto tensor = dyn_cast<RankedTensorType>(t)) {
-    o["shape"] = llvm::json::Array(tensor.getShape());
+    // A dynamic dimension is null: its size is the caller's, at run time.
+    llvm::json::Array shape;
+    for (int64_t d : tensor.getShape())
+      shape.push_back(ShapedType::isDynamic(d) ? llvm::json::Value(nullptr)
+                                               : llvm::json::Value(d));
+    o["shape"] = std::move(shape);
     o["dtype"] = elemName(*elemKindOf(tensor.getElementType())).str();
   } else {
     o["shape"] = llvm::json::Array();
@@ -304,8 +371,21 @@ llvm::json::Object mlir::xpu::run::planToJSON(const EntryPlan &plan) {
       o["weight"] = true;
     inputs.push_back(std::move(o));
   }
-  for (Type t : plan.results)
-    results.push_back(typeJSON(t));
+  for (auto [i, t] : llvm::enumerate(plan.results)) {
+    llvm::json::Object o = typeJSON(t);
+    // Where each dynamic dimension's size comes from: {"arg", "dim"}.
+    if (i < plan.resultDims.size() &&
+        llvm::any_of(plan.resultDims[i],
+                     [](const std::optional<ArgDim> &d) { return d; })) {
+      llvm::json::Array dims;
+      for (const std::optional<ArgDim> &d : plan.resultDims[i])
+        dims.push_back(d ? llvm::json::Value(llvm::json::Object{
+                               {"arg", d->arg}, {"dim", d->dim}})
+                         : llvm::json::Value(nullptr));
+      o["dims"] = std::move(dims);
+    }
+    results.push_back(std::move(o));
+  }
   llvm::json::Object o{{"function", plan.function},
                        {"entry", "_mlir_ciface_" + entryName(plan.function)},
                        {"inputs", std::move(inputs)},

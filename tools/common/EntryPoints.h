@@ -47,11 +47,23 @@ struct PackPlan {
   SmallVector<Type> packResults;
 };
 
+/// An argument dimension: where the size of a dynamic result dimension
+/// comes from.
+struct ArgDim {
+  unsigned arg = 0;
+  int64_t dim = 0;
+};
+
 /// A function xpu-run can call, and how.
 struct EntryPlan {
   std::string function;
-  /// Argument and result types of @F as the caller sees them (static).
+  /// Argument and result types of @F as the caller sees them: static, or
+  /// with the dynamic dimensions of @F kept (checkEntry's `keepDynamic`).
   SmallVector<Type> inputs, results;
+  /// For each result, for each of its dimensions: the argument dimension
+  /// whose size it has when it is dynamic (the caller allocates the result
+  /// from it), std::nullopt when static.
+  SmallVector<SmallVector<std::optional<ArgDim>>> resultDims;
   /// For each input: the argument is marked `xpu.weight`.
   SmallVector<bool> weights;
   std::optional<PackPlan> pack;
@@ -63,10 +75,15 @@ std::string entryName(StringRef function);
 /// Checks that @`function` exists, has a body and a signature xpu-run can
 /// call (statically shaped tensors and scalars of supported element types;
 /// `inputShapes`, when given, specialize dynamic argument dimensions).
-/// Errors name the function and list the candidates.
+/// With `keepDynamic`, dynamic argument dimensions that `inputShapes` does
+/// not specialize stay dynamic, and each dynamic result dimension must have
+/// the size of an argument dimension (found through the value bounds of
+/// @F's body), which the caller allocates the result from. Errors name the
+/// function and list the candidates.
 FailureOr<EntryPlan> checkEntry(ModuleOp module, StringRef function,
                                 ArrayRef<SmallVector<int64_t>> inputShapes = {},
-                                StringRef tool = "xpu-run");
+                                StringRef tool = "xpu-run",
+                                bool keepDynamic = false);
 
 /// Adds the wrappers of `plan.function` (and of its `.pack` / `.packed`
 /// parts, filling `plan.pack`, when the module has them). Run on tensors,

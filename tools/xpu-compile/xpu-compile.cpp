@@ -289,7 +289,7 @@ int main(int argc, char **argv) {
   std::optional<EntryPlan> plan;
   if (exports && (emit != "mlir" || module->lookupSymbol(function))) {
     FailureOr<EntryPlan> checked =
-        checkEntry(*module, function, {}, "xpu-compile");
+        checkEntry(*module, function, {}, "xpu-compile", /*keepDynamic=*/true);
     if (failed(checked))
       return 1;
     plan = std::move(*checked);

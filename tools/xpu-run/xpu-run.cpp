@@ -805,7 +805,10 @@ static int runFunction(ModuleOp module, const TargetInfo &target) {
   SmallVector<SmallVector<int64_t>> shapes;
   for (InputSpec &s : *specs)
     shapes.push_back(s.value ? s.value->shape : SmallVector<int64_t>());
-  FailureOr<EntryPlan> plan = checkEntry(module, function, shapes);
+  // A package keeps the dynamic dimensions an --input does not give: its
+  // caller passes any size there (interface.json has them as null).
+  FailureOr<EntryPlan> plan = checkEntry(module, function, shapes, "xpu-run",
+                                         /*keepDynamic=*/!emitPackage.empty());
   if (failed(plan))
     return 1;
   if (specs->size() > plan->inputs.size())
@@ -822,9 +825,14 @@ static int runFunction(ModuleOp module, const TargetInfo &target) {
                                 "'{1}'",
                                 i, out));
   // Arguments and results must fit in memory.
+  // (A package's dynamically shaped values have no size yet: left out.)
   uint64_t needed = 0;
+  bool dynamic = false;
   for (Type t : llvm::concat<Type>(plan->inputs, plan->results))
-    if (auto tensor = dyn_cast<RankedTensorType>(t))
+    if (auto tensor = dyn_cast<RankedTensorType>(t);
+        tensor && !tensor.hasStaticShape())
+      dynamic = true;
+    else if (tensor)
       needed += uint64_t(tensor.getNumElements()) *
                 elemBytes(*elemKindOf(tensor.getElementType()));
   uint64_t physical = physicalMemoryBytes();
@@ -848,8 +856,11 @@ static int runFunction(ModuleOp module, const TargetInfo &target) {
     (*specs)[i].positive = true;
   }
   // Inputs before compiling, so that a bad one costs no compile time.
+  // (A package with dynamic dimensions is not run: it has no inputs.)
   std::vector<HostTensor> values;
   for (auto [i, t] : llvm::enumerate(plan->inputs)) {
+    if (dynamic)
+      break;
     FailureOr<HostTensor> v = argumentValue(*specs, i, t, function);
     if (failed(v))
       return 1;

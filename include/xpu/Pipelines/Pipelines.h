@@ -174,6 +174,12 @@ struct XPUOptimizePipelineOptions
       *this, "strict",
       llvm::cl::desc("Contractions with dynamic shapes are errors"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> dynamicRows{
+      *this, "dynamic-rows",
+      llvm::cl::desc("Raise contractions with dynamic batch and m "
+                     "dimensions too (xpu-raise dynamic-rows; "
+                     "xpu-cpu-pipeline sets it)"),
+      llvm::cl::init(false)};
 
   LogicalResult validate(PipelineOptionErrorFn emitError) const;
 };

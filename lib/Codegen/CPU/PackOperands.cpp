@@ -13,6 +13,7 @@
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 
@@ -33,9 +34,10 @@ struct MatmulForm {
   bool rhsTransposed = false; // rhs is [b?, n, k]
 };
 
-/// The form of `op` if it is a static, floating-point matmul that reads its
-/// lhs as [b?, m, k] and its rhs as [b?, k, n] or [b?, n, k]; otherwise the
-/// reason it is left alone.
+/// The form of `op` if it is a floating-point matmul that reads its lhs as
+/// [b?, m, k] and its rhs as [b?, k, n] or [b?, n, k], with static k and n
+/// (the batch and m dimensions may be dynamic: the packing and the loops
+/// then read them at run time); otherwise the reason it is left alone.
 FailureOr<MatmulForm> matchMatmul(linalg::LinalgOp op, std::string &reason) {
   MatmulForm form;
   form.batched = isa<linalg::BatchMatmulOp>(op.getOperation());
@@ -43,12 +45,13 @@ FailureOr<MatmulForm> matchMatmul(linalg::LinalgOp op, std::string &reason) {
     reason = "it has buffer semantics";
     return failure();
   }
-  for (Type t : op->getOperandTypes()) {
-    auto shaped = cast<ShapedType>(t);
-    if (!shaped.hasStaticShape()) {
-      reason = "it has dynamic shapes";
-      return failure();
-    }
+  // Loops (b?, m, n, k): only b and m may be dynamic.
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t b = form.batched ? 1 : 0;
+  if (ShapedType::isDynamic(ranges[b + 1]) ||
+      ShapedType::isDynamic(ranges[b + 2])) {
+    reason = "its k or n dimension is dynamic";
+    return failure();
   }
   MLIRContext *ctx = op->getContext();
   SmallVector<AffineMap> defaults =
@@ -127,10 +130,12 @@ Value pack(OpBuilder &b, Location loc, Value value, ArrayRef<int64_t> dims,
       getAsIndexOpFoldResult(b.getContext(), tiles);
   Value dest = linalg::PackOp::createDestinationTensor(b, loc, value, tileSizes,
                                                        dims, outerPerm);
-  // Zero padding only where a tile does not divide its dimension.
+  // Zero padding only where a tile does not divide its dimension (or may
+  // not: a dynamic one).
   std::optional<Value> padding;
   if (llvm::any_of(llvm::zip(dims, tiles), [&](auto pair) {
-        return type.getDimSize(std::get<0>(pair)) % std::get<1>(pair) != 0;
+        int64_t size = type.getDimSize(std::get<0>(pair));
+        return ShapedType::isDynamic(size) || size % std::get<1>(pair) != 0;
       }))
     padding = arith::ConstantOp::create(b, loc, type.getElementType(),
                                         b.getZeroAttr(type.getElementType()));
@@ -166,7 +171,11 @@ struct PackOperandsPass final
     for (linalg::LinalgOp op : matmuls) {
       std::string reason;
       FailureOr<MatmulForm> form = matchMatmul(op, reason);
-      if (succeeded(form) && useAmx && isAmxCandidate(op, *form)) {
+      // The AMX form is built for static shapes.
+      bool isStatic = llvm::all_of(op->getOperandTypes(), [](Type t) {
+        return cast<ShapedType>(t).hasStaticShape();
+      });
+      if (succeeded(form) && useAmx && isStatic && isAmxCandidate(op, *form)) {
         rewriteMatmulForAmx(rewriter, op, *form);
         ++numAmx;
         continue;
@@ -402,8 +411,9 @@ struct PackOperandsPass final
           linalg::YieldOp::create(nb, nl, add);
         });
 
-    Value dest = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                         resultType.getElementType());
+    Value dest = tensor::EmptyOp::create(
+        rewriter, loc, tensor::getMixedSizes(rewriter, loc, init),
+        resultType.getElementType());
     Value unpacked = linalg::UnPackOp::create(
                          rewriter, loc, product.getResult(0), dest, resultDims,
                          getAsIndexOpFoldResult(ctx, resultTiles))

@@ -190,6 +190,27 @@ bool hasStaticTensorShapes(linalg::LinalgOp op) {
          });
 }
 
+/// True if the loops of `op` from `first` on have static ranges: the
+/// leading ones may be dynamic (the batch and rows of a model called on any
+/// number of rows), which the tilings here step through one at a time, so
+/// that the tiles keep static shapes.
+bool hasStaticLoopsFrom(linalg::LinalgOp op, unsigned first) {
+  return op.hasPureTensorSemantics() &&
+         llvm::none_of(ArrayRef(op.getStaticLoopRanges()).drop_front(first),
+                       ShapedType::isDynamic);
+}
+
+/// True if the packed GEMM `op` (isPackedGemm) has static loops past its
+/// batch and row panels (b?, M1): n, k and the register tile.
+bool hasStaticPackedGemmLoops(linalg::LinalgOp op) {
+  return hasStaticLoopsFrom(op, op.getNumLoops() - 4);
+}
+
+/// `d` as IR prints it: `?` when dynamic.
+std::string dimString(int64_t d) {
+  return ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d);
+}
+
 /// True if a loop of `op` has no iteration: upstream tiling cannot tile it
 /// (it crashes computing the tile sizes), and the scalar lowering gives
 /// the right empty loop nest.
@@ -394,13 +415,13 @@ LogicalResult fusePackProducer(RewriterBase &rw, linalg::GenericOp producer) {
 
 /// True if `op` is an elementwise linalg.generic that `xpu-cpu-tile-and-
 /// vectorize` can apply to a register tile: one result, all loops parallel,
-/// identity output map, projected-permutation input maps, static shapes, an
-/// output that the body does not read, and a body of elementwise-mappable
-/// ops (and constants).
+/// identity output map, projected-permutation input maps, static columns
+/// (the batch and rows may be dynamic), an output that the body does not
+/// read, and a body of elementwise-mappable ops (and constants).
 bool isTileEpilogue(linalg::GenericOp op, Value product) {
   if (op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
       op.getNumParallelLoops() != op.getNumLoops() ||
-      !hasStaticTensorShapes(op))
+      !hasStaticLoopsFrom(op, op.getNumLoops() - 1))
     return false;
   OpOperand *init = op.getDpsInitOperand(0);
   if (!op.getMatchingIndexingMap(init).isIdentity() ||
@@ -447,7 +468,7 @@ linalg::GenericOp packProducer(linalg::PackOp pack) {
 FailureOr<PackedGemmNest> matchPackedGemmNest(linalg::GenericOp gemm) {
   PackedGemmNest g;
   g.gemm = gemm;
-  if (!hasStaticTensorShapes(gemm) || !gemm->hasOneUse())
+  if (!hasStaticPackedGemmLoops(gemm) || !gemm->hasOneUse())
     return failure();
   g.batched = gemm.getNumLoops() == 6;
   int64_t b = g.batched ? 1 : 0;
@@ -459,7 +480,7 @@ FailureOr<PackedGemmNest> matchPackedGemmNest(linalg::GenericOp gemm) {
       !unpack.getOuterDimsPerm().empty() ||
       unpack.getInnerDimsPos() != ArrayRef<int64_t>{b, b + 1} ||
       unpack.getStaticInnerTiles() != ArrayRef<int64_t>{g.mr, g.nr} ||
-      !unpack.getDestType().hasStaticShape())
+      unpack.getDestType().isDynamicDim(b + 1))
     return failure();
   g.unpack = unpack;
   g.accType = accType.getElementType();
@@ -481,7 +502,7 @@ FailureOr<PackedGemmNest> matchPackedGemmNest(linalg::GenericOp gemm) {
   if (lhsPack && lhsPack.getOuterDimsPerm().empty() &&
       lhsPack.getInnerDimsPos() == ArrayRef<int64_t>{b} &&
       lhsPack.getStaticInnerTiles() == ArrayRef<int64_t>{g.mr} &&
-      lhsPack.getSourceType().hasStaticShape()) {
+      !lhsPack.getSourceType().isDynamicDim(b + 1)) {
     g.lhsPack = lhsPack;
     g.lhs = lhsPack.getSource();
   } else {
@@ -525,8 +546,9 @@ public:
     // Row blocks of whole panels, no more than the rows need (then one
     // block covers them all); k blocks of equal size (a multiple of the
     // packing width when there are several), the last one possibly shorter.
-    this->mc = std::min<int64_t>(std::max<int64_t>(1, mc / g.mr) * g.mr,
-                                 llvm::alignTo(g.m, g.mr));
+    this->mc = std::max<int64_t>(1, mc / g.mr) * g.mr;
+    if (!ShapedType::isDynamic(g.m))
+      this->mc = std::min<int64_t>(this->mc, llvm::alignTo(g.m, g.mr));
     int64_t blocks = llvm::divideCeil(g.k, kc);
     kb = blocks == 1 ? g.k
                      : llvm::alignTo(llvm::divideCeil(g.k, blocks), kPackTile);
@@ -554,11 +576,19 @@ public:
     separateAcc = numK > 1 && destElt != g.accType;
     if (separateAcc)
       tensors.push_back(tensor::EmptyOp::create(
-          rw, loc, cast<ShapedType>(g.dest.getType()).getShape(), g.accType));
+          rw, loc, tensor::getMixedSizes(rw, loc, g.dest), g.accType));
+    // The rows (and batches) a dynamic dimension has at run time.
+    int64_t b = g.batched ? 1 : 0;
+    mSize = ShapedType::isDynamic(g.m)
+                ? tensor::DimOp::create(rw, loc, g.dest, b).getResult()
+                : idx(g.m);
     if (!g.batched)
       return emitRowBlocks(Value(), tensors)[0];
+    Value batches = ShapedType::isDynamic(g.batch)
+                        ? tensor::DimOp::create(rw, loc, g.dest, 0).getResult()
+                        : idx(g.batch);
     auto loop = scf::ForOp::create(
-        rw, loc, zeroIdx, idx(g.batch), oneIdx, tensors,
+        rw, loc, zeroIdx, batches, oneIdx, tensors,
         [&](OpBuilder &, Location, Value bIdx, ValueRange iterArgs) {
           scf::YieldOp::create(rw, loc, emitRowBlocks(bIdx, iterArgs));
         });
@@ -601,9 +631,18 @@ private:
   }
 
   /// min(`size`, `bound` - `offset`).
-  Value clipped(int64_t size, int64_t bound, Value offset) {
-    Value rest = arith::SubIOp::create(rw, loc, idx(bound), offset);
+  Value clipped(int64_t size, Value bound, Value offset) {
+    Value rest = arith::SubIOp::create(rw, loc, bound, offset);
     return arith::MinSIOp::create(rw, loc, idx(size), rest);
+  }
+  Value clipped(int64_t size, int64_t bound, Value offset) {
+    return clipped(size, idx(bound), offset);
+  }
+
+  /// True if every mr-row panel of the rows is full: a static m that mr
+  /// divides.
+  bool fullRowPanels() const {
+    return !ShapedType::isDynamic(g.m) && g.m % g.mr == 0;
   }
 
   /// Row blocks of `mc` rows, then k blocks, then column panels and row
@@ -615,10 +654,11 @@ private:
     if (g.lhsPack)
       init.push_back(tensor::EmptyOp::create(
           rw, loc, ArrayRef<int64_t>{mc / g.mr, kbAlloc, g.mr}, g.accType));
-    auto rowLoop = loop(idx(g.m), mc, init, [&](Value ic, ValueRange args) {
-      Value mcur = g.m % mc == 0 ? idx(mc)
-                   : g.m < mc    ? idx(g.m)
-                                 : clipped(mc, g.m, ic);
+    auto rowLoop = loop(mSize, mc, init, [&](Value ic, ValueRange args) {
+      Value mcur = ShapedType::isDynamic(g.m) ? clipped(mc, mSize, ic)
+                   : g.m % mc == 0            ? idx(mc)
+                   : g.m < mc                 ? idx(g.m)
+                                              : clipped(mc, g.m, ic);
       auto kLoop = loop(idx(g.k), kb, args, [&](Value pc, ValueRange kArgs) {
         SmallVector<Value> state(kArgs);
         Value kcur = g.k % kb == 0 ? idx(kb) : clipped(kb, g.k, pc);
@@ -649,7 +689,7 @@ private:
     Value panels = panelsOf(mcur);
     auto lhsType = cast<RankedTensorType>(g.lhs.getType());
     auto tileType = VectorType::get({g.mr, kt}, lhsType.getElementType());
-    SmallVector<bool> inBounds = {g.m % g.mr == 0,
+    SmallVector<bool> inBounds = {fullRowPanels(),
                                   g.k % kt == 0 && kb % kt == 0};
     auto panelLoop = loop(panels, 1, buffer, [&](Value p, ValueRange pArgs) {
       Value row = arith::AddIOp::create(
@@ -703,7 +743,7 @@ private:
     Value row = arith::AddIOp::create(
         rw, loc, ic, arith::MulIOp::create(rw, loc, ir, idx(g.mr)));
     Value col = arith::MulIOp::create(rw, loc, jr, idx(g.nr));
-    SmallVector<bool> inBounds = {g.m % g.mr == 0, g.n % g.nr == 0};
+    SmallVector<bool> inBounds = {fullRowPanels(), g.n % g.nr == 0};
     Value accTensor = separateAcc ? tensors[1] : tensors[0];
     auto readTile = [&](Value source) -> Value {
       auto type = cast<ShapedType>(source.getType());
@@ -856,6 +896,8 @@ private:
   int64_t mc = 0, kb = 0, numK = 0;
   bool separateAcc = false;
   Value zeroIdx, oneIdx, pad;
+  /// The number of rows, at run time when m is dynamic.
+  Value mSize;
 };
 
 struct TileAndVectorizePass final
@@ -1057,10 +1099,12 @@ struct TileAndVectorizePass final
         "packed GEMM {0}x{1}x{2} as one loop nest: rows in blocks of "
         "{3}{4}, k in {5} block(s) of {6}, [{7}, {8}] register tiles "
         "written straight into the result{9}{10}",
-        g.m, g.n, g.k, builder.rowBlock(),
+        dimString(g.m), g.n, g.k, builder.rowBlock(),
         g.lhsPack ? " (lhs packed per block)" : "", builder.numKBlocks(),
         builder.kBlock(), g.mr, g.nr,
-        g.m % g.mr || g.n % g.nr ? " (masked at the edges)" : "",
+        ShapedType::isDynamic(g.m) || g.m % g.mr || g.n % g.nr
+            ? " (masked at the edges)"
+            : "",
         g.epilogue ? ", epilogue applied to each tile in registers" : "");
   }
 
@@ -1070,11 +1114,12 @@ struct TileAndVectorizePass final
   /// step of the n, m and k loops: every tile is full, no masks.
   void tilePackedGemm(RewriterBase &rewriter, linalg::LinalgOp op,
                       ArrayRef<int64_t> cache) {
-    if (!hasStaticTensorShapes(op) || hasZeroTripLoop(op)) {
+    if (!hasStaticPackedGemmLoops(op) || hasZeroTripLoop(op)) {
       ++numScalar;
       remark::missed(op.getLoc(), remarkOpts(kPassArg, "NotVectorized"))
-          << remark::reason("{0} has dynamic shapes or a zero-size "
-                            "dimension; left to the scalar lowering",
+          << remark::reason("{0} has a dynamic n or k dimension or a "
+                            "zero-size dimension; left to the scalar "
+                            "lowering",
                             op->getName().getStringRef());
       return;
     }
@@ -1123,7 +1168,7 @@ struct TileAndVectorizePass final
     Operation *toTile = op.getOperation();
     int64_t parallelDim = -1;
     if (parallel) {
-      if (batched && bounds[0] > 1)
+      if (batched && (ShapedType::isDynamic(bounds[0]) || bounds[0] > 1))
         parallelDim = 0;
       else if (bounds[b + 1] > l1[b + 1])
         parallelDim = b + 1;
@@ -1171,7 +1216,13 @@ struct TileAndVectorizePass final
   bool tileRelayout(RewriterBase &rewriter, Operation *op) {
     auto sourceType = cast<RankedTensorType>(op->getOperand(0).getType());
     auto destType = cast<RankedTensorType>(op->getResult(0).getType());
-    if (!sourceType.hasStaticShape() || !destType.hasStaticShape()) {
+    // A dynamic dimension (the rows of a dynamic batch) is stepped through
+    // one panel or row at a time and masked at its edge, as a static one
+    // that the tile does not divide; only the innermost dimension must be
+    // static.
+    if (!isa<linalg::PackOp, linalg::UnPackOp>(op) ||
+        sourceType.isDynamicDim(sourceType.getRank() - 1) ||
+        destType.isDynamicDim(destType.getRank() - 1)) {
       ++numScalar;
       return false;
     }
@@ -1214,8 +1265,12 @@ struct TileAndVectorizePass final
   /// of partial results (upstream's partial-reduction tiling), which one
   /// vector.multi_reduction merges after the row.
   void tileRowReduction(RewriterBase &rewriter, linalg::LinalgOp op) {
-    if (!hasStaticTensorShapes(op) ||
-        failed(linalg::vectorizeOpPrecondition(op))) {
+    // Rows are reduced one at a time: only the reduced dimension must be
+    // static (the vectorizer's precondition is checked on static ops; a
+    // dynamic one is checked on its row tile below).
+    if (!hasStaticLoopsFrom(op, op.getNumLoops() - 1) ||
+        (hasStaticTensorShapes(op) &&
+         failed(linalg::vectorizeOpPrecondition(op)))) {
       ++numScalar;
       remark::missed(op.getLoc(), remarkOpts(kPassArg, "NotVectorized"))
           << remark::reason("reduction {0} has dynamic shapes or ops the "
@@ -1303,11 +1358,13 @@ struct TileAndVectorizePass final
   }
 
   void tileElementwise(RewriterBase &rewriter, linalg::LinalgOp op) {
-    if (!hasStaticTensorShapes(op) || hasZeroTripLoop(op)) {
+    // One row at a time: only the innermost loop must be static.
+    if (!hasStaticLoopsFrom(op, op.getNumLoops() - 1) || hasZeroTripLoop(op)) {
       ++numScalar;
       return;
     }
-    if (failed(linalg::vectorizeOpPrecondition(op))) {
+    bool isStatic = hasStaticTensorShapes(op);
+    if (isStatic && failed(linalg::vectorizeOpPrecondition(op))) {
       ++numScalar;
       remark::missed(op.getLoc(), remarkOpts(kPassArg, "NotVectorized"))
           << remark::reason("{0} cannot be vectorized (its body has ops the "

@@ -48,8 +48,9 @@ struct GemmToLinalg final : OpConversionPattern<GemmOp> {
     Type accType = op.getAccType();
     auto accTensorType = RankedTensorType::get(resType.getShape(), accType);
 
-    Value empty =
-        tensor::EmptyOp::create(rewriter, loc, resType.getShape(), accType);
+    // A dynamic batch or m dimension is the lhs's.
+    SmallVector<OpFoldResult> sizes = op.getMixedResultSizes(rewriter, loc);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, sizes, accType);
     Value zero = arith::ConstantOp::create(rewriter, loc, accType,
                                            rewriter.getZeroAttr(accType));
     Value acc = linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
@@ -87,8 +88,8 @@ struct GemmToLinalg final : OpConversionPattern<GemmOp> {
           getEpilogueBroadcastMap(op.getBroadcastKind(i), rank, ctx));
     }
     genericMaps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
-    Value out = tensor::EmptyOp::create(rewriter, loc, resType.getShape(),
-                                        resType.getElementType());
+    Value out =
+        tensor::EmptyOp::create(rewriter, loc, sizes, resType.getElementType());
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(rewriter, loc, TypeRange{resType},

@@ -88,17 +88,36 @@ func.func @batch_matmul(%a: tensor<3x7x16xf32>, %b: tensor<3x16x20xf32>) -> tens
 
 // -----
 
-// Dynamic shapes are left to the tiling pass (and its masks), with the
-// reason.
-// CHECK-LABEL: func.func @dynamic_matmul_is_untouched
-//       CHECK:   linalg.matmul
-//   CHECK-NOT:   linalg.pack
-func.func @dynamic_matmul_is_untouched(%a: tensor<?x8xf32>, %b: tensor<8x16xf32>,
-                                       %c: tensor<?x16xf32>) -> tensor<?x16xf32> {
-  // expected-remark @+1 {{[Missed] NotPacked | Category:xpu-cpu-pack-operands | Reason="linalg.matmul left in place: it has dynamic shapes"}}
+// A dynamic m (a batch of rows known at run time) is packed like a static
+// one that the panel does not divide: zero padding, and ceil(m / 6) panels
+// read from the size at run time; the result is unpacked to [?, 16].
+// CHECK-LABEL: func.func @dynamic_m_is_packed
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9]+]]: tensor<?x8xf32>
+//       CHECK:   %[[PA:.*]] = linalg.pack %[[A]] padding_value(%{{.*}} : f32) inner_dims_pos = [0] inner_tiles = [6] into %{{.*}} : tensor<?x8xf32> -> tensor<?x8x6xf32>
+//       CHECK:   %[[P:.*]] = linalg.generic {{.*}} ins(%[[PA]], %{{.*}} : tensor<?x8x6xf32>, tensor<1x8x16xf32>) outs(%{{.*}} : tensor<?x1x6x16xf32>)
+//       CHECK:   %[[R:.*]] = linalg.unpack %[[P]] inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %{{.*}} : tensor<?x1x6x16xf32> -> tensor<?x16xf32>
+//       CHECK:   return %[[R]]
+func.func @dynamic_m_is_packed(%a: tensor<?x8xf32>, %b: tensor<8x16xf32>,
+                               %c: tensor<?x16xf32>) -> tensor<?x16xf32> {
+  // expected-remark @+1 {{[Passed] Packed | Category:xpu-cpu-pack-operands | Reason="linalg.matmul: lhs packed into 6-row panels}}
   %r = linalg.matmul ins(%a, %b : tensor<?x8xf32>, tensor<8x16xf32>)
                      outs(%c : tensor<?x16xf32>) -> tensor<?x16xf32>
   return %r : tensor<?x16xf32>
+}
+
+// -----
+
+// A dynamic k (or n) is left to the tiling pass's generic path, with the
+// reason.
+// CHECK-LABEL: func.func @dynamic_k_is_untouched
+//       CHECK:   linalg.matmul
+//   CHECK-NOT:   linalg.pack
+func.func @dynamic_k_is_untouched(%a: tensor<4x?xf32>, %b: tensor<?x16xf32>,
+                                  %c: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  // expected-remark @+1 {{[Missed] NotPacked | Category:xpu-cpu-pack-operands | Reason="linalg.matmul left in place: its k or n dimension is dynamic"}}
+  %r = linalg.matmul ins(%a, %b : tensor<4x?xf32>, tensor<?x16xf32>)
+                     outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
 }
 
 // -----

@@ -542,3 +542,63 @@ func.func @pack_producer_two_uses(%w: tensor<37x20xf32>) -> (tensor<37x20xf32>, 
       inner_tiles = [16] into %ep : tensor<37x20xf32> -> tensor<3x20x16xf32>
   return %s, %p : tensor<37x20xf32>, tensor<3x20x16xf32>
 }
+
+// The nest of a dynamic batch of rows (m = ? at compile time): the row
+// loop runs to the result's size read at run time, every row block is
+// clipped to it, and the lhs reads and the result's writes are masked on
+// the rows (in_bounds false) as a static edge that the panel does not
+// divide is; k = 64 and n = 32 stay static and unmasked (the bias is a
+// broadcast row).
+// CHECK-LABEL: func.func @nest_dynamic_rows
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9]+]]: tensor<?x64xf32>
+//       CHECK:   %[[M:.*]] = tensor.dim %{{.*}}, %c0 : tensor<?x32xf32>
+//       CHECK:   scf.for %[[IC:.*]] = %c0 to %[[M]] step %c264
+//       CHECK:     arith.subi %[[M]], %[[IC]]
+//       CHECK:     arith.minsi %{{.*}}, %c264
+//       CHECK:         scf.for
+//       CHECK:           vector.transfer_read %[[X]]{{.*}} {in_bounds = [false, true]} : tensor<?x64xf32>, vector<6x8xf32>
+//       CHECK:       scf.for %{{.*}} = %c0 to %c2 step %c1
+//       CHECK:             vector.outerproduct {{.*}} : vector<6xf32>, vector<16xf32>
+//       CHECK:           vector.transfer_read {{.*}} : tensor<32xf32>, vector<6x16xf32>
+//       CHECK:           vector.transfer_write {{.*}} {in_bounds = [false, true]} : vector<6x16xf32>, tensor<?x32xf32>
+//   CHECK-NOT:   linalg.unpack
+//   CHECK-NOT:   linalg.generic
+func.func @nest_dynamic_rows(%x: tensor<?x64xf32>, %w: tensor<2x64x16xf32>,
+                             %b: tensor<32xf32>) -> tensor<?x32xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %x, %c0 : tensor<?x64xf32>
+  %m1 = affine.apply affine_map<()[s0] -> (s0 ceildiv 6)>()[%m]
+  %e = tensor.empty(%m) : tensor<?x32xf32>
+  %el = tensor.empty(%m1) : tensor<?x64x6xf32>
+  %lhs = linalg.pack %x padding_value(%zero : f32) inner_dims_pos = [0]
+      inner_tiles = [6] into %el : tensor<?x64xf32> -> tensor<?x64x6xf32>
+  %ea = tensor.empty(%m1) : tensor<?x2x6x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%ea : tensor<?x2x6x16xf32>) -> tensor<?x2x6x16xf32>
+  // expected-remark @+1 {{[Passed] Vectorized | Category:xpu-cpu-tile-and-vectorize | Reason="packed GEMM ?x32x64 as one loop nest: rows in blocks of 264 (lhs packed per block), k in 1 block(s) of 64, [6, 16] register tiles written straight into the result (masked at the edges), epilogue applied to each tile in registers"}}
+  %p = linalg.generic {
+      indexing_maps = [affine_map<(m1, n1, k, mi, ni) -> (m1, k, mi)>,
+                       affine_map<(m1, n1, k, mi, ni) -> (n1, k, ni)>,
+                       affine_map<(m1, n1, k, mi, ni) -> (m1, n1, mi, ni)>],
+      iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel"]}
+      ins(%lhs, %w : tensor<?x64x6xf32>, tensor<2x64x16xf32>)
+      outs(%acc : tensor<?x2x6x16xf32>) {
+  ^bb0(%a: f32, %bv: f32, %c: f32):
+    %mul = arith.mulf %a, %bv : f32
+    %s = arith.addf %c, %mul : f32
+    linalg.yield %s : f32
+  } -> tensor<?x2x6x16xf32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %e
+      : tensor<?x2x6x16xf32> -> tensor<?x32xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                        affine_map<(i, j) -> (j)>,
+                                        affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%u, %b : tensor<?x32xf32>, tensor<32xf32>) outs(%e : tensor<?x32xf32>) {
+  ^bb0(%v: f32, %bias: f32, %o: f32):
+    %t = arith.addf %v, %bias : f32
+    %r = arith.maximumf %t, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<?x32xf32>
+  return %y : tensor<?x32xf32>
+}

@@ -13,8 +13,8 @@ func.func @k_mismatch(%a: tensor<4x8xf32>, %b: tensor<4x6xf32>) -> tensor<4x6xf3
 
 // -----
 
-func.func @dynamic(%a: tensor<?x8xf32>, %b: tensor<8x6xf32>) -> tensor<?x6xf32> {
-  // expected-error @+1 {{dynamic shapes are not supported yet}}
-  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<?x8xf32>, tensor<8x6xf32>) -> tensor<?x6xf32>
-  return %0 : tensor<?x6xf32>
+func.func @dynamic_k(%a: tensor<4x?xf32>, %b: tensor<8x6xf32>) -> tensor<4x6xf32> {
+  // expected-error @+1 {{dynamic shapes are supported in the batch and m dimensions only}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<4x?xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
 }

@@ -81,3 +81,27 @@ func.func @nothing_to_lower(%a: tensor<8x4xf32>, %b: tensor<4x6xf32>, %c: tensor
   %0 = linalg.matmul ins(%a, %b : tensor<8x4xf32>, tensor<4x6xf32>) outs(%c : tensor<8x6xf32>) -> tensor<8x6xf32>
   return %0 : tensor<8x6xf32>
 }
+
+// -----
+
+// A dynamic batch and m: the accumulator and the output take their sizes
+// from the lhs at run time.
+// CHECK-LABEL: func.func @dynamic_rows
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9]+]]: tensor<?x?x8xf32>
+//   CHECK-DAG:   %[[C0:.+]] = arith.constant 0 : index
+//   CHECK-DAG:   %[[C1:.+]] = arith.constant 1 : index
+//   CHECK-DAG:   %[[B0:.+]] = tensor.dim %[[A]], %[[C0]]
+//   CHECK-DAG:   %[[M:.+]] = tensor.dim %[[A]], %[[C1]]
+//       CHECK:   %[[E:.+]] = tensor.empty(%[[B0]], %[[M]]) : tensor<?x?x6xf32>
+//       CHECK:   %[[F:.+]] = linalg.fill {{.*}} outs(%[[E]] : tensor<?x?x6xf32>)
+//       CHECK:   %[[P:.+]] = linalg.batch_matmul{{.*}} ins(%[[A]], %{{.+}} : tensor<?x?x8xf32>, tensor<?x8x6xf32>) outs(%[[F]] : tensor<?x?x6xf32>)
+//       CHECK:   %[[O:.+]] = tensor.empty(%[[B0]], %[[M]]) : tensor<?x?x6xf16>
+//       CHECK:   linalg.generic {{.*}} ins(%[[P]] : tensor<?x?x6xf32>) outs(%[[O]] : tensor<?x?x6xf16>)
+func.func @dynamic_rows(%a: tensor<?x?x8xf32>, %b: tensor<?x8x6xf32>) -> tensor<?x?x6xf16> {
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to f16
+    xpu.yield %t : f16
+  } : (tensor<?x?x8xf32>, tensor<?x8x6xf32>) -> tensor<?x?x6xf16>
+  return %0 : tensor<?x?x6xf16>
+}

@@ -27,9 +27,47 @@ func.func @result_rank(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) {
 
 // -----
 
-func.func @dynamic_shape(%a: tensor<?x8xf32>, %b: tensor<8x4xf32>) {
-  // expected-error @+1 {{dynamic shapes are not supported yet: lhs dimension 0 of 'tensor<?x8xf32>' is dynamic}}
+func.func @dynamic_k(%a: tensor<4x?xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @+1 {{dynamic shapes are supported in the batch and m dimensions only: lhs dimension 1 of 'tensor<4x?xf32>' is dynamic}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<4x?xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_n(%a: tensor<?x8xf32>, %b: tensor<?x8xf32>) {
+  // expected-error @+1 {{dynamic shapes are supported in the batch and m dimensions only: rhs dimension 0 of 'tensor<?x8xf32>' is dynamic}}
+  %0 = xpu.gemm %a, %b rhs_layout(nk) acc(f32) : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x4xf32>
+  return
+}
+
+// -----
+
+// A dynamic m is dynamic in the result too: a static one would be a size
+// the lhs does not promise.
+func.func @dynamic_m_static_result(%a: tensor<?x8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @+1 {{result shape 'tensor<4x4xf32>' does not match [m, n] = [?, 4]}}
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<?x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_batch_static_result(%a: tensor<?x4x8xf32>, %b: tensor<?x8x4xf32>) {
+  // expected-error @+1 {{batch sizes differ: lhs ?, rhs ?, result 2}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<?x4x8xf32>, tensor<?x8x4xf32>) -> tensor<2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @static_per_row_of_dynamic_m(%a: tensor<?x8xf32>, %b: tensor<8x6xf32>, %s: tensor<4xf32>) {
+  // expected-error @+1 {{epilogue operand #0 is per_row and must have shape [?], got 'tensor<4xf32>'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%s per_row : tensor<4xf32>) {
+  ^bb0(%acc: f32, %v: f32):
+    %r = arith.mulf %acc, %v : f32
+    xpu.yield %r : f32
+  } : (tensor<?x8xf32>, tensor<8x6xf32>) -> tensor<?x6xf32>
   return
 }
 
@@ -161,7 +199,7 @@ func.func @full_shape(%a: tensor<2x4x8xf32>, %b: tensor<2x8x6xf32>, %r: tensor<4
 // -----
 
 func.func @dynamic_epilogue_operand(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %bias: tensor<?xf32>) {
-  // expected-error @+1 {{dynamic shapes are not supported yet: epilogue operand dimension 0 of 'tensor<?xf32>' is dynamic}}
+  // expected-error @+1 {{epilogue operand #0 is per_col and must have shape [6], got 'tensor<?xf32>'}}
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) epilogue(%bias per_col : tensor<?xf32>) {
   ^bb0(%acc: f32, %v: f32):
     %r = arith.addf %acc, %v : f32
@@ -529,15 +567,16 @@ func.func @weight_not_tensor(%w: f32 {xpu.weight}) {
 
 // -----
 
-// expected-error @+1 {{'xpu.result_buffer' marks a memref of static shape and identity layout, argument #1 is 'tensor<4xf32>'}}
+// expected-error @+1 {{'xpu.result_buffer' marks a memref of identity layout, argument #1 is 'tensor<4xf32>'}}
 func.func @result_buffer_tensor(%x: memref<4xf32>, %out: tensor<4xf32> {xpu.result_buffer}) {
   return
 }
 
 // -----
 
-// expected-error @+1 {{'xpu.result_buffer' marks a memref of static shape and identity layout, argument #0 is 'memref<?xf32>'}}
-func.func @result_buffer_dynamic(%out: memref<?xf32> {xpu.result_buffer}) {
+// A dynamic buffer is fine (its size is the caller's); a strided one is not.
+// expected-error @+1 {{'xpu.result_buffer' marks a memref of identity layout, argument #0 is 'memref<4xf32, strided<[2]>>'}}
+func.func @result_buffer_strided(%out: memref<4xf32, strided<[2]>> {xpu.result_buffer}) {
   return
 }
 

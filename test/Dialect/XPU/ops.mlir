@@ -13,6 +13,33 @@ func.func @plain_gemm(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor
 
 // -----
 
+// A dynamic batch of rows (m) and a residual of the result's shape: the
+// dynamic dimension is `?` wherever it appears.
+// CHECK-LABEL: func.func @dynamic_rows
+//       CHECK:   xpu.gemm %{{.+}}, %{{.+}} rhs_layout(nk) acc(f32) epilogue(%{{.+}} full : tensor<?x256xf32>, %{{.+}} per_row : tensor<?xf32>) {
+//       CHECK:   } : (tensor<?x128xf32>, tensor<256x128xf32>) -> tensor<?x256xf32>
+func.func @dynamic_rows(%x: tensor<?x128xf32>, %w: tensor<256x128xf32>, %res: tensor<?x256xf32>, %s: tensor<?xf32>) -> tensor<?x256xf32> {
+  %0 = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%res full : tensor<?x256xf32>, %s per_row : tensor<?xf32>) {
+  ^bb0(%acc: f32, %r: f32, %v: f32):
+    %t = arith.addf %acc, %r : f32
+    %u = arith.mulf %t, %v : f32
+    xpu.yield %u : f32
+  } : (tensor<?x128xf32>, tensor<256x128xf32>) -> tensor<?x256xf32>
+  return %0 : tensor<?x256xf32>
+}
+
+// -----
+
+// A batched GEMM whose batch and m are dynamic.
+// CHECK-LABEL: func.func @dynamic_batch
+//       CHECK:   xpu.gemm %{{.+}}, %{{.+}} rhs_layout(kn) acc(f32) : (tensor<?x?x32xf32>, tensor<?x32x16xf32>) -> tensor<?x?x16xf32>
+func.func @dynamic_batch(%a: tensor<?x?x32xf32>, %b: tensor<?x32x16xf32>) -> tensor<?x?x16xf32> {
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<?x?x32xf32>, tensor<?x32x16xf32>) -> tensor<?x?x16xf32>
+  return %0 : tensor<?x?x16xf32>
+}
+
+// -----
+
 // nn.Linear: [n, k] weights, bias per column, tanh.
 // CHECK-LABEL: func.func @linear_bias_tanh
 //       CHECK:   xpu.gemm %{{.+}}, %{{.+}} rhs_layout(nk) acc(f32) epilogue(%{{.+}} per_col : tensor<256xf32>) {

@@ -1,15 +1,20 @@
 // Bad use of xpu-run: one clear line and a non-zero exit each, never a crash
 // or a dump of the input.
 
-// A dynamic contraction is not an error: it stays a linalg op (a remark
-// says why) and takes the generic, unfused path; xpu-run specializes the
-// function on the shape of its input.
+// A dynamic contraction is not an error: its dynamic m is raised with it
+// (the CPU pipeline reads the rows at run time); xpu-run calls the function
+// on the shape of its input. An input of another rank, or with another
+// size in a static dimension, is one clear error.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: xpu-run %s --function=dynamic --input="3x4xf32=1" --input="4x6xf32=2" --input="3x6xf32=0.5" --xpu-remarks 2>&1 | FileCheck %s --check-prefix=DYN
-// DYN: errors.mlir:[[@LINE+31]]:8: remark: [Missed] NotRaised | Category:xpu-raise | Reason="linalg.matmul has dynamic shapes (tensor<?x4xf32>); xpu.gemm needs static shapes"
+// DYN: errors.mlir:[[@LINE+35]]:8: remark: [Passed] Raised | Category:xpu-raise | Reason="raised linalg.matmul ?x6x4 (m x n x k) to xpu.gemm rhs_layout(kn), initial value added in the epilogue"
 // DYN: result[0]: 3x6xf32=[8.5 8.5 8.5 8.5 8.5 8.5][8.5
 // RUN: not xpu-run %s --function=dynamic 2>&1 | FileCheck %s --check-prefix=DYNIN
 // DYNIN: error: xpu-run: argument #0 of @dynamic has the dynamic type 'tensor<?x4xf32>'; give an --input with its shape
+// RUN: not xpu-run %s --function=dynamic --input="2x3x4xf32=1" 2>&1 | FileCheck %s --check-prefix=DYNRANK
+// DYNRANK: error: xpu-run: argument #0 of @dynamic is 'tensor<?x4xf32>' (rank 2), but its --input has rank 3
+// RUN: not xpu-run %s --function=dynamic --input="3x5xf32=1" 2>&1 | FileCheck %s --check-prefix=DYNDIM
+// DYNDIM: error: xpu-run: argument #0 of @dynamic is 'tensor<?x4xf32>', but its --input has dimension 1 = 5
 
 // Files.
 // RUN: not xpu-run %t/missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING

@@ -91,10 +91,11 @@ LogicalResult XPUDialect::verifyRegionArgAttribute(Operation *op,
                            << ", which the op does not have";
   if (name == getResultBufferAttrName()) {
     auto memref = dyn_cast<MemRefType>(type);
-    if (!memref || !memref.hasStaticShape() || !memref.getLayout().isIdentity())
+    // (A dynamic dimension's size is the caller's, at run time.)
+    if (!memref || !memref.getLayout().isIdentity())
       return op->emitError() << "'" << name
-                             << "' marks a memref of static shape and "
-                                "identity layout, argument #"
+                             << "' marks a memref of identity layout, "
+                                "argument #"
                              << argIndex << " is " << type;
     return success();
   }

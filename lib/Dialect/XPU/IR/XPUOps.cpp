@@ -3,6 +3,7 @@
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "xpu/Dialect/XPU/Utils/SizeArithmetic.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
@@ -217,7 +218,13 @@ bool GemmOp::isValidAccumulatorType(Type operand, Type acc) {
 std::string GemmOp::checkSizeLimits(ArrayRef<RankedTensorType> types,
                                     ArrayRef<StringRef> what) {
   for (auto [type, name] : llvm::zip_equal(types, what)) {
-    for (auto [i, d] : llvm::enumerate(type.getShape()))
+    // A dynamic dimension counts as 1 here: its size is checked where it
+    // is known, at run time.
+    SmallVector<int64_t> shape =
+        llvm::map_to_vector(type.getShape(), [](int64_t d) {
+          return ShapedType::isDynamic(d) ? 1 : d;
+        });
+    for (auto [i, d] : llvm::enumerate(shape))
       if (d == 0)
         return llvm::formatv("{0} dimension {1} of '{2}' is 0: xpu.gemm takes "
                              "no zero-size dimensions",
@@ -226,7 +233,7 @@ std::string GemmOp::checkSizeLimits(ArrayRef<RankedTensorType> types,
     if (!type.getElementType().isIntOrFloat())
       continue;
     int64_t bytes = satMul(
-        satProduct(type.getShape()),
+        satProduct(shape),
         llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8));
     if (bytes > kMaxTensorBytes)
       return llvm::formatv("{0} '{1}' holds {2} bytes, more than the 2^48 an "
@@ -243,15 +250,41 @@ std::string GemmOp::checkSizeLimits(ArrayRef<RankedTensorType> types,
 // GemmOp: verifier
 //===----------------------------------------------------------------------===//
 
-/// Checks that every dimension of `type` is static.
-static LogicalResult verifyStatic(GemmOp op, RankedTensorType type,
-                                  StringRef what) {
+/// Checks that the dimensions of `type` are static except those in
+/// `dynamicDims` (the batch and m dimensions).
+static LogicalResult verifyStaticExcept(GemmOp op, RankedTensorType type,
+                                        StringRef what,
+                                        ArrayRef<int64_t> dynamicDims) {
   for (auto [i, d] : llvm::enumerate(type.getShape()))
-    if (ShapedType::isDynamic(d))
+    if (ShapedType::isDynamic(d) &&
+        !llvm::is_contained(dynamicDims, static_cast<int64_t>(i)))
       return op.emitOpError()
-             << "dynamic shapes are not supported yet: " << what
-             << " dimension " << i << " of " << type << " is dynamic";
+             << "dynamic shapes are supported in the batch and m dimensions "
+                "only: "
+             << what << " dimension " << i << " of " << type << " is dynamic";
   return success();
+}
+
+/// Two sizes of one dimension agree: equal, or one of them dynamic.
+static bool compatible(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+SmallVector<OpFoldResult> GemmOp::getMixedResultSizes(OpBuilder &b,
+                                                      Location loc) {
+  SmallVector<OpFoldResult> sizes;
+  for (auto [i, d] : llvm::enumerate(getResultType().getShape())) {
+    if (!ShapedType::isDynamic(d)) {
+      sizes.push_back(b.getIndexAttr(d));
+      continue;
+    }
+    // Only the batch and m dimensions may be dynamic (the verifier says
+    // so): they are those of the lhs.
+    sizes.push_back(
+        tensor::DimOp::create(b, loc, getLhs(), static_cast<int64_t>(i))
+            .getResult());
+  }
+  return sizes;
 }
 
 LogicalResult GemmOp::verify() {
@@ -268,9 +301,17 @@ LogicalResult GemmOp::verify() {
   if (resType.getRank() != rank)
     return emitOpError() << "result rank (" << resType.getRank()
                          << ") must match lhs rank (" << rank << ")";
-  if (failed(verifyStatic(*this, lhsType, "lhs")) ||
-      failed(verifyStatic(*this, rhsType, "rhs")) ||
-      failed(verifyStatic(*this, resType, "result")))
+  // [b?, m]: the dimensions that may be dynamic in the lhs and the result;
+  // the rhs (a weight) only in its batch dimension.
+  SmallVector<int64_t> rows = {rank - 2};
+  SmallVector<int64_t> batch;
+  if (rank == 3) {
+    rows.insert(rows.begin(), 0);
+    batch.push_back(0);
+  }
+  if (failed(verifyStaticExcept(*this, lhsType, "lhs", rows)) ||
+      failed(verifyStaticExcept(*this, rhsType, "rhs", batch)) ||
+      failed(verifyStaticExcept(*this, resType, "result", rows)))
     return failure();
 
   Type lhsElt = lhsType.getElementType(), rhsElt = rhsType.getElementType();
@@ -298,9 +339,12 @@ LogicalResult GemmOp::verify() {
   ArrayRef<int64_t> l = lhsType.getShape(), r = rhsType.getShape(),
                     o = resType.getShape();
   unsigned b = rank - 2;
-  if (rank == 3 && (l[0] != r[0] || l[0] != o[0]))
-    return emitOpError() << "batch sizes differ: lhs " << l[0] << ", rhs "
-                         << r[0] << ", result " << o[0];
+  auto str = [](int64_t d) {
+    return ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d);
+  };
+  if (rank == 3 && (l[0] != o[0] || !compatible(l[0], r[0])))
+    return emitOpError() << "batch sizes differ: lhs " << str(l[0]) << ", rhs "
+                         << str(r[0]) << ", result " << str(o[0]);
   bool nk = getRhsLayout() == RhsLayout::nk;
   int64_t m = l[b], k = l[b + 1];
   int64_t rk = nk ? r[b + 1] : r[b], rn = nk ? r[b] : r[b + 1];
@@ -310,7 +354,7 @@ LogicalResult GemmOp::verify() {
                          << ") has k = " << rk;
   if (o[b] != m || o[b + 1] != rn)
     return emitOpError() << "result shape " << resType
-                         << " does not match [m, n] = [" << m << ", " << rn
+                         << " does not match [m, n] = [" << str(m) << ", " << rn
                          << "]";
 
   // Epilogue operands against their broadcast kinds.
@@ -320,8 +364,6 @@ LogicalResult GemmOp::verify() {
                          << " broadcast kinds";
   for (auto [i, v] : llvm::enumerate(getEpilogueOperands())) {
     auto type = cast<RankedTensorType>(v.getType());
-    if (failed(verifyStatic(*this, type, "epilogue operand")))
-      return failure();
     if (!type.getElementType().isIntOrFloat())
       return emitOpError() << "epilogue operand #" << i
                            << " must have integer or float elements";
@@ -340,12 +382,14 @@ LogicalResult GemmOp::verify() {
       expected.assign(o.begin(), o.end());
       break;
     }
+    // A dynamic dimension of the result is dynamic in the operand too: the
+    // operand's size is then the result's, whatever it is at run time.
     if (type.getShape() != ArrayRef<int64_t>(expected)) {
       InFlightDiagnostic diag = emitOpError()
                                 << "epilogue operand #" << i << " is "
                                 << stringifyBroadcastKind(kind)
                                 << " and must have shape [";
-      llvm::interleaveComma(expected, diag);
+      llvm::interleaveComma(llvm::map_range(expected, str), diag);
       return diag << "], got " << type;
     }
   }

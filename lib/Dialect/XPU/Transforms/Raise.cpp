@@ -102,9 +102,26 @@ bool isZeroFill(Value v) {
   return matchPattern(scalar, m_AnyZeroFloat());
 }
 
+/// `d` as IR prints it: `?` when dynamic.
+std::string dimString(int64_t d) {
+  return ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d);
+}
+
+/// The first dimension of `type` that is dynamic and not in `allowed`, or
+/// -1.
+int64_t firstDynamicDimOutside(RankedTensorType type,
+                               ArrayRef<int64_t> allowed) {
+  for (auto [i, d] : llvm::enumerate(type.getShape()))
+    if (ShapedType::isDynamic(d) &&
+        !llvm::is_contained(allowed, static_cast<int64_t>(i)))
+      return i;
+  return -1;
+}
+
 /// Decides whether `op` (linalg.matmul or linalg.batch_matmul) can become an
-/// xpu.gemm and how.
-RaiseAnalysis analyze(linalg::LinalgOp op) {
+/// xpu.gemm and how. With `dynamicRows`, its batch and m dimensions may be
+/// dynamic.
+RaiseAnalysis analyze(linalg::LinalgOp op, bool dynamicRows = false) {
   StringRef name = op->getName().getStringRef();
   if (!op.hasPureTensorSemantics())
     return RaiseAnalysis::refuse(name + " works on buffers; only tensors are "
@@ -120,12 +137,31 @@ RaiseAnalysis analyze(linalg::LinalgOp op) {
   auto initType = dyn_cast<RankedTensorType>(init.getType());
   if (!lhsType || !rhsType || !initType)
     return RaiseAnalysis::refuse(name + " has unranked operands");
-  for (RankedTensorType t : {lhsType, rhsType, initType})
-    if (!t.hasStaticShape())
+  int64_t rank = lhsType.getRank();
+  // [b?, m] in the lhs and the init, b? in the rhs.
+  SmallVector<int64_t> rows = {rank - 2}, batch;
+  if (rank == 3) {
+    rows.insert(rows.begin(), 0);
+    batch.push_back(0);
+  }
+  for (auto [t, allowed] :
+       llvm::zip(SmallVector<RankedTensorType>{lhsType, rhsType, initType},
+                 SmallVector<ArrayRef<int64_t>>{rows, batch, rows})) {
+    if (t.hasStaticShape())
+      continue;
+    if (!dynamicRows)
       return RaiseAnalysis::refuse(name + " has dynamic shapes (" +
                                        llvm::formatv("{0}", t).str() +
                                        "); xpu.gemm needs static shapes",
                                    /*dynamic=*/true);
+    int64_t d = firstDynamicDimOutside(t, allowed);
+    if (d >= 0)
+      return RaiseAnalysis::refuse(
+          name + " has a dynamic k or n dimension (dimension " + Twine(d) +
+              " of " + llvm::formatv("{0}", t).str() +
+              "); xpu.gemm takes dynamic batch and m dimensions only",
+          /*dynamic=*/true);
+  }
   Type lhsElt = lhsType.getElementType(), rhsElt = rhsType.getElementType();
   Type accElt = initType.getElementType();
   if (!isa<FloatType>(lhsElt) || !isa<FloatType>(rhsElt) ||
@@ -256,7 +292,7 @@ struct RaisePass final : xpu::impl::XPURaisePassBase<RaisePass> {
       }
     });
     for (linalg::LinalgOp op : candidates) {
-      RaiseAnalysis a = analyze(op);
+      RaiseAnalysis a = analyze(op, dynamicRows);
       if (!a.plan) {
         if (strict && a.dynamicShapes) {
           op.emitError() << a.reason;
@@ -273,7 +309,7 @@ struct RaisePass final : xpu::impl::XPURaisePassBase<RaisePass> {
           "raised {0} {1}x{2}x{3} (m x n x k) to xpu.gemm "
           "rhs_layout({4}){5}{6}",
           op->getName().getStringRef(),
-          plan.resultType.getDimSize(plan.resultType.getRank() - 2),
+          dimString(plan.resultType.getDimSize(plan.resultType.getRank() - 2)),
           plan.resultType.getDimSize(plan.resultType.getRank() - 1),
           cast<RankedTensorType>(plan.lhs.getType()).getShape().back(),
           stringifyRhsLayout(plan.layout),

@@ -547,6 +547,15 @@ void SelectStrategyPass::runOnOperation() {
                                       : "");
       return;
     }
+    // The GPU schedules size their grids and tiles from static shapes.
+    if (gemm.hasDynamicShape()) {
+      gemm.emitError() << kPassArg << ": the GEMM " << describeGemmShape(gemm)
+                       << " has a dynamic batch or m dimension, which only "
+                          "the cpu target compiles so far (target "
+                       << target.getChip() << ")";
+      hadError = true;
+      return;
+    }
     if (!gemm.getConfigAttr() && applyTuningDatabase(gemm, target)) {
       ++numTuned;
       return;

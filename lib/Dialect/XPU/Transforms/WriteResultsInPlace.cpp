@@ -98,6 +98,10 @@ std::string WriteResultsInPlacePass::whyNotInPlace(func::CallOp call,
     return "the callee does not return a buffer it allocates";
   if (alloc.getType() != result.getType())
     return llvm::formatv("the callee allocates {0}", alloc.getType());
+  // The thin callee would allocate it again, from sizes its clone computes.
+  if (!alloc.getType().hasStaticShape())
+    return llvm::formatv("the callee allocates the dynamically shaped {0}",
+                         alloc.getType());
   if (std::optional<uint64_t> alignment = alloc.getAlignment();
       alignment && *alignment > XPUDialect::kResultBufferAlignment)
     return llvm::formatv("the callee aligns its buffer to {0} bytes, more "

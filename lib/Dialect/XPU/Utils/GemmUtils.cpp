@@ -45,10 +45,13 @@ std::string mlir::xpu::describeGemmShape(GemmOp gemm) {
 
 std::string mlir::xpu::describeGemmShape(int64_t batch, int64_t m, int64_t n,
                                          int64_t k, bool batched) {
-  std::string mnk = llvm::formatv("{0}x{1}x{2}", m, n, k);
+  auto str = [](int64_t d) {
+    return ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d);
+  };
+  std::string mnk = llvm::formatv("{0}x{1}x{2}", str(m), n, k);
   if (!batched)
     return mnk;
-  return llvm::formatv("{0}x({1})", batch, mnk).str();
+  return llvm::formatv("{0}x({1})", str(batch), mnk).str();
 }
 
 AffineMap mlir::xpu::getEpilogueBroadcastMap(BroadcastKind kind, unsigned rank,
@@ -93,7 +96,8 @@ Value mlir::xpu::buildEpilogueGeneric(OpBuilder &builder, GemmOp gemm,
         getEpilogueBroadcastMap(gemm.getBroadcastKind(i), rank, ctx));
   }
   maps.push_back(identity);
-  Value init = tensor::EmptyOp::create(builder, loc, resultType.getShape(),
+  Value init = tensor::EmptyOp::create(builder, loc,
+                                       gemm.getMixedResultSizes(builder, loc),
                                        resultType.getElementType());
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);

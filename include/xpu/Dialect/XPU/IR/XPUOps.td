@@ -35,9 +35,15 @@ def XPU_GemmOp : XPU_Op<"gemm", [
       The verifier rejects such ops (rather than the op taking on the
       effects of its region, as `linalg.generic` does): `xpu.gemm` is `Pure`,
       so canonicalization may erase an unused GEMM and CSE may merge two.
-    * Every dimension is static and non-zero, and no tensor holds more than
-      2^48 bytes (the virtual address space of every target): the lowerings
-      tile every dimension and compute offsets in 64 bits. `xpu-raise` leaves
+    * The batch and `m` dimensions may be dynamic (`?`: the batch of rows a
+      model is called on, known at run time); `k` and `n` (the weights'
+      dimensions) are static. A dynamic dimension is read from the lhs at
+      run time, and the epilogue operands that have it (`per_row`, `full`)
+      have it dynamic too. Only the CPU lowering takes dynamic GEMMs; the
+      GPU strategies reject them with an error at the op.
+    * Every dimension is non-zero, and no tensor holds more than 2^48 bytes
+      (the virtual address space of every target): the lowerings tile every
+      dimension and compute offsets in 64 bits. `xpu-raise` leaves
       contractions outside these limits to linalg.
 
     Example (nn.Linear + bias + tanh):
@@ -101,6 +107,13 @@ def XPU_GemmOp : XPU_Op<"gemm", [
     int64_t getM() { return getResultType().getDimSize(getResultType().getRank() - 2); }
     int64_t getN() { return getResultType().getDimSize(getResultType().getRank() - 1); }
     int64_t getK() { return getLhsType().getDimSize(getLhsType().getRank() - 1); }
+    /// True if the batch or m dimension is dynamic (ShapedType::kDynamic in
+    /// getBatchSize() / getM()).
+    bool hasDynamicShape() { return !getResultType().hasStaticShape(); }
+    /// The sizes of the result: static ones as attributes, the dynamic
+    /// batch and m read from the lhs with tensor.dim.
+    ::llvm::SmallVector<::mlir::OpFoldResult>
+    getMixedResultSizes(::mlir::OpBuilder &b, ::mlir::Location loc);
     BroadcastKind getBroadcastKind(unsigned i);
     ::mlir::Block &getEpilogueBlock() { return getEpilogue().front(); }
     /// The block argument that carries the accumulator element.

@@ -24,6 +24,9 @@ def XPURaisePass : Pass<"xpu-raise", "func::FuncOp"> {
     unchanged and a remark (`--xpu-remarks`) says why. With `strict`, a
     contraction that cannot be raised because its shapes are dynamic is an
     error instead, which is what a pipeline that needs static shapes wants.
+    With `dynamic-rows` (what `xpu-cpu-pipeline` uses), a contraction whose
+    batch and m dimensions are dynamic (`?`: the rows a model is called on)
+    is raised too; dynamic k and n dimensions are still refused.
 
     Before:
     ```mlir
@@ -46,7 +49,10 @@ def XPURaisePass : Pass<"xpu-raise", "func::FuncOp"> {
   let options = [
     Option<"strict", "strict", "bool", /*default=*/"false",
            "Report contractions with dynamic shapes as errors instead of "
-           "leaving them unchanged">
+           "leaving them unchanged">,
+    Option<"dynamicRows", "dynamic-rows", "bool", /*default=*/"false",
+           "Also raise contractions whose batch and m dimensions are "
+           "dynamic (k and n static): only the CPU lowering takes them">
   ];
   let statistics = [
     Statistic<"numRaised", "num-raised", "Contractions raised to xpu.gemm">,
