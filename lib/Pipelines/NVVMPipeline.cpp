@@ -36,8 +36,13 @@ using namespace mlir;
 using namespace mlir::xpu;
 
 /// Kernels in gpu.module ops to the NVVM and LLVM dialects.
-static void addNVVMKernelLowering(OpPassManager &pm) {
+static void addNVVMKernelLowering(OpPassManager &pm, bool fastMath) {
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  // Transcendentals on ex2/lg2/tanh.approx where the precision allows it
+  // (XPUNVVMPipelineOptions::useFastMath), before libdevice takes them; its
+  // remarks still have the kernels' locations.
+  if (fastMath)
+    kernels.addPass(createXPUNVVMFastMathPass());
   kernels.addPass(createStripDebugInfoPass());
   kernels.addPass(createXPULowerSubgroupReducePass());
   kernels.addPass(createXPUNVGPUBF16MmaToNVVMPass());
@@ -110,7 +115,7 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
   attach.features = "+ptx80";
   attach.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(attach));
-  addNVVMKernelLowering(pm);
+  addNVVMKernelLowering(pm, options.useFastMath());
   if (!options.dumpBinaries.empty()) {
     XPUDumpNVVMBinariesPassOptions dump;
     dump.dir = options.dumpBinaries;

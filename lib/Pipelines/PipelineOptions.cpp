@@ -293,5 +293,17 @@ LogicalResult
 XPUNVVMPipelineOptions::validate(PipelineOptionErrorFn emitError) const {
   return success(succeeded(validateGPU(emitError)) &&
                  succeeded(checkOneOf(emitError, "binary-format", binaryFormat,
-                                      {"bin", "fatbin", "isa"})));
+                                      {"bin", "fatbin", "isa"})) &&
+                 succeeded(checkOneOf(emitError, "fast-math", fastMath,
+                                      {"auto", "on", "off"})));
+}
+
+bool XPUNVVMPipelineOptions::useFastMath() const {
+  if (fastMath != "auto")
+    return fastMath == "on";
+  // A bf16 (f16) GEMM's operands are rounded to 8 (11) significant bits;
+  // f32 and tf32 models keep libdevice's correctly rounded functions.
+  StringRef operands = getPrecisionPolicy().operands;
+  return !getPrecisionPolicy().tf32 &&
+         (operands == "bf16" || operands == "f16");
 }

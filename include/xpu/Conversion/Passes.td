@@ -871,6 +871,57 @@ def XPUExternDynamicSharedMemoryPass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def XPUNVVMFastMathPass
+    : Pass<"xpu-nvvm-fast-math", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Compute f32 transcendentals in kernels with the GPU's "
+                "approximate instructions";
+  let description = [{
+    `convert-gpu-to-nvvm` lowers `math.tanh`, `math.log1p`, `math.erf`, ...
+    to libdevice's correctly rounded functions: tens of instructions per
+    element, which heavy GEMM epilogues (mish, GELU, swish chains) pay on
+    every output. Where the results only need the accuracy of a bf16 GEMM,
+    this pass rewrites each f32 op of the functions listed in `functions`
+    (scalars and vectors) in every kernel of the gpu.module into the
+    approximate instructions of PTX:
+
+    * `exp`: `ex2.approx` of `x * log2(e)`; `exp2`: `ex2.approx`;
+    * `log`, `log2`, `log1p`: `lg2.approx` (of `1 + x` for log1p), scaled
+      by `ln(2)` for the natural logarithms;
+    * `tanh`: `tanh.approx.f32` (sm_75 and later; other chips keep
+      libdevice's);
+    * `erf`: Abramowitz and Stegun's formula 7.1.26 (a degree-5 polynomial
+      in `1 / (1 + 0.3275911 |x|)` times `exp(-x^2)`, absolute error below
+      1.5e-7), with `ex2.approx` and a correctly rounded `t` (near 0 the
+      result is the difference of two numbers close to 1);
+    * `divf`: `div.full.f32` (2 ulp over the whole range, without the
+      correctly rounded division's slow path).
+
+    The accuracy budget is an error of at most `2^-10 |f(x)| + 2^-20`: at
+    most half of the rounding to bf16 (2^-9 relative) that the operands of
+    a bf16 GEMM already carry, with an absolute floor for results near
+    zero. `test/lib/mathcheck.py` checks every function against NumPy in
+    float64 over its range on the GPU (`test/Integration/CUDA/fast-math.test`
+    and `bench/nvidia/run_workloads.sh`); docs/NVIDIA.md has the measured
+    errors. `xpu-nvvm-pipeline` runs this pass when `fast-math` is on, by
+    default for the 16-bit precisions (bf16, f16) only.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::ub::UBDialect",
+                           "::mlir::vector::VectorDialect"];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "ops to approximate: exp, exp2, log, log2, log1p, tanh, erf "
+               "(math ops, by name without the `math.` prefix) and divf "
+               "(arith.divf); default: all of them">
+  ];
+  let statistics = [
+    Statistic<"numApproximated", "num-approximated",
+              "f32 ops replaced by approximate GPU instructions">
+  ];
+}
+
 def XPUCudaBuffersPass : Pass<"xpu-cuda-buffers", "ModuleOp"> {
   let summary = "Allocate host buffers as CUDA device or managed memory";
   let description = [{

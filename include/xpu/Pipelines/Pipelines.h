@@ -385,7 +385,19 @@ struct XPUNVVMPipelineOptions
           "interfaces (_mlir_ciface_<name>; xpu-export-c-interfaces) "
           "for ahead-of-time libraries"),
       llvm::cl::init(false)};
-  /// Chip, precision, binary format and the schedule options.
+  PassOptions::Option<std::string> fastMath{
+      *this, "fast-math",
+      llvm::cl::desc(
+          "f32 exp, log, log1p, tanh, erf and division in kernels on the "
+          "GPU's approximate instructions (xpu-nvvm-fast-math; error at most "
+          "2^-10 |f(x)| + 2^-20): auto (default; for precision=bf16 and "
+          "f16, whose GEMM operands carry a larger rounding error), on or "
+          "off (libdevice's correctly rounded functions)"),
+      llvm::cl::init("auto")};
+  /// Whether the kernels get xpu-nvvm-fast-math (`fast-math` resolved
+  /// against the precision).
+  bool useFastMath() const;
+  /// Chip, precision, binary format, fast-math and the schedule options.
   LogicalResult validate(PipelineOptionErrorFn emitError) const;
 };
 
