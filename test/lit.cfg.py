@@ -37,6 +37,11 @@ config.substitutions.append(
     ("%refcheck",
      "%s %s" % (config.python_executable,
                 os.path.join(config.xpu_src_root, "test", "lib", "refcheck.py"))))
+config.substitutions.append(
+    ("%mathcheck",
+     "%s %s" % (config.python_executable,
+                os.path.join(config.xpu_src_root, "test", "lib",
+                             "mathcheck.py"))))
 config.substitutions.append(("%python", config.python_executable))
 # spirv-val on every kernel binary a dump wrote (fails on an empty dump).
 config.substitutions.append(

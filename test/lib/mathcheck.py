@@ -17,8 +17,18 @@ an infinity of the same sign (or the largest finite float); a NaN reference
 must give NaN. Exit status 0 means every point is within
 --tol-ulp; anything else fails the test.
 
-Example:
+With --tol-rel R --tol-abs A instead (the accuracy budget of the GPU's
+approximate instructions, xpu-nvvm-fast-math), every reference inside the
+f32 range, subnormal ones included, needs
+
+    |y - ref| <= R |ref| + A,
+
+and the report gives the largest share of that bound used.
+
+Examples:
   xpu-run sweep.mlir ... | mathcheck.py exp --tol-ulp 2
+  xpu-run --target=cuda sweep.mlir ... | mathcheck.py tanh \
+      --tol-rel 0.0009765625 --tol-abs 9.5367431640625e-07
 """
 
 import argparse
@@ -34,7 +44,9 @@ REFERENCES = {
     "log": np.log,
     "log1p": np.log1p,
     "log2": np.log2,
+    "exp2": np.exp2,
     "tanh": np.tanh,
+    "recip": np.reciprocal,
     "erf": np.vectorize(math.erf, otypes=[np.float64]),
     "erfc": np.vectorize(math.erfc, otypes=[np.float64]),
 }
@@ -59,13 +71,61 @@ def ulp32(ref):
     return np.where(a >= tiny, np.exp2(e - 23), 2.0 ** -149)
 
 
+def over_ok(y, ref):
+    """Where y is the infinity (or largest float) of an overflowing ref."""
+    flt_max = float(np.finfo(np.float32).max)
+    return (np.sign(y) == np.sign(ref)) & (np.abs(y) >= flt_max)
+
+
+def check_budget(args, x, y, ref, nan_ref, over, over_fine):
+    """The --tol-rel/--tol-abs check: |y - ref| <= R |ref| + A."""
+    bad = []
+    if np.any(nan_ref & ~np.isnan(y)):
+        i = int(np.argmax(nan_ref & ~np.isnan(y)))
+        bad.append("x=%r: got %r, reference NaN" % (x[i], y[i]))
+    if np.any(over & ~over_fine):
+        i = int(np.argmax(over & ~over_fine))
+        bad.append("x=%r: got %r, reference %r overflows f32" % (x[i], y[i],
+                                                                  ref[i]))
+    inside = ~nan_ref & ~over
+    bound = args.tol_rel * np.abs(ref) + args.tol_abs
+    with np.errstate(all="ignore"):
+        use = np.where(inside, np.abs(y - ref) / bound, 0.0)
+    use = np.where(inside & ~np.isfinite(y), np.inf, use)
+    worst = int(np.argmax(use))
+    with np.errstate(all="ignore"):
+        rel = np.where(inside & (np.abs(ref) >= 2.0 ** -126),
+                       np.abs(y - ref) / np.abs(ref), 0.0)
+    status = not bad and float(use[worst]) <= 1.0
+    print("%s: %s over %d points in [%g, %g] (%d inside the f32 range, %d "
+          "overflowing): error at most %.3f of the bound %g |ref| + %g, max "
+          "relative error %.2e (normal results); worst at x=%r: got %r, "
+          "reference %r" %
+          ("PASS" if status else "FAIL", args.function, x.size,
+           float(np.min(x)), float(np.max(x)), int(np.sum(inside)),
+           int(np.sum(over)), float(use[worst]), args.tol_rel, args.tol_abs,
+           float(np.max(rel)), float(x[worst]), float(y[worst]),
+           float(ref[worst])))
+    for b in bad:
+        print("FAIL: " + b)
+    return 0 if status else 1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("function", choices=sorted(REFERENCES))
-    ap.add_argument("--tol-ulp", type=float, required=True,
+    ap.add_argument("--tol-ulp", type=float,
                     help="largest error allowed, in f32 ulps of the reference")
+    ap.add_argument("--tol-rel", type=float,
+                    help="relative part R of the bound R |ref| + A")
+    ap.add_argument("--tol-abs", type=float,
+                    help="absolute part A of the bound R |ref| + A")
     args = ap.parse_args()
+    budget = args.tol_rel is not None or args.tol_abs is not None
+    if budget == (args.tol_ulp is not None) or \
+            (budget and (args.tol_rel is None or args.tol_abs is None)):
+        ap.error("give either --tol-ulp or both --tol-rel and --tol-abs")
 
     text = sys.stdin.read()
     printed = parse_i32_memrefs(text)
@@ -87,6 +147,8 @@ def main():
     sub = ~nan_ref & (np.abs(ref) < tiny)
     normal = ~nan_ref & ~over & ~sub
     bad = []
+    if budget:
+        return check_budget(args, x, y, ref, nan_ref, over, over_ok(y, ref))
     sub_bad = sub & ~(np.abs(y - ref) <= tiny)
     if np.any(sub_bad):
         i = int(np.argmax(sub_bad))
@@ -95,9 +157,8 @@ def main():
     if np.any(nan_ref & ~np.isnan(y)):
         i = int(np.argmax(nan_ref & ~np.isnan(y)))
         bad.append("x=%r: got %r, reference NaN" % (x[i], y[i]))
-    over_ok = (np.sign(y) == np.sign(ref)) & (np.abs(y) >= flt_max)
-    if np.any(over & ~over_ok):
-        i = int(np.argmax(over & ~over_ok))
+    if np.any(over & ~over_ok(y, ref)):
+        i = int(np.argmax(over & ~over_ok(y, ref)))
         bad.append("x=%r: got %r, reference %r overflows f32" % (x[i], y[i],
                                                                   ref[i]))
     with np.errstate(all="ignore"):

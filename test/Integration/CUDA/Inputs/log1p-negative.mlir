@@ -1,0 +1,21 @@
+// log1p: |x| from 1e-7 to 0.99999, both signs: the side of log1p's pole at -1 that the CPU sweep (x > 0) leaves out.
+// A sweep of test/Integration/CPU/math/Inputs/sweep.mlir (fast-math.test).
+
+func.func private @sweep_bounds() -> (f32, f32, i1) {
+  %lo = arith.constant 1.0e-7 : f32
+  %hi = arith.constant 0.99999 : f32
+  %signed = arith.constant true
+  return %lo, %hi, %signed : f32, f32, i1
+}
+
+func.func @forward(%x: tensor<65536xf32>) -> tensor<65536xf32> {
+  %e = tensor.empty() : tensor<65536xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]}
+      ins(%x : tensor<65536xf32>) outs(%e : tensor<65536xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = math.log1p %in : f32
+    linalg.yield %r : f32
+  } -> tensor<65536xf32>
+  return %y : tensor<65536xf32>
+}

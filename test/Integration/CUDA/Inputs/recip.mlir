@@ -1,0 +1,22 @@
+// 1 / x (arith.divf): |x| from 2^-126 to 3e38, both signs: every binade, results from 8.5e37 down to subnormals.
+// A sweep of test/Integration/CPU/math/Inputs/sweep.mlir (fast-math.test).
+
+func.func private @sweep_bounds() -> (f32, f32, i1) {
+  %lo = arith.constant 1.17549435e-38 : f32
+  %hi = arith.constant 3.0e38 : f32
+  %signed = arith.constant true
+  return %lo, %hi, %signed : f32, f32, i1
+}
+
+func.func @forward(%x: tensor<65536xf32>) -> tensor<65536xf32> {
+  %e = tensor.empty() : tensor<65536xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]}
+      ins(%x : tensor<65536xf32>) outs(%e : tensor<65536xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %one = arith.constant 1.0 : f32
+    %r = arith.divf %one, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<65536xf32>
+  return %y : tensor<65536xf32>
+}
