@@ -13,11 +13,13 @@ compiled by `xpu-compile --target=cuda` for sm_90a into a function package
 export and compile time of each; DIR/manifest.json lists them.
 
   .venv/bin/python bench/kernelbench/build.py --out DIR [--only SUBSTRING]
-      [--build build] [--archive F] [--tuning-db F]
+      [--build build] [--archive F] [--tuning-db F] [--precise]
 
 With --tuning-db (the database of tune.py's H200 run) the bf16 form is
 compiled a second time with `tuning-db=F`, into <name>.bf16.tuned, which
-run.py times next to the default.
+run.py times next to the default; with --precise, once more with
+`fast-math=off` (libdevice's functions in the kernels), into
+<name>.bf16.precise.
 """
 
 import argparse
@@ -38,17 +40,23 @@ import problems  # noqa: E402
 
 FORMS = ("f32", "bf16")
 OPTIONS = "chip=sm_90a precision=bf16"
+# The bf16 form's second builds, timed by run.py next to the default:
+# tuned (--tuning-db) and precise (--precise: libdevice's functions instead
+# of the approximate instructions of xpu-nvvm-fast-math).
+VARIANTS = {"": lambda args: "",
+            "tuned": lambda args: f" tuning-db={args.tuning_db}",
+            "precise": lambda args: " fast-math=off"}
 
 
-def build(args, name, form, tuned=False):
+def build(args, name, form, variant=""):
     import torch
     import xpu_opt
     model, xs = problems.make(name)
     if form == "bf16":
         model = model.to(torch.bfloat16)
         xs = [x.to(torch.bfloat16) for x in xs]
-    suffix = ".tuned" if tuned else ""
-    options = OPTIONS + (f" tuning-db={args.tuning_db}" if tuned else "")
+    suffix = "." + variant if variant else ""
+    options = OPTIONS + VARIANTS[variant](args)
     entry = {"name": f"{name}.{form}{suffix}", "problem": name, "form": form,
              "dir": f"pkgs/{name}.{form}{suffix}", "options": options}
     start = time.time()
@@ -80,6 +88,8 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--archive", type=pathlib.Path)
     ap.add_argument("--tuning-db", type=pathlib.Path)
+    ap.add_argument("--precise", action="store_true",
+                    help="also the bf16 form with fast-math=off")
     args = ap.parse_args()
     if args.tuning_db:
         args.tuning_db = args.tuning_db.resolve()
@@ -92,11 +102,13 @@ def main():
     for name in problems.NAMES + host:
         if args.only and args.only not in name:
             continue
-        forms = [(f, False) for f in FORMS]
+        forms = [(f, "") for f in FORMS]
         if args.tuning_db:
-            forms.append(("bf16", True))
-        for form, tuned in forms:
-            e = build(args, name, form, tuned)
+            forms.append(("bf16", "tuned"))
+        if args.precise:
+            forms.append(("bf16", "precise"))
+        for form, variant in forms:
+            e = build(args, name, form, variant)
             print("%-44s %s" % (e["name"], "FAILED " + e["error"].splitlines()[0]
                                 if e.get("error") else
                                 f"export {e['export_s']:6.2f} s  "

@@ -10,6 +10,9 @@ result against float64:
   gemm       cuBLAS bf16 on the problem's (first) GEMM alone (torch.matmul /
              F.linear of bf16 tensors, no bias)
 
+and, where build.py made them, the bf16 form's variants: tuned (its
+--tuning-db) and precise (--precise: fast-math=off, libdevice's functions).
+
 The xpu rows run module packages made on the spot from the function
 package and the model's weights (bind_weights: what xpu_opt.build(...).save
 writes, without carrying gigabytes of weights from the build machine).
@@ -190,12 +193,15 @@ def run_problem(args, name, log):
         fast_b = xpu_opt.load(bind_weights(pkg, model_b, n,
                                            args.work / f"{name}.bf16"), target="cuda")
         measure("xpu bf16", lambda xs: fast_b(*xs), sets_b[0], ref_b)
-    pkg = args.dir / "pkgs" / f"{name}.bf16.tuned"
-    if pkg.exists():  # build.py --tuning-db: the tuned configs
-        tuned_b = xpu_opt.load(bind_weights(pkg, model_b, n, args.work /
-                                            f"{name}.bf16.tuned"),
-                               target="cuda")
-        measure("xpu bf16 tuned", lambda xs: tuned_b(*xs), sets_b[0], ref_b)
+    # build.py --tuning-db: the tuned configs; --precise: fast-math=off.
+    for variant in ("tuned", "precise"):
+        pkg = args.dir / "pkgs" / f"{name}.bf16.{variant}"
+        if pkg.exists():
+            other = xpu_opt.load(bind_weights(pkg, model_b, n, args.work /
+                                              f"{name}.bf16.{variant}"),
+                                 target="cuda")
+            measure(f"xpu bf16 {variant}", lambda xs, f=other: f(*xs),
+                    sets_b[0], ref_b)
     measure("eager bf16", lambda xs: model_b(*xs), sets_b[0], ref_b)
     if args.compile:
         compiled_b = torch.compile(model_b)
@@ -226,7 +232,8 @@ def run_problem(args, name, log):
 
 
 COLS = ["xpu f32->bf16", "eager autocast", "compile autocast", "xpu bf16",
-        "xpu bf16 tuned", "eager bf16", "compile bf16", "cuBLAS gemm bf16"]
+        "xpu bf16 tuned", "xpu bf16 precise", "eager bf16", "compile bf16",
+        "cuBLAS gemm bf16"]
 
 
 def main():
@@ -278,13 +285,15 @@ def main():
                 return f"{v:5.2f}"
             return "  n/a"
         errs = " ".join(f"{rows[c]['rel_error']:.1e}" if "rel_error" in
-                        rows.get(c, {}) else "   n/a " for c in COLS[:7])
+                        rows.get(c, {}) else "   n/a " for c in COLS[:8])
         print(f"{r['problem']:36s} vs eager ac {ratio('eager autocast', 'xpu f32->bf16')} "
               f"vs compile ac {ratio('compile autocast', 'xpu f32->bf16')} "
               f"vs eager bf16 {ratio('eager bf16', 'xpu bf16')} "
               f"vs compile bf16 {ratio('compile bf16', 'xpu bf16')} "
               f"vs cuBLAS {ratio('cuBLAS gemm bf16', 'xpu bf16')} "
-              f"tuned {ratio('xpu bf16', 'xpu bf16 tuned')}  errors {errs}")
+              f"tuned {ratio('xpu bf16', 'xpu bf16 tuned')} "
+              f"precise/fast {ratio('xpu bf16 precise', 'xpu bf16')}  "
+              f"errors {errs}")
     if args.profile:
         print("\ndevice time per call (us; profiler), xpu's 3 longest items:")
         for r in results:

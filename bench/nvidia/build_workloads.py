@@ -7,7 +7,9 @@ prints its result) as standalone CUDA executables, one per precision:
 
 next to libxpu_cuda_runtime.so, libxpu_runner_utils.so, refcheck.py and the
 test files (whose %{check} line holds the float64 NumPy reference), so that
-run_workloads.sh can run and check them on a GPU machine without LLVM.
+run_workloads.sh can run and check them on a GPU machine without LLVM; and
+the accuracy sweeps of the fast-math approximations (MATH_SWEEPS) with
+mathcheck.py.
 
   bench/nvidia/build_workloads.py --build build --out DIR
 """
@@ -43,6 +45,39 @@ VARIANTS = (("f32", "precision=f32"), ("tf32", "precision=tf32"),
             ("f32-sk", "precision=f32 schedule=stream_k"))
 
 
+# The accuracy sweeps of xpu-nvvm-fast-math (test/Integration/CUDA/
+# fast-math.test): (function, sweep file under test/Integration), built
+# with precision=bf16 (fast-math on) into math/<function>--<sweep>.exe, for
+# run_workloads.sh and test/lib/mathcheck.py.
+MATH_SWEEPS = (("exp", "CPU/math/exp.mlir"), ("exp2", "CUDA/Inputs/exp2.mlir"),
+               ("log", "CPU/math/log.mlir"), ("log2", "CPU/math/log2.mlir"),
+               ("log1p", "CPU/math/log1p.mlir"),
+               ("log1p", "CUDA/Inputs/log1p-negative.mlir"),
+               ("tanh", "CPU/math/tanh.mlir"), ("erf", "CPU/math/erf.mlir"),
+               ("recip", "CUDA/Inputs/recip.mlir"))
+
+
+def build_math_sweeps(args, src):
+    out = os.path.join(args.out, "math")
+    os.makedirs(out, exist_ok=True)
+    integration = os.path.join(src, "Integration")
+    sweep = open(os.path.join(integration, "CPU", "math", "Inputs",
+                              "sweep.mlir")).read()
+    for function, path in MATH_SWEEPS:
+        text = open(os.path.join(integration, path)).read() + "\n" + sweep
+        name = os.path.basename(path)[:-5]
+        exe = os.path.join(out, "%s--%s.exe" % (function, name))
+        r = subprocess.run([os.path.join(args.build, "bin", "xpu-compile"), "-",
+                            "--target=cuda", "--emit=exe", "-o", exe,
+                            "--xpu-pipeline-options=chip=sm_90a precision=bf16"],
+                           input=text, capture_output=True, text=True)
+        print("%-32s %-8s %s" % ("math " + name, function,
+                                 "ok" if r.returncode == 0 else "FAILED"))
+        if r.returncode != 0:
+            print(r.stderr[-2000:])
+    shutil.copy(os.path.join(src, "lib", "mathcheck.py"), args.out)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -71,6 +106,7 @@ def main():
             print("%-32s %-8s %s" % (name, tag, status))
             if r.returncode != 0:
                 print(r.stderr[-2000:])
+    build_math_sweeps(args, src)
     for lib in ("libxpu_cuda_runtime.so", "libxpu_runner_utils.so"):
         shutil.copy(os.path.join(args.build, "lib", lib), args.out)
     shutil.copy(os.path.join(src, "lib", "refcheck.py"), args.out)

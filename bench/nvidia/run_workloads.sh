@@ -34,4 +34,16 @@ for exe in *.exe; do
   printf '%-34s %-8s %s\n' "$name" "$prec" "$(echo "$out" | tail -1 | cut -c1-150)"
 done
 echo "workloads: $fail failed"
+# The fast-math sweeps (math/<function>--<sweep>.exe) against float64 within
+# xpu-nvvm-fast-math's budget: |y - f(x)| <= 2^-10 |f(x)| + 2^-20.
+for exe in math/*.exe; do
+  [ -e "$exe" ] || continue
+  base=$(basename "$exe" .exe)
+  out=$(LD_LIBRARY_PATH=.:$LD_LIBRARY_PATH timeout 20 ./"$exe" 2>&1 |
+        python3 mathcheck.py "${base%%--*}" --tol-rel 0.0009765625 \
+          --tol-abs 9.5367431640625e-07 2>&1)
+  [ $? -ne 0 ] && fail=$((fail + 1))
+  printf '%-34s %s\n' "math ${base#*--}" "$(echo "$out" | tail -1 | cut -c1-400)"
+done
+echo "workloads and sweeps: $fail failed"
 exit $fail
