@@ -886,7 +886,10 @@ def XPUNVVMFastMathPass
 
     * `exp`: `ex2.approx` of `x * log2(e)`; `exp2`: `ex2.approx`;
     * `log`, `log2`, `log1p`: `lg2.approx` (of `1 + x` for log1p), scaled
-      by `ln(2)` for the natural logarithms;
+      by `ln(2)` for the natural logarithms; where the result is near 0
+      (`|x - 1|`, or `|x|` for log1p, below 2^-5) the Taylor series of
+      `ln(1 + u)` to `u^6` instead, since lg2.approx's absolute error of
+      about 2^-22 would be a large relative error there;
     * `tanh`: `tanh.approx.f32` (sm_75 and later; other chips keep
       libdevice's);
     * `erf`: Abramowitz and Stegun's formula 7.1.26 (a degree-5 polynomial

@@ -115,9 +115,36 @@ static bool isApproximable(Type type) {
   return type.isF32();
 }
 
-/// ln(1 + x) and friends through lg2.approx: ln(y) = lg2(y) * ln(2).
-static Value buildLog(FastMathBuilder &fm, Value x) {
-  return fm.mul(fm.lg2(x), fm.constant(llvm::numbers::ln2));
+/// Below this |u|, ln(1 + u) comes from its Taylor polynomial: lg2.approx's
+/// absolute error (about 2^-22) would be a large relative error of a result
+/// that small.
+static constexpr double kLog1pSeriesBound = 0x1p-5;
+
+/// ln(1 + u) for |u| < kLog1pSeriesBound: u - u^2/2 + ... - u^6/6 (the
+/// first term left out is below 2^-30 |u| / 7).
+static Value buildLog1pSeries(FastMathBuilder &fm, Value u) {
+  Value poly = fm.constant(-1.0 / 6);
+  for (int i = 5; i >= 1; --i)
+    poly = fm.fma(poly, u, fm.constant((i % 2 ? 1.0 : -1.0) / i));
+  return fm.mul(poly, u);
+}
+
+/// ln(1 + u) (log2(1 + u) if `base2`) given w = 1 + u, exact when u is the
+/// difference x - 1 of an x near 1: the series near 0, else lg2.approx(w)
+/// (times ln(2)).
+static Value buildLogOfOnePlus(RewriterBase &rewriter, FastMathBuilder &fm,
+                               Location loc, Value u, Value w,
+                               bool base2 = false) {
+  Value viaLg2 = fm.lg2(w);
+  Value series = buildLog1pSeries(fm, u);
+  if (base2)
+    series = fm.mul(series, fm.constant(llvm::numbers::log2e));
+  else
+    viaLg2 = fm.mul(viaLg2, fm.constant(llvm::numbers::ln2));
+  Value small = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT,
+                                      math::AbsFOp::create(rewriter, loc, u),
+                                      fm.constant(kLog1pSeriesBound));
+  return arith::SelectOp::create(rewriter, loc, small, series, viaLg2);
 }
 
 /// erf(x) = sign(x) (1 - p(t) exp(-x^2)), t = 1 / (1 + 0.3275911 |x|), with
@@ -155,10 +182,18 @@ static Value approximate(RewriterBase &rewriter, Operation *op) {
         return fm.ex2(fm.mul(x, fm.constant(llvm::numbers::log2e)));
       })
       .Case([&](math::Exp2Op) { return fm.ex2(x); })
-      .Case([&](math::LogOp) { return buildLog(fm, x); })
-      .Case([&](math::Log2Op) { return fm.lg2(x); })
+      .Case([&](math::LogOp) {
+        return buildLogOfOnePlus(rewriter, fm, loc, fm.sub(x, fm.constant(1.0)),
+                                 x);
+      })
+      .Case([&](math::Log2Op) {
+        return buildLogOfOnePlus(rewriter, fm, loc, fm.sub(x, fm.constant(1.0)),
+                                 x,
+                                 /*base2=*/true);
+      })
       .Case([&](math::Log1pOp) {
-        return buildLog(fm, fm.add(x, fm.constant(1.0)));
+        return buildLogOfOnePlus(rewriter, fm, loc, x,
+                                 fm.add(x, fm.constant(1.0)));
       })
       .Case([&](math::TanhOp) { return fm.tanh(x); })
       .Case([&](math::ErfOp) { return buildErf(rewriter, fm, loc, x); })

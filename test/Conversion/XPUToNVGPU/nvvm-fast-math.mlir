@@ -11,16 +11,40 @@
 // CHECK:       %[[EXP2:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[EXP]]) : (f32) -> f32
 // tanh.approx.f32:
 // CHECK:       %[[TANH:.*]] = llvm.intr.tanh(%[[EXP2]]) {fastmathFlags = #llvm.fastmath<afn>} : (f32) -> f32
-// log1p(x) = lg2(1 + x) ln(2):
-// CHECK:       %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
-// CHECK:       %[[W:.*]] = arith.addf %[[TANH]], %[[ONE]] : f32
-// CHECK:       %[[LN2:.*]] = arith.constant 0.693147182 : f32
+// log1p(u): lg2(1 + u) ln(2), or for |u| < 2^-5 the series
+// u (1 - u/2 + u^2/3 - u^3/4 + u^4/5 - u^5/6), where lg2.approx's absolute
+// error would be a large relative one:
+// CHECK:       %[[W:.*]] = arith.addf %[[TANH]], %{{.*}} : f32
 // CHECK:       %[[L:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%[[W]]) : (f32) -> f32
-// CHECK:       %[[LOG1P:.*]] = arith.mulf %[[L]], %[[LN2]] : f32
-// log(x) = lg2(x) ln(2); log2(x) = lg2(x):
-// CHECK:       %[[L2:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%[[LOG1P]]) : (f32) -> f32
-// CHECK:       %[[LOG:.*]] = arith.mulf %[[L2]], %{{.*}} : f32
-// CHECK:       %[[LOG2:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%[[LOG]]) : (f32) -> f32
+// CHECK:       arith.constant -0.166666672 : f32
+// CHECK:       arith.constant 2.000000e-01 : f32
+// CHECK:       math.fma %{{.*}}, %[[TANH]], %{{.*}} : f32
+// CHECK:       arith.constant -2.500000e-01 : f32
+// CHECK:       math.fma %{{.*}}, %[[TANH]], %{{.*}} : f32
+// CHECK:       arith.constant 0.333333343 : f32
+// CHECK:       math.fma %{{.*}}, %[[TANH]], %{{.*}} : f32
+// CHECK:       arith.constant -5.000000e-01 : f32
+// CHECK:       math.fma %{{.*}}, %[[TANH]], %{{.*}} : f32
+// CHECK:       %[[P1:.*]] = math.fma %{{.*}}, %[[TANH]], %{{.*}} : f32
+// CHECK:       %[[SERIES:.*]] = arith.mulf %[[P1]], %[[TANH]] : f32
+// CHECK:       %[[LN2:.*]] = arith.constant 0.693147182 : f32
+// CHECK:       %[[VIALG2:.*]] = arith.mulf %[[L]], %[[LN2]] : f32
+// CHECK:       %[[BOUND:.*]] = arith.constant 3.125000e-02 : f32
+// CHECK:       %[[AU:.*]] = math.absf %[[TANH]] : f32
+// CHECK:       %[[SMALL:.*]] = arith.cmpf olt, %[[AU]], %[[BOUND]] : f32
+// CHECK:       %[[LOG1P:.*]] = arith.select %[[SMALL]], %[[SERIES]], %[[VIALG2]] : f32
+// log(x): the same with u = x - 1 (exact near 1) and w = x:
+// CHECK:       %[[U:.*]] = arith.subf %[[LOG1P]], %{{.*}} : f32
+// CHECK:       llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%[[LOG1P]]) : (f32) -> f32
+// CHECK:       arith.mulf %{{.*}}, %[[U]] : f32
+// CHECK:       %[[LOG:.*]] = arith.select
+// log2(x): lg2(x), or the series times log2(e):
+// CHECK:       %[[U2:.*]] = arith.subf %[[LOG]], %{{.*}} : f32
+// CHECK:       %[[LG:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%[[LOG]]) : (f32) -> f32
+// CHECK:       %[[S2:.*]] = arith.mulf %{{.*}}, %[[U2]] : f32
+// CHECK:       %[[LOG2E2:.*]] = arith.constant 1.44269502 : f32
+// CHECK:       %[[S2B:.*]] = arith.mulf %[[S2]], %[[LOG2E2]] : f32
+// CHECK:       %[[LOG2:.*]] = arith.select %{{.*}}, %[[S2B]], %[[LG]] : f32
 // erf: sign(x) (1 - p(t) ex2(-x^2 log2(e))), t = 1 / (1 + 0.3275911 |x|),
 // t correctly rounded (arith.divf stays):
 // CHECK:       %[[AX:.*]] = math.absf %[[LOG2]] : f32
@@ -44,7 +68,8 @@
 // CHECK:       vector.extract %{{.*}}[1] : f32 from vector<2xf32>
 // CHECK:       llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
 // CHECK:       vector.insert %{{.*}} [1] : f32 into vector<2xf32>
-// CHECK:       arith.mulf %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK:       arith.cmpf olt, %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK:       arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<2xi1>, vector<2xf32>
 // CHECK:       math.exp %{{.*}} : f64
 // CHECK:       arith.divf %{{.*}}, %{{.*}} : f64
 // CHECK:       math.tanh %{{.*}} : bf16
