@@ -237,6 +237,37 @@ func.func @nvgpu_wgmma_pitch(%x: tensor<2x64x100xbf16>, %w: tensor<2x100x72xbf16
 
 // -----
 
+// A 16-bit [k, n] B computed from weights alone (an argument marked
+// xpu.weight, converted to bf16 by an elementwise op) becomes [n, k] for
+// wgmma: xpu-outline-weight-pack moves the transpose into <fn>.pack, and the
+// kernel reads B K-major. The activation %b of the second GEMM stays
+// [k, n] (a transpose on every call would cost more than it saves).
+// CHECK-LABEL: func.func @nvgpu_wgmma_weight_kn
+// CHECK-SAME: %[[X:.*]]: tensor<64x128xbf16>, %[[W:.*]]: tensor<128x96xf32> {xpu.weight}, %[[B:.*]]: tensor<128x96xbf16>
+// CHECK: %[[WB:.*]] = linalg.generic
+// CHECK: %[[WT:.*]] = linalg.transpose ins(%[[WB]] : tensor<128x96xbf16>) outs(%{{.*}} : tensor<96x128xbf16>) permutation = [1, 0]
+// CHECK: xpu.gemm %[[X]], %[[WT]] rhs_layout(nk)
+// CHECK-NOT: linalg.transpose
+// CHECK: xpu.gemm %[[X]], %[[B]] rhs_layout(kn)
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+func.func @nvgpu_wgmma_weight_kn(%x: tensor<64x128xbf16>, %w: tensor<128x96xf32> {xpu.weight}, %b: tensor<128x96xbf16>) -> (tensor<64x96xf32>, tensor<64x96xf32>) {
+  %e = tensor.empty() : tensor<128x96xbf16>
+  %wb = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%w : tensor<128x96xf32>) outs(%e : tensor<128x96xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<128x96xbf16>
+  // expected-remark @below {{64x96x128: rhs [k, n] transposed to [n, k] (computed from weights alone, so once per weight set in <fn>.pack): wgmma reads a K-major B faster}}
+  %y = xpu.gemm %x, %wb rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<64x128xbf16>, tensor<128x96xbf16>) -> tensor<64x96xf32>
+  // expected-remark @below {{64x96x128: the tensor-core kernels read the operands as they are (wgmma rows of 16-byte multiples, rhs kn, epilogue vectors read per row and column)}}
+  %z = xpu.gemm %x, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<64x128xbf16>, tensor<128x96xbf16>) -> tensor<64x96xf32>
+  return %y, %z : tensor<64x96xf32>, tensor<64x96xf32>
+}
+}
+
+// -----
+
 // tf32 (f32 operands, 4-byte rows): K = 64 is 256 bytes, already a multiple
 // of 16: the tensor-core kernels read the operands as they are.
 // CHECK-LABEL: func.func @nvgpu_as_they_are
