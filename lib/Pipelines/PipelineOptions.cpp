@@ -303,7 +303,7 @@ bool XPUNVVMPipelineOptions::useFastMath() const {
     return fastMath == "on";
   // A bf16 (f16) GEMM's operands are rounded to 8 (11) significant bits;
   // f32 and tf32 models keep libdevice's correctly rounded functions.
-  StringRef operands = getPrecisionPolicy().operands;
-  return !getPrecisionPolicy().tf32 &&
-         (operands == "bf16" || operands == "f16");
+  PrecisionPolicy policy = getPrecisionPolicy();
+  return !policy.tf32 &&
+         (policy.operands == "bf16" || policy.operands == "f16");
 }

@@ -90,22 +90,26 @@
 // xpu-outline-weight-pack, so the weight's padding is in @forward.pack (run
 // once per weight set) and no kernel re-pitches an operand per call. The odd
 // 8205x5921x2949 GEMM in bf16: B's rows of 5921 bf16 (11842 bytes) are no 16-byte
-// multiple. On sm_90a (wgmma, TMA) rows that need a new pitch get a multiple
-// of 128 bytes: B 5921 -> 5952 (high 31), A 2949 -> 3008 (high 59, per
-// call: A is the input); on sm_90 (mma.sync, cp.async) 16 bytes: B -> 5928,
-// A -> 2952.
+// multiple. On sm_90a (wgmma, TMA) the weight B is first transposed to
+// [n, k] (wgmma reads a K-major B faster; in @forward.pack, so once per
+// weight set), and rows that need a new pitch get a multiple of 128 bytes:
+// B's 2949 -> 3008 (high 59, once) and A's 2949 -> 3008 (high 59, per call:
+// A is the input); on sm_90 (mma.sync, cp.async) B stays [k, n] and rows
+// get 16 bytes: B 5921 -> 5928, A 2949 -> 2952.
 // RUN: xpu-opt %S/Inputs/xe-matmul-8205x5921x2949.mlir --xpu-nvvm-pipeline="chip=sm_90a precision=bf16 binary-format=isa" \
 // RUN:     --mlir-print-ir-after=xpu-outline-weight-pack --mlir-disable-threading 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=PACKED --implicit-check-not=repitch
-// PACKED-LABEL: func.func @forward.pack(%{{.+}}: tensor<2949x5921xf32>) -> tensor<2949x5952xbf16>
+// PACKED-LABEL: func.func @forward.pack(%{{.+}}: tensor<2949x5921xf32>) -> tensor<5921x3008xbf16>
 // PACKED:         arith.truncf
-// PACKED:         tensor.pad %{{.+}} low[0, 0] high[0, 31]
+// PACKED:         linalg.transpose {{.*}} permutation = [1, 0]
+// PACKED:         tensor.pad %{{.+}} low[0, 0] high[0, 59]
 // PACKED-LABEL: func.func @forward.packed(
-// PACKED-SAME:    %{{[^:]+}}: tensor<8205x2949xf32>, %[[W:[^:]+]]: tensor<2949x5952xbf16>)
+// PACKED-SAME:    %{{[^:]+}}: tensor<8205x2949xf32>, %[[W:[^:]+]]: tensor<5921x3008xbf16>)
+// PACKED-NOT:     linalg.transpose
 // PACKED:         tensor.pad %{{.+}} low[0, 0] high[0, 59]
 // PACKED-NOT:     tensor.pad
-// PACKED:         %[[WV:.+]] = tensor.extract_slice %[[W]][0, 0] [2949, 5921] [1, 1]
-// PACKED:         xpu.gemm %{{.+}}, %[[WV]] rhs_layout(kn) {{.*}}backend = #xpu.nvgpu<mma = wgmma>
+// PACKED:         %[[WV:.+]] = tensor.extract_slice %[[W]][0, 0] [5921, 2949] [1, 1]
+// PACKED:         xpu.gemm %{{.+}}, %[[WV]] rhs_layout(nk) {{.*}}backend = #xpu.nvgpu<mma = wgmma>
 // PACKED:       llvm.func @forward.packed(
 // PACKED:         llvm.call @mgpuTensorMapEncodeTiledMemref
 // PACKED:         gpu.launch_func {{.*}}@forward_packed_mma0::@forward_packed_mma0
