@@ -282,6 +282,14 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   // LLVM intrinsic (math.erf, ...) into vector.extract / vector.insert and
   // scalar calls, which convert-vector-to-llvm then lowers.
   addLoopsAndMemRefsToLLVM(pm);
+  // The AMX accumulators are loop-carried: the branches that carry them
+  // need the amx type conversion (x86_amx), which only a conversion that
+  // also holds the amx patterns has.
+  if (amx) {
+    ConvertToLLVMPassOptions amxAndBranches;
+    amxAndBranches.filterDialects = {"amx", "cf"};
+    pm.addPass(createConvertToLLVMPass(amxAndBranches));
+  }
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.vectorContractLowering =
       vector::VectorContractLowering::OuterProduct;

@@ -284,25 +284,27 @@ def XPUCPULowerAmxGemmPass
     32) becomes a loop nest of upstream `amx` ops:
 
     * rhs column panels in groups that fit in half of `l2-bytes` (an
-      `scf.forall` over the groups with `parallel`), then k in groups of 8
-      steps of 32, then 32-row blocks of the lhs (whose 16 KiB slice stays
-      in L1), then pairs of panels: one 32x32 output block as 2x2
+      `scf.forall` over the groups with `parallel`), then bands of 256
+      rows, then k in groups of `k-steps` steps of 32 (by default all of
+      k), then 32-row blocks of the lhs, then pairs of panels: one 32x32 output block as 2x2
       `!amx.tile<16x16xf32>` accumulators, loaded from the accumulator
       buffer (so the product adds to what it holds), or zero tiles in the
       first k group when a zero `linalg.fill` of the buffer comes right
       before (the fill is then removed);
-    * per k step, in straight-line code (tiles cannot be loop-carried
-      through the LLVM conversion): two lhs tiles (`16x32xbf16`) and two
-      rhs tiles (16 rows of 16 bf16 pairs, one contiguous 1 KiB panel
-      step), four `amx.tile_mulf` (tdpbf16ps); all eight tile registers;
+    * the group's k steps in an `scf.for` of `k-unroll` steps per
+      iteration that carries the four accumulator tiles; per step two lhs
+      tiles (`16x32xbf16`) and two rhs tiles (16 rows of 16 bf16 pairs,
+      one contiguous 1 KiB panel step), four `amx.tile_mulf` (tdpbf16ps):
+      all eight tile registers;
     * the four tiles stored back (`tilestored`).
 
     Before the nest, a call of `__xpu_cpu_request_amx` (added to the module
     once) asks Linux for the AMX tile state (`arch_prctl(ARCH_REQ_XCOMP_PERM,
     XFEATURE_XTILEDATA)`); where the kernel refuses, it prints one line to
     stderr and exits with status 1 instead of the SIGILL the first tile
-    instruction would raise. `convert-vector-to-llvm{enable-amx}` lowers the
-    `amx` ops. A contraction in this form whose buffers are not padded or
+    instruction would raise. `convert-to-llvm{filter-dialects=amx,cf}` lowers
+    the `amx` ops and the branches that carry tiles (`x86_amx` block
+    arguments). A contraction in this form whose buffers are not padded or
     contiguous is left to the scalar loops (correct, slow) with a remark.
   }];
   let dependentDialects = ["::mlir::amx::AMXDialect",
@@ -316,7 +318,14 @@ def XPUCPULowerAmxGemmPass
            "one pass over the rows">,
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Distribute the groups of rhs panels (disjoint output columns) "
-           "over an scf.forall, at least 8 groups where the panels allow">
+           "over an scf.forall, at least 8 groups where the panels allow">,
+    Option<"kSteps", "k-steps", "int64_t", /*default=*/"0",
+           "k steps of 32 per accumulator group: the 2x2 f32 tiles of a "
+           "32x32 block are loaded (or zeroed) and stored once per group "
+           "(0, the default: all of k, one store per block)">,
+    Option<"kUnroll", "k-unroll", "int64_t", /*default=*/"2",
+           "k steps per iteration of the loop that carries the "
+           "accumulator tiles within a group">
   ];
   let statistics = [
     Statistic<"numLowered", "num-lowered", "AMX GEMMs lowered">

@@ -27,9 +27,6 @@ static constexpr StringLiteral kPassArg = "xpu-cpu-lower-amx-gemm";
 /// function that uses AMX; the request is idempotent and cheap).
 static constexpr StringLiteral kRequestAmx = "__xpu_cpu_request_amx";
 static constexpr StringLiteral kRefusedMessage = "__xpu_cpu_amx_refused";
-/// k steps of 32 per straight-line group: the f32 accumulator tiles are
-/// loaded and stored once per group.
-static constexpr int64_t kAmxUnroll = 8;
 /// 32-row blocks per band of rows: 256 rows, whose f32 accumulators for a
 /// group of 16 panels (256 KiB) stay in L2 across the k groups.
 static constexpr int64_t kAmxRowBlocks = 8;
@@ -210,11 +207,11 @@ func::FuncOp getOrCreateRequestAmx(ModuleOp module) {
   return fn;
 }
 
-/// The loop nest: groups of `nb` rhs column panels, then k in groups of
-/// kAmxUnroll steps, then 32-row blocks and pairs of panels: one 32x32
-/// output block (2x2 tiles) accumulates one k group at a time.
+/// The loop nest: groups of `nb` rhs column panels, then bands of rows, then
+/// k in groups of `group` steps, then 32-row blocks and pairs of panels:
+/// one 32x32 output block (2x2 tiles) accumulates one k group at a time.
 void emitAmxGemm(OpBuilder &b, Location loc, const AmxGemm &g, int64_t nb,
-                 bool parallel) {
+                 int64_t group, int64_t unroll, bool parallel) {
   auto idx = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
@@ -237,9 +234,9 @@ void emitAmxGemm(OpBuilder &b, Location loc, const AmxGemm &g, int64_t nb,
                        });
   };
   // `steps` k steps from k step `k` of the 32x32 block (i, panels j and
-  // j + 1), in straight-line code: the accumulators are loaded before and
-  // stored after (tiles cannot be carried by loops through the LLVM
-  // conversion).
+  // j + 1): the accumulators are loaded (or zeroed) before, carried in tile
+  // registers through a loop of `unroll` steps per iteration, and stored
+  // after.
   auto emitSteps = [&](Value i, Value j, Value k, int64_t steps,
                        bool zeroInit) {
     Value j1 = add(j, one);
@@ -256,8 +253,8 @@ void emitAmxGemm(OpBuilder &b, Location loc, const AmxGemm &g, int64_t nb,
                       : amx::TileLoadOp::create(b, loc, accTile, g.acc,
                                                 accAt(row, panel), accStride)
                             .getResult());
-    for (int64_t s = 0; s < steps; ++s) {
-      Value ks = add(k, idx(s));
+    // One k step: two lhs and two rhs tiles, four tdpbf16ps.
+    auto step = [&](Value ks, ValueRange acc) -> SmallVector<Value> {
       auto lhsAt = [&](Value row) {
         return amx::TileLoadOp::create(b, loc, lhsTile, g.lhs,
                                        ValueRange{i, ks, row, zero}, lhsStride)
@@ -271,21 +268,38 @@ void emitAmxGemm(OpBuilder &b, Location loc, const AmxGemm &g, int64_t nb,
       };
       Value a0 = lhsAt(zero), a1 = lhsAt(sixteen);
       Value b0 = rhsAt(j), b1 = rhsAt(j1);
-      auto mul = [&](Value lhs, Value rhs, Value acc) {
-        return amx::TileMulFOp::create(b, loc, accTile, lhs, rhs, acc)
+      auto mul = [&](Value lhs, Value rhs, Value sum) {
+        return amx::TileMulFOp::create(b, loc, accTile, lhs, rhs, sum)
             .getResult();
       };
-      c = {mul(a0, b0, c[0]), mul(a0, b1, c[1]), mul(a1, b0, c[2]),
-           mul(a1, b1, c[3])};
+      return {mul(a0, b0, acc[0]), mul(a0, b1, acc[1]), mul(a1, b0, acc[2]),
+              mul(a1, b1, acc[3])};
+    };
+    int64_t body = std::min(unroll, steps);
+    int64_t looped = steps / body * body;
+    if (looped > body) {
+      auto loop = scf::ForOp::create(
+          b, loc, k, add(k, idx(looped)), idx(body), c,
+          [&](OpBuilder &, Location, Value kk, ValueRange carried) {
+            SmallVector<Value> acc(carried);
+            for (int64_t s = 0; s < body; ++s)
+              acc = step(add(kk, idx(s)), acc);
+            scf::YieldOp::create(b, loc, acc);
+          });
+      c = llvm::to_vector_of<Value>(loop.getResults());
+    } else {
+      looped = 0;
     }
+    for (int64_t s = looped; s < steps; ++s)
+      c = step(add(k, idx(s)), c);
     for (auto [tile, at] : llvm::zip(c, tiles))
       amx::TileStoreOp::create(b, loc, g.acc, accAt(at.first, at.second), tile,
                                accStride);
   };
   // For one group of panels [jc, jEnd) and `steps` k steps from `k`: every
-  // 32-row block, every pair of panels. The lhs slice of a block (32 rows x
-  // 8 k steps: 16 KiB) stays in L1 across the pairs; the group's rhs slice
-  // in L2 across the blocks.
+  // 32-row block, every pair of panels. The lhs slice of a block (2 KiB per
+  // k step) is read again for every pair, the group's rhs slice (half of
+  // L2) for every block.
   auto emitBlocks = [&](Value ic, Value iEnd, Value jc, Value jEnd, Value k,
                         int64_t steps, bool zeroInit) {
     forLoop(ic, iEnd, one, [&](Value i) {
@@ -295,8 +309,7 @@ void emitAmxGemm(OpBuilder &b, Location loc, const AmxGemm &g, int64_t nb,
   };
   // The first k group starts from zero tiles when the accumulator's zero
   // fill was folded in (then nothing else initializes it).
-  int64_t unroll = std::min<int64_t>(kAmxUnroll, g.k1);
-  int64_t main = g.k1 / unroll * unroll;
+  int64_t main = g.k1 / group * group;
   // Rows in bands of kAmxRowBlocks blocks, so that the accumulators of a
   // band and panel group stay in L2 across the k groups.
   auto emitGroup = [&](Value jc) {
@@ -304,12 +317,13 @@ void emitAmxGemm(OpBuilder &b, Location loc, const AmxGemm &g, int64_t nb,
     forLoop(zero, idx(g.m1), idx(kAmxRowBlocks), [&](Value ic) {
       Value iEnd = arith::MinSIOp::create(b, loc, add(ic, idx(kAmxRowBlocks)),
                                           idx(g.m1));
-      int64_t first = g.zeroInit ? unroll : 0;
+      int64_t first = g.zeroInit ? group : 0;
       if (g.zeroInit)
-        emitBlocks(ic, iEnd, jc, jEnd, zero, unroll, /*zeroInit=*/true);
-      forLoop(idx(first), idx(main), idx(unroll), [&](Value k) {
-        emitBlocks(ic, iEnd, jc, jEnd, k, unroll, false);
-      });
+        emitBlocks(ic, iEnd, jc, jEnd, zero, group, /*zeroInit=*/true);
+      if (first < main)
+        forLoop(idx(first), idx(main), idx(group), [&](Value k) {
+          emitBlocks(ic, iEnd, jc, jEnd, k, group, false);
+        });
       if (main != g.k1)
         emitBlocks(ic, iEnd, jc, jEnd, idx(main), g.k1 - main, false);
     });
@@ -362,16 +376,20 @@ struct LowerAmxGemmPass final
       // With threads, at least 8 groups where the panels allow it.
       if (parallel)
         nb = std::min(nb, std::max<int64_t>(2, g.n1 / 8 & ~1));
-      emitAmxGemm(b, loc, g, std::min(nb, g.n1), parallel);
+      int64_t group = kSteps > 0 ? std::min<int64_t>(kSteps, g.k1) : g.k1;
+      emitAmxGemm(b, loc, g, std::min(nb, g.n1), group,
+                  std::max<int64_t>(1, kUnroll), parallel);
       op.erase();
       if (g.zeroFill)
         g.zeroFill.erase();
       ++numLowered;
       remark::passed(loc, remarkOpts(kPassArg, "Lowered")) << remark::reason(
           "AMX GEMM {0}x{1}x{2} (padded): 2x2 blocks of 16x16 f32 tiles, "
-          "tdpbf16ps over k in steps of 32, {3} rhs panels of 16 columns "
-          "per pass over the rows",
-          g.m1 * kAmxBlock, g.n1 * kAmxCols, g.k1 * kAmxK, std::min(nb, g.n1));
+          "tdpbf16ps over k in steps of 32, the accumulators in tile "
+          "registers for {3} of the {4} steps at a time, {5} rhs panels of 16 "
+          "columns per pass over the rows",
+          g.m1 * kAmxBlock, g.n1 * kAmxCols, g.k1 * kAmxK, group, g.k1,
+          std::min(nb, g.n1));
     }
   }
 };
