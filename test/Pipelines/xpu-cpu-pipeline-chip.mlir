@@ -15,8 +15,9 @@
 // SPR-TILE: lhs packed into 14-row panels, rhs ([k, n]) into 32-column panels
 // SPR: llvm.func @forward({{.*}} attributes {target_cpu = "sapphirerapids", target_features = #llvm.target_features<[{{.*}}"+avx512f"{{.*}}"+amx-tile", "+amx-bf16", "+amx-int8"]>}
 
+// ZEN4: llvm.func internal @forward_par0({{.*}}target_cpu = "znver4"
 // ZEN4: llvm.func @forward({{.*}}target_cpu = "znver4"
-// ZEN4: llvm.func internal @wide_par0({{.*}}target_cpu = "znver4"
+// ZEN4: llvm.func internal @wide_par1({{.*}}target_cpu = "znver4"
 // ZEN4: llvm.func @wide({{.*}}target_cpu = "znver4"
 
 // HOST: llvm.func @forward({{.*}} attributes {target_cpu = "{{[^"]+}}", target_features = #llvm.target_features<[{{.*}}"+64bit"

@@ -72,8 +72,9 @@ def XPUCPUTileAndVectorizePass
     The CPU GEMM strategy, on tensors, before bufferization.
 
     A packed GEMM (the panel contraction of `xpu-cpu-pack-operands`) whose
-    result is only unpacked becomes one loop nest (single-threaded
-    pipelines; with `parallel` it is tiled on its own, below):
+    result is only unpacked becomes one loop nest (a batched one only
+    without `parallel`; with it, batched GEMMs are tiled on their own,
+    below):
 
     * row blocks of `mc` rows (`cache-tile`[0], whole panels), then k blocks
       of at most `kc` (`cache-tile`[2]; equal blocks, the last one
@@ -92,10 +93,14 @@ def XPUCPUTileAndVectorizePass
       elementwise consumer of the product (bias, activation: identity maps
       on the product, projected permutations elsewhere, elementwise body)
       is applied to the tile in registers first and replaces the unpack's
-      result.
+      result;
+    * with `parallel`, the row blocks are an `scf.forall` (at least 4 of
+      them where the rows have that many panels): each iteration packs its
+      own lhs block and writes its rows through a slice of the result
+      (`tensor.parallel_insert_slice`).
 
     Other packed GEMMs (the product has other users than the unpack, or
-    `parallel`): cache tiles of panels in n, k, m order, one register tile
+    batched with `parallel`): cache tiles of panels in n, k, m order, one register tile
     per step, the k remainder split off so every k loop is static. Plain
     matmuls:
 

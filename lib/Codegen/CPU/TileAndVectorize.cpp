@@ -32,6 +32,9 @@ using namespace mlir::xpu;
 static constexpr StringLiteral kPassArg = "xpu-cpu-tile-and-vectorize";
 /// Columns of the source that one vectorized pack tile reads per row.
 static constexpr int64_t kPackTile = 8;
+/// Row blocks a parallel packed-GEMM nest splits its rows into at least
+/// (where there are that many register-tile rows): the threads' work.
+static constexpr int64_t kMinParallelRowBlocks = 4;
 
 namespace {
 /// Tiles `op` by `sizes` with loops in `interchange` order and replaces it.
@@ -541,14 +544,21 @@ FailureOr<PackedGemmNest> matchPackedGemmNest(linalg::GenericOp gemm) {
 class PackedGemmNestBuilder {
 public:
   PackedGemmNestBuilder(RewriterBase &rewriter, PackedGemmNest g, int64_t mc,
-                        int64_t kc)
-      : rw(rewriter), g(g), loc(g.gemm.getLoc()) {
+                        int64_t kc, bool parallel)
+      : rw(rewriter), g(g), loc(g.gemm.getLoc()),
+        parallel(parallel && !g.batched) {
     // Row blocks of whole panels, no more than the rows need (then one
     // block covers them all); k blocks of equal size (a multiple of the
     // packing width when there are several), the last one possibly shorter.
     this->mc = std::max<int64_t>(1, mc / g.mr) * g.mr;
     if (!ShapedType::isDynamic(g.m))
       this->mc = std::min<int64_t>(this->mc, llvm::alignTo(g.m, g.mr));
+    // In parallel, the row blocks are the threads' work: at least
+    // kMinParallelRowBlocks of them where the rows have that many panels.
+    if (this->parallel && !ShapedType::isDynamic(g.m))
+      this->mc = std::min<int64_t>(
+          this->mc,
+          llvm::alignTo(llvm::divideCeil(g.m, kMinParallelRowBlocks), g.mr));
     int64_t blocks = llvm::divideCeil(g.k, kc);
     kb = blocks == 1 ? g.k
                      : llvm::alignTo(llvm::divideCeil(g.k, blocks), kPackTile);
@@ -556,6 +566,7 @@ public:
   }
 
   int64_t rowBlock() const { return mc; }
+  bool isParallel() const { return parallel; }
   int64_t kBlock() const { return kb; }
   int64_t numKBlocks() const { return numK; }
 
@@ -582,6 +593,8 @@ public:
     mSize = ShapedType::isDynamic(g.m)
                 ? tensor::DimOp::create(rw, loc, g.dest, b).getResult()
                 : idx(g.m);
+    if (parallel)
+      return emitParallelRowBlocks(tensors)[0];
     if (!g.batched)
       return emitRowBlocks(Value(), tensors)[0];
     Value batches = ShapedType::isDynamic(g.batch)
@@ -649,34 +662,87 @@ private:
   /// panels; the lhs block is packed once per row block and k block.
   SmallVector<Value> emitRowBlocks(Value bIdx, ValueRange tensors) {
     SmallVector<Value> init(tensors);
-    int64_t kt = kPackTile;
-    int64_t kbAlloc = g.lhsPack ? llvm::alignTo(kb, kt) : 0;
     if (g.lhsPack)
-      init.push_back(tensor::EmptyOp::create(
-          rw, loc, ArrayRef<int64_t>{mc / g.mr, kbAlloc, g.mr}, g.accType));
+      init.push_back(emptyLhsBlock());
     auto rowLoop = loop(mSize, mc, init, [&](Value ic, ValueRange args) {
-      Value mcur = ShapedType::isDynamic(g.m) ? clipped(mc, mSize, ic)
-                   : g.m % mc == 0            ? idx(mc)
-                   : g.m < mc                 ? idx(g.m)
-                                              : clipped(mc, g.m, ic);
-      auto kLoop = loop(idx(g.k), kb, args, [&](Value pc, ValueRange kArgs) {
-        SmallVector<Value> state(kArgs);
-        Value kcur = g.k % kb == 0 ? idx(kb) : clipped(kb, g.k, pc);
-        Value block;
-        if (g.lhsPack) {
-          block = packLhsBlock(bIdx, ic, mcur, pc, kcur, state.back());
-          state.back() = block;
-        }
-        SmallVector<Value> out =
-            emitPanels(bIdx, ic, mcur, pc, kcur, block,
-                       ValueRange(state).take_front(tensors.size()));
-        if (g.lhsPack)
-          out.push_back(block);
-        return out;
-      });
-      return SmallVector<Value>(kLoop.getResults());
+      return emitKBlocks(bIdx, ic, rowsFrom(ic), args, tensors.size());
     });
     return SmallVector<Value>(rowLoop.getResults().take_front(tensors.size()));
+  }
+
+  /// The row blocks as an scf.forall (non-batched GEMMs with `parallel`):
+  /// each iteration computes the rows [ic, ic + mcur) of every tensor in
+  /// `tensors` on its own slices of them, with its own lhs block buffer,
+  /// and inserts them back.
+  SmallVector<Value> emitParallelRowBlocks(ValueRange tensors) {
+    slicedRows = true;
+    auto forall = scf::ForallOp::create(
+        rw, loc, ArrayRef<OpFoldResult>{rw.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{getAsOpFoldResult(mSize)},
+        ArrayRef<OpFoldResult>{rw.getIndexAttr(mc)}, tensors, std::nullopt,
+        [&](OpBuilder &, Location, ValueRange args) {
+          Value ic = args[0];
+          ValueRange outs = args.drop_front();
+          Value mcur = rowsFrom(ic);
+          SmallVector<OpFoldResult> offsets = {ic, rw.getIndexAttr(0)};
+          SmallVector<OpFoldResult> sizes = {getAsOpFoldResult(mcur),
+                                             rw.getIndexAttr(g.n)};
+          SmallVector<OpFoldResult> strides(2, rw.getIndexAttr(1));
+          SmallVector<Value> init;
+          for (Value out : outs)
+            init.push_back(tensor::ExtractSliceOp::create(rw, loc, out,
+                                                          offsets, sizes,
+                                                          strides));
+          if (g.lhsPack)
+            init.push_back(emptyLhsBlock());
+          SmallVector<Value> rows =
+              emitKBlocks(Value(), ic, mcur, init, tensors.size());
+          auto inParallel = scf::InParallelOp::create(rw, loc);
+          rw.setInsertionPointToStart(&inParallel.getRegion().front());
+          for (auto [part, out] : llvm::zip(rows, outs))
+            tensor::ParallelInsertSliceOp::create(rw, loc, part, out, offsets,
+                                                  sizes, strides);
+        });
+    rw.setInsertionPointAfter(forall);
+    return SmallVector<Value>(forall.getResults());
+  }
+
+  /// The rows of the row block from `ic`.
+  Value rowsFrom(Value ic) {
+    return ShapedType::isDynamic(g.m) ? clipped(mc, mSize, ic)
+           : g.m % mc == 0            ? idx(mc)
+           : g.m < mc                 ? idx(g.m)
+                                      : clipped(mc, g.m, ic);
+  }
+
+  /// The buffer one row block's lhs is packed into.
+  Value emptyLhsBlock() {
+    int64_t kbAlloc = llvm::alignTo(kb, kPackTile);
+    return tensor::EmptyOp::create(
+        rw, loc, ArrayRef<int64_t>{mc / g.mr, kbAlloc, g.mr}, g.accType);
+  }
+
+  /// The k blocks of the row block at `ic` (`mcur` rows): `args` are the
+  /// first `numTensors` result tensors, then the lhs block buffer where
+  /// the lhs is packed here; returns the tensors and the buffer.
+  SmallVector<Value> emitKBlocks(Value bIdx, Value ic, Value mcur,
+                                 ValueRange args, size_t numTensors) {
+    auto kLoop = loop(idx(g.k), kb, args, [&](Value pc, ValueRange kArgs) {
+      SmallVector<Value> state(kArgs);
+      Value kcur = g.k % kb == 0 ? idx(kb) : clipped(kb, g.k, pc);
+      Value block;
+      if (g.lhsPack) {
+        block = packLhsBlock(bIdx, ic, mcur, pc, kcur, state.back());
+        state.back() = block;
+      }
+      SmallVector<Value> out =
+          emitPanels(bIdx, ic, mcur, pc, kcur, block,
+                     ValueRange(state).take_front(numTensors));
+      if (g.lhsPack)
+        out.push_back(block);
+      return out;
+    });
+    return SmallVector<Value>(kLoop.getResults());
   }
 
   /// Packs rows [ic, ic + mcur) and k values [pc, pc + kcur) of the lhs
@@ -740,20 +806,22 @@ private:
                               ValueRange tensors) {
     MLIRContext *ctx = rw.getContext();
     auto tileType = VectorType::get({g.mr, g.nr}, g.accType);
-    Value row = arith::AddIOp::create(
-        rw, loc, ic, arith::MulIOp::create(rw, loc, ir, idx(g.mr)));
+    Value rowInBlock = arith::MulIOp::create(rw, loc, ir, idx(g.mr));
+    Value row = arith::AddIOp::create(rw, loc, ic, rowInBlock);
+    // The result tensors are the row block's slices in a parallel nest.
+    Value destRow = slicedRows ? rowInBlock : row;
     Value col = arith::MulIOp::create(rw, loc, jr, idx(g.nr));
     SmallVector<bool> inBounds = {fullRowPanels(), g.n % g.nr == 0};
     Value accTensor = separateAcc ? tensors[1] : tensors[0];
-    auto readTile = [&](Value source) -> Value {
+    auto readTile = [&](Value source, Value r) -> Value {
       auto type = cast<ShapedType>(source.getType());
       return vector::TransferReadOp::create(
-          rw, loc, tileType, source, at(bIdx, row, col), pad,
+          rw, loc, tileType, source, at(bIdx, r, col), pad,
           AffineMap::getMinorIdentityMap(type.getRank(), 2, ctx), inBounds);
     };
     auto firstValue = [&]() -> Value {
       if (g.init)
-        return readTile(g.init);
+        return readTile(g.init, row);
       return vector::BroadcastOp::create(rw, loc, tileType, g.fill);
     };
     Value acc0;
@@ -767,7 +835,7 @@ private:
       rw.setInsertionPointToStart(&ifOp.getThenRegion().front());
       scf::YieldOp::create(rw, loc, firstValue());
       rw.setInsertionPointToStart(&ifOp.getElseRegion().front());
-      scf::YieldOp::create(rw, loc, readTile(accTensor));
+      scf::YieldOp::create(rw, loc, readTile(accTensor, destRow));
       rw.setInsertionPointAfter(ifOp);
       acc0 = ifOp.getResult(0);
     }
@@ -806,7 +874,7 @@ private:
     auto writeTile = [&](Value value, Value dest) -> Value {
       auto type = cast<ShapedType>(dest.getType());
       return vector::TransferWriteOp::create(
-                 rw, loc, value, dest, at(bIdx, row, col),
+                 rw, loc, value, dest, at(bIdx, destRow, col),
                  AffineMap::getMinorIdentityMap(type.getRank(), 2, ctx),
                  inBounds)
           .getResult();
@@ -894,6 +962,10 @@ private:
   PackedGemmNest g;
   Location loc;
   int64_t mc = 0, kb = 0, numK = 0;
+  /// The row blocks are an scf.forall.
+  bool parallel = false;
+  /// The result tensors in emitTile are the row block's slices.
+  bool slicedRows = false;
   bool separateAcc = false;
   Value zeroIdx, oneIdx, pad;
   /// The number of rows, at run time when m is dynamic.
@@ -939,12 +1011,12 @@ struct TileAndVectorizePass final
         packedGemms.push_back(op);
     });
     for (linalg::LinalgOp op : packedGemms) {
-      // The nest is single-threaded: with `parallel`, the packed GEMM is
-      // tiled on its own, its outermost loop an scf.forall.
+      // With `parallel`, the nest's row blocks are an scf.forall; a
+      // batched GEMM is then tiled on its own, its batches an scf.forall.
       FailureOr<PackedGemmNest> nest =
-          parallel
-              ? FailureOr<PackedGemmNest>(failure())
-              : matchPackedGemmNest(cast<linalg::GenericOp>(op.getOperation()));
+          matchPackedGemmNest(cast<linalg::GenericOp>(op.getOperation()));
+      if (succeeded(nest) && parallel && nest->batched)
+        nest = failure();
       if (succeeded(nest))
         buildNest(rewriter, *nest, nestCache);
       else
@@ -1080,7 +1152,7 @@ struct TileAndVectorizePass final
   /// Replaces a packed GEMM and the ops around it by one loop nest.
   void buildNest(RewriterBase &rewriter, PackedGemmNest g,
                  ArrayRef<int64_t> cache) {
-    PackedGemmNestBuilder builder(rewriter, g, cache[0], cache[2]);
+    PackedGemmNestBuilder builder(rewriter, g, cache[0], cache[2], parallel);
     // The GEMM is erased below; the remark keeps its location.
     Location loc = g.gemm.getLoc();
     Operation *last =
@@ -1096,7 +1168,7 @@ struct TileAndVectorizePass final
         rewriter.eraseOp(op);
     ++numGemms;
     remark::passed(loc, remarkOpts(kPassArg, "Vectorized")) << remark::reason(
-        "packed GEMM {0}x{1}x{2} as one loop nest: rows in blocks of "
+        "packed GEMM {0}x{1}x{2} as one loop nest: rows in {11}blocks of "
         "{3}{4}, k in {5} block(s) of {6}, [{7}, {8}] register tiles "
         "written straight into the result{9}{10}",
         dimString(g.m), g.n, g.k, builder.rowBlock(),
@@ -1105,7 +1177,8 @@ struct TileAndVectorizePass final
         ShapedType::isDynamic(g.m) || g.m % g.mr || g.n % g.nr
             ? " (masked at the edges)"
             : "",
-        g.epilogue ? ", epilogue applied to each tile in registers" : "");
+        g.epilogue ? ", epilogue applied to each tile in registers" : "",
+        builder.isParallel() ? "parallel (scf.forall) " : "");
   }
 
   /// The packed GEMM (xpu-cpu-pack-operands): loops (b?, M1, N1, K, mr,

@@ -1,6 +1,11 @@
-// RUN: xpu-opt %s --xpu-remarks -verify-diagnostics \
+// Remarks of functions compiled on other threads are dropped by the
+// remark engine: one thread.
+// RUN: xpu-opt %s --xpu-remarks -verify-diagnostics --mlir-disable-threading \
 // RUN:   --pass-pipeline='builtin.module(func.func(xpu-cpu-tile-and-vectorize))' \
 // RUN:   | FileCheck %s
+// RUN: xpu-opt %s \
+// RUN:   --pass-pipeline='builtin.module(func.func(xpu-cpu-tile-and-vectorize{parallel=true}))' \
+// RUN:   | FileCheck %s --check-prefix=PAR
 
 // Static shapes that the register tile divides: cache loops n, k, m (the
 // cache tile [64, 256, 256] covers the whole 16x32x64 matmul, so no cache
@@ -294,6 +299,23 @@ func.func @zero_k_matmul_stays_scalar(%a: tensor<4x0xf32>, %b: tensor<0x16xf32>,
 //       CHECK:             vector.transfer_write {{.*}} : vector<6x16xf32>, tensor<301x37xf32>
 //   CHECK-NOT:   linalg.unpack
 //   CHECK-NOT:   linalg.generic
+//
+// With `parallel` the row blocks are an scf.forall, at least 4 of them
+// (78 = 301 / 4 rounded up to whole 6-row panels): each packs its own lhs
+// block, computes its rows in a slice of the result (tile rows relative
+// to the block) and inserts the slice back.
+// PAR-LABEL: func.func @nest_bias_relu
+//       PAR:   %[[E:.+]] = tensor.empty() : tensor<301x37xf32>
+//       PAR:   scf.forall (%[[IC:.+]]) = (0) to (301) step (78) shared_outs(%[[OUT:.+]] = %[[E]])
+//       PAR:     tensor.extract_slice %[[OUT]][%[[IC]], 0] [%[[N:.+]], 37] [1, 1] : tensor<301x37xf32> to tensor<?x37xf32>
+//       PAR:     tensor.empty() : tensor<13x352x6xf32>
+//       PAR:     vector.transpose
+//       PAR:     %[[R:.+]] = arith.muli %{{.+}}, %c6 : index
+//       PAR:     vector.transfer_read %{{.+}}[%[[R]], %{{.+}}], %{{.+}} : tensor<?x37xf32>, vector<6x16xf32>
+//       PAR:     vector.transfer_read {{.*}} : tensor<37xf32>, vector<6x16xf32>
+//       PAR:     vector.transfer_write %{{.+}}, %{{.+}}[%[[R]], %{{.+}}] : vector<6x16xf32>, tensor<?x37xf32>
+//       PAR:   scf.forall.in_parallel
+//       PAR:     tensor.parallel_insert_slice %{{.+}} into %[[OUT]][%[[IC]], 0] [%[[N]], 37] [1, 1]
 func.func @nest_bias_relu(%x: tensor<301x700xf32>, %w: tensor<3x700x16xf32>,
                           %b: tensor<37xf32>) -> tensor<301x37xf32> {
   %zero = arith.constant 0.0 : f32

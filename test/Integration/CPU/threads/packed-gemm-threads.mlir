@@ -1,10 +1,10 @@
 // A Linear with a [k, n] weight (x @ w + b, then GELU through math.erf) on
-// M, N, K = 67, 301, 611: no register panel (6 rows, 16 columns) divides M
-// or N, N spans two 256-column blocks (the parallel loop has 2 iterations),
-// k = 611 is split at 512 and its remainder 99 is not a multiple of the k
-// unroll (4). Run single-threaded, on 2 and on 3 threads (more threads than
-// column blocks: the fork-join clamps the count) and with the default (one
-// thread per online core), each against the same float64 NumPy reference.
+// M, N, K = 67, 301, 611: no register panel (14 or 6 rows, 32 or 16
+// columns) divides M or N; with threads the packed GEMM's row blocks are
+// the parallel loop (at least 4 where the rows have that many panels, the
+// last one partial); k = 611 is split in two blocks. Run single-threaded,
+// on 2 and on 3 threads and with the default (one thread per online
+// core), each against the same float64 NumPy reference.
 // DEFINE: %{check} = %refcheck --input x=67x611@1 --input w=611x301@2 --input b=301@3 \
 // DEFINE:     --expr "gelu(x @ w + b)" --tol 1e-5
 // RUN: cat %s %S/../Inputs/gen.mlir | xpu-run -e main -entry-point-result=void --xpu-pipeline-options=threads=1 | %{check}
