@@ -690,9 +690,8 @@ private:
           SmallVector<OpFoldResult> strides(2, rw.getIndexAttr(1));
           SmallVector<Value> init;
           for (Value out : outs)
-            init.push_back(tensor::ExtractSliceOp::create(rw, loc, out,
-                                                          offsets, sizes,
-                                                          strides));
+            init.push_back(tensor::ExtractSliceOp::create(rw, loc, out, offsets,
+                                                          sizes, strides));
           if (g.lhsPack)
             init.push_back(emptyLhsBlock());
           SmallVector<Value> rows =
