@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # make bench: the CPU GEMM benchmark (scripts/bench-cpu.py) against NumPy /
 # OpenBLAS and, when it installs, IREE with data tiling, measured in the same
-# run; then bf16 (scripts/bench-cpu-bf16.py) against PyTorch's bf16 matmul. IREE (iree-base-compiler, iree-base-runtime from PyPI) goes into a
+# run; then bf16 (scripts/bench-cpu-bf16.py) against PyTorch's bf16 matmul,
+# and KernelBench-style GEMM + epilogue models (scripts/bench-cpu-models.py)
+# against PyTorch eager and torch.compile on the CPU. IREE
+# (iree-base-compiler, iree-base-runtime from PyPI) goes into a
 # virtual environment under the build directory, for the benchmark only; if
 # it cannot be installed the IREE column is left out.
 #
@@ -41,8 +44,10 @@ TORCH_PYTHON=${TORCH_PYTHON:-$ROOT/.venv/bin/python}
 if [ -x "$TORCH_PYTHON" ] && "$TORCH_PYTHON" -c "import torch, numpy" 2>/dev/null; then
   echo
   "$TORCH_PYTHON" "$ROOT/scripts/bench-cpu-bf16.py" --build "$BUILD_DIR" --python "$TORCH_PYTHON"
+  echo
+  XPU_OPT_BUILD_DIR="$BUILD_DIR" "$TORCH_PYTHON" "$ROOT/scripts/bench-cpu-models.py" --bf16
 else
-  echo "bench-cpu: PyTorch not importable with $TORCH_PYTHON; bf16 section left out"
+  echo "bench-cpu: PyTorch not importable with $TORCH_PYTHON; bf16 and model sections left out"
 fi
 
 # The generated SPIR-V kernels on an OpenCL device (PoCL here) next to the
