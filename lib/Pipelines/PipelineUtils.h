@@ -72,6 +72,9 @@ struct GPUFrontEndOptions {
   PrecisionPolicy precision;
   /// xpu-fold-affine-into-weights' reassociate.
   bool reassociate = false;
+  /// Keep a 16-bit epilogue's rounding after every op (no
+  /// xpu-widen-epilogue).
+  bool roundEachOp = false;
   /// The #xpu.target preset when the module has none.
   std::string chip;
   /// Choose a strategy and lay out the operands of every GEMM.
@@ -94,6 +97,7 @@ GPUFrontEndOptions getGPUFrontEndOptions(const Options &options, StringRef chip,
   frontEnd.optimize = options.optimize;
   frontEnd.precision = options.getPrecisionPolicy();
   frontEnd.reassociate = options.reassociate;
+  frontEnd.roundEachOp = options.roundEachOp;
   frontEnd.chip = chip.str();
   frontEnd.backend = backend.str();
   frontEnd.schedule = options.getScheduleOptions();

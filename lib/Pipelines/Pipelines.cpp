@@ -50,6 +50,10 @@ void mlir::xpu::addTargetIndependentOptimize(
   XPUFoldAffineIntoWeightsPassOptions fold;
   fold.reassociate = options.reassociate;
   pm.addNestedPass<func::FuncOp>(createXPUFoldAffineIntoWeightsPass(fold));
+  // A 16-bit epilogue computes in f32 before the exact simplifications,
+  // whose range analysis then sees the f32 ops.
+  if (!options.roundEachOp)
+    pm.addNestedPass<func::FuncOp>(createXPUWidenEpiloguePass());
   pm.addNestedPass<func::FuncOp>(createXPUSimplifyEpiloguePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -92,6 +96,7 @@ void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm,
   XPUOptimizePipelineOptions optimize;
   optimize.precision = options.precision.operands;
   optimize.reassociate = options.reassociate;
+  optimize.roundEachOp = options.roundEachOp;
   if (options.optimize) {
     addTargetIndependentOptimize(pm, optimize);
   } else {
@@ -199,6 +204,7 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   XPUOptimizePipelineOptions optimize;
   optimize.precision = options.getPrecisionPolicy().operands;
   optimize.reassociate = options.reassociate;
+  optimize.roundEachOp = options.roundEachOp;
   optimize.dynamicRows = true;
   if (options.optimize) {
     addTargetIndependentOptimize(pm, optimize);

@@ -73,6 +73,7 @@ LogicalResult mlir::xpu::buildXPUStrategyPrefix(OpPassManager &pm,
     XPUOptimizePipelineOptions optimize;
     optimize.precision = parsed->getPrecisionPolicy().operands;
     optimize.reassociate = parsed->reassociate;
+    optimize.roundEachOp = parsed->roundEachOp;
     if (parsed->optimize)
       addTargetIndependentOptimize(pm, optimize);
     else

@@ -131,6 +131,14 @@ struct CommonPipelineOptions : XPUPipelineOptionsBase<Derived> {
                      "scales into the weights); off by default: the result "
                      "is rounded differently from the f32 model"),
       llvm::cl::init(false)};
+  ::mlir::detail::PassOptions::Option<bool> roundEachOp{
+      *this, "round-each-op",
+      llvm::cl::desc("Round a bf16 or f16 model's GEMM epilogue after every "
+                     "op, as its element types say (PyTorch eager's "
+                     "numerics); off by default: xpu-widen-epilogue computes "
+                     "it in f32 and rounds once, at the store, as "
+                     "torch.compile's Inductor does"),
+      llvm::cl::init(false)};
 
   /// The precision policy of `precision` (validated when parsed).
   PrecisionPolicy getPrecisionPolicy() const {

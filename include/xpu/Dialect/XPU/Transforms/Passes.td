@@ -269,6 +269,60 @@ def XPUSimplifyEpiloguePass : Pass<"xpu-simplify-epilogue", "func::FuncOp"> {
   ];
 }
 
+def XPUWidenEpiloguePass : Pass<"xpu-widen-epilogue", "func::FuncOp"> {
+  let summary = "Compute 16-bit float epilogue arithmetic in f32 and round "
+                "once, at the store";
+  let description = [{
+    A model cast to bf16 (or f16) writes its epilogue in that type: every
+    elementwise op's result is rounded to 16 bits before the next op reads
+    it, which is what PyTorch eager computes, op by op. Inside a fused
+    `xpu.gemm` epilogue the value never leaves the registers, so the
+    rounding after each op only costs conversions (and keeps the backends
+    from using their f32 instructions: a bf16 `math.tanh` becomes an
+    expansion instead of `tanh.approx.f32`). This pass computes the
+    epilogue's 16-bit arithmetic in f32, as torch.compile's Inductor does
+    for the pointwise ops it fuses:
+
+    * an `arith` or `math` op whose float operands and results are all one
+      16-bit float type (bf16 or f16) is recreated on f32 values, with its
+      attributes (fast-math flags, predicates); its operands come from the
+      f32 value they were rounded from (`arith.truncf` f32 -> 16 bits), an
+      `arith.extf` of them, an f32 copy of a constant (exact), or an
+      `arith.extf` made once;
+    * a 16-bit result that something else reads (the `xpu.yield`, an op
+      this pass does not widen) is rounded from the f32 value there, so the
+      GEMM's result type does not change and the stored value is rounded
+      exactly once;
+    * `arith.extf` of a widened value reads the f32 value directly.
+
+    Bit casts, integer conversions, ops in nested regions and ops on
+    vectors are left as they are. The result differs from op-by-op
+    rounding by at most the rounding the intermediate steps no longer do,
+    and is closer to the exact value. Each widened GEMM is a `passed`
+    remark; pipelines run this pass unless `round-each-op=true`.
+
+    Before:
+    ```mlir
+    %t = arith.truncf %acc : f32 to bf16
+    %n = arith.negf %t : bf16
+    %e = math.exp %n : bf16
+    xpu.yield %e : bf16
+    ```
+    After:
+    ```mlir
+    %n = arith.negf %acc : f32
+    %e = math.exp %n : f32
+    %r = arith.truncf %e : f32 to bf16
+    xpu.yield %r : bf16
+    ```
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect",
+                           "::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numWidened", "num-widened", "Epilogue ops computed in f32">
+  ];
+}
+
 def XPUFoldAffineIntoWeightsPass
     : Pass<"xpu-fold-affine-into-weights", "func::FuncOp"> {
   let summary = "Fold BatchNorm (inference), per-channel scales and affine "
