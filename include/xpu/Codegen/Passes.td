@@ -38,7 +38,11 @@ def XPUCPUPackOperandsPass
     panels `[Np/16, Kp/32, 16, 16, 2]` (weight-only work: `<fn>.pack` for a
     weight), a `linalg.generic` contraction into `[Mp, Np/16, 16]` f32, and
     the `[m, n]` corner of it as the result; `xpu-cpu-lower-amx-gemm`
-    lowers the contraction after bufferization.
+    lowers the contraction after bufferization. A statically shaped
+    `linalg.batch_matmul` of that kind (a bmm of two activations) becomes
+    an `scf.for` over the batch whose body slices out one batch's matrices,
+    builds that AMX form for them and inserts its `[m, n]` result into the
+    `[b, m, n]` one.
 
     Every register tile of the packed problem is full, whatever the shape:
     `xpu-cpu-tile-and-vectorize` vectorizes it without masks. Other
@@ -46,7 +50,8 @@ def XPUCPUPackOperandsPass
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
   let options = [
     ListOption<"registerTile", "register-tile", "int64_t",
                "Register tile [mr, nr]: the packed panel sizes (default: "

@@ -13,6 +13,7 @@
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
@@ -100,10 +101,9 @@ bool isAllF32(linalg::LinalgOp op) {
 }
 
 /// True if `op` multiplies bf16 operands into an f32 result that starts
-/// from zero: the AMX form (AmxLayout.h) computes exactly that.
-bool isAmxCandidate(linalg::LinalgOp op, MatmulForm form) {
-  if (form.batched)
-    return false;
+/// from zero: the AMX form (AmxLayout.h) computes exactly that (a batched
+/// one once per batch).
+bool isAmxCandidate(linalg::LinalgOp op) {
   Type lhs = cast<ShapedType>(op.getDpsInputOperand(0)->get().getType())
                  .getElementType();
   Type rhs = cast<ShapedType>(op.getDpsInputOperand(1)->get().getType())
@@ -175,7 +175,7 @@ struct PackOperandsPass final
       bool isStatic = llvm::all_of(op->getOperandTypes(), [](Type t) {
         return cast<ShapedType>(t).hasStaticShape();
       });
-      if (succeeded(form) && useAmx && isStatic && isAmxCandidate(op, *form)) {
+      if (succeeded(form) && useAmx && isStatic && isAmxCandidate(op)) {
         rewriteMatmulForAmx(rewriter, op, *form);
         ++numAmx;
         continue;
@@ -197,23 +197,94 @@ struct PackOperandsPass final
     }
   }
 
-  /// bf16 lhs [m, k] and rhs [k, n] or [n, k] into a zero-filled f32
-  /// [m, n], in the AMX form (AmxLayout.h): the lhs packed into zero-padded
-  /// 32x32 blocks, the rhs copied into a zero [Np, Kp] one (weight-only work,
-  /// outlined into <fn>.pack when the rhs is a weight) and relaid into VNNI
-  /// panels [N1, K1, 16, 16, 2], the contraction into [M1, 32, N1, 16], and
-  /// the [m, n] corner of its [Mp, Np] view as the result.
+  /// bf16 lhs [b?, m, k] and rhs [b?, k, n] or [b?, n, k] into a
+  /// zero-filled f32 [b?, m, n], in the AMX form (buildAmxProduct); a
+  /// batched one in an scf.for over the batch, one AMX product per batch
+  /// inserted into the result.
   void rewriteMatmulForAmx(RewriterBase &rewriter, linalg::LinalgOp op,
                            MatmulForm form) {
     Location loc = op.getLoc();
-    MLIRContext *ctx = op->getContext();
     rewriter.setInsertionPoint(op);
     Value lhs = op.getDpsInputOperand(0)->get();
     Value rhs = op.getDpsInputOperand(1)->get();
     auto resultType =
         cast<RankedTensorType>(op.getDpsInitOperand(0)->get().getType());
-    int64_t m = resultType.getDimSize(0), n = resultType.getDimSize(1);
-    int64_t k = cast<RankedTensorType>(lhs.getType()).getDimSize(1);
+    Type f32 = rewriter.getF32Type();
+    if (!form.batched) {
+      Value result = buildAmxProduct(rewriter, loc, lhs, rhs, form,
+                                     op->getName().getStringRef());
+      // A padded result that is returned as it is would be copied out of
+      // its strided view by the runtime's generic memref.copy: a
+      // linalg.copy (loops, which LLVM vectorizes) is faster.
+      if (result.getDefiningOp<tensor::ExtractSliceOp>() &&
+          llvm::any_of(op->getUsers(), [](Operation *user) {
+            return user->hasTrait<OpTrait::IsTerminator>();
+          })) {
+        Value dest =
+            tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), f32);
+        result =
+            linalg::CopyOp::create(rewriter, loc, result, dest).getResult(0);
+      }
+      rewriter.replaceOp(op, result);
+      return;
+    }
+    // [b, rows, cols] -> the [rows, cols] matrix of batch `i`, and back.
+    ArrayRef<int64_t> shape = resultType.getShape();
+    auto matrixSlice = [&](Value i, ArrayRef<int64_t> dims) {
+      SmallVector<OpFoldResult> offsets = {i, rewriter.getIndexAttr(0),
+                                           rewriter.getIndexAttr(0)};
+      SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(1),
+                                         rewriter.getIndexAttr(dims[1]),
+                                         rewriter.getIndexAttr(dims[2])};
+      SmallVector<OpFoldResult> strides(3, rewriter.getIndexAttr(1));
+      return std::make_tuple(offsets, sizes, strides);
+    };
+    auto matrixOf = [&](Value batched, Value i) -> Value {
+      auto type = cast<RankedTensorType>(batched.getType());
+      auto [offsets, sizes, strides] = matrixSlice(i, type.getShape());
+      auto matrix = RankedTensorType::get(type.getShape().drop_front(),
+                                          type.getElementType());
+      return tensor::ExtractSliceOp::create(rewriter, loc, matrix, batched,
+                                            offsets, sizes, strides);
+    };
+    Value init = tensor::EmptyOp::create(rewriter, loc, shape, f32);
+    Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value ub = arith::ConstantIndexOp::create(rewriter, loc, shape[0]);
+    Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, lb, ub, step, ValueRange{init},
+        [&](OpBuilder &, Location, Value i, ValueRange carried) {
+          Value lhsMatrix = matrixOf(lhs, i);
+          Value rhsMatrix = matrixOf(rhs, i);
+          Value product = buildAmxProduct(rewriter, loc, lhsMatrix, rhsMatrix,
+                                          form, "each batch's matrix");
+          auto [offsets, sizes, strides] = matrixSlice(i, shape);
+          Value next = tensor::InsertSliceOp::create(
+              rewriter, loc, product, carried[0], offsets, sizes, strides);
+          scf::YieldOp::create(rewriter, loc, next);
+        });
+    remark::passed(loc, remarkOpts(kPassArg, "PackedForAmx"))
+        << remark::reason("{0} (bf16 into f32): one AMX product per batch, "
+                          "in an scf.for over the {1} batches",
+                          op->getName().getStringRef(), shape[0]);
+    rewriter.replaceOp(op, loop.getResult(0));
+  }
+
+  /// bf16 lhs [m, k] and rhs [k, n] or [n, k] multiplied into a zero-filled
+  /// f32 [m, n] in the AMX form (AmxLayout.h): the lhs packed into
+  /// zero-padded 32x32 blocks, the rhs copied into a zero [Np, Kp] one
+  /// (weight-only work, outlined into <fn>.pack when the rhs is a weight)
+  /// and relaid into VNNI panels [N1, K1, 16, 16, 2], the contraction into
+  /// [M1, 32, N1, 16], and the [m, n] corner of its [Mp, Np] view (an
+  /// extract_slice where it is padded) as the result.
+  /// `what` names the product in the remark.
+  Value buildAmxProduct(RewriterBase &rewriter, Location loc, Value lhs,
+                        Value rhs, MatmulForm form, StringRef what) {
+    MLIRContext *ctx = rewriter.getContext();
+    auto lhsType = cast<RankedTensorType>(lhs.getType());
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
+    int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1);
+    int64_t n = rhsType.getDimSize(form.rhsTransposed ? 0 : 1);
     int64_t mp = llvm::alignTo(m, kAmxBlock), np = llvm::alignTo(n, kAmxBlock);
     int64_t kp = llvm::alignTo(k, kAmxK);
     Type bf16 = rewriter.getBF16Type(), f32 = rewriter.getF32Type();
@@ -316,24 +387,13 @@ struct PackOperandsPass final
                                  rewriter.getIndexAttr(n)},
           ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
                                  rewriter.getIndexAttr(1)});
-    // A padded result that is returned as it is would be copied out of its
-    // strided view by the runtime's generic memref.copy: a linalg.copy
-    // (loops, which LLVM vectorizes) is faster.
-    if (result != flat && llvm::any_of(op->getUsers(), [](Operation *user) {
-          return user->hasTrait<OpTrait::IsTerminator>();
-        })) {
-      Value dest =
-          tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), f32);
-      result = linalg::CopyOp::create(rewriter, loc, result, dest).getResult(0);
-    }
     remark::passed(loc, remarkOpts(kPassArg, "PackedForAmx")) << remark::reason(
         "{0} (bf16 into f32) in the AMX form: lhs packed into 32x32 "
         "blocks ({1}x{2} padded), "
         "rhs ({3}) into VNNI panels {4}x{5}x16x16x2, f32 tiles "
         "{1}x{6}",
-        op->getName().getStringRef(), mp, kp,
-        form.rhsTransposed ? "[n, k]" : "[k, n]", n1, k1, np);
-    rewriter.replaceOp(op, result);
+        what, mp, kp, form.rhsTransposed ? "[n, k]" : "[k, n]", n1, k1, np);
+    return result;
   }
 
   /// lhs [b?, m, k] -> [b?, M1, k, mr]; rhs [b?, k, n] or [b?, n, k] ->

@@ -224,6 +224,37 @@ func.func @bf16_matmul_on_amx(%a: tensor<40x70xbf16>, %b: tensor<50x70xbf16>) ->
 
 // -----
 
+// A bf16 batch_matmul (both operands activations, as in a bmm): one AMX
+// product per batch in an scf.for, each batch's [m, k] and [k, n] matrices
+// sliced out, its [m, n] corner inserted into the [b, m, n] result.
+// CHECK-LABEL: func.func @bf16_batch_matmul_on_amx
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9]+]]: tensor<3x40x70xbf16>, %[[B:[a-zA-Z0-9]+]]: tensor<3x70x50xbf16>
+//       CHECK:   %[[R:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[C:.*]] = %{{.*}}) -> (tensor<3x40x50xf32>)
+//       CHECK:     %[[AI:.*]] = tensor.extract_slice %[[A]][%[[I]], 0, 0] [1, 40, 70] [1, 1, 1] : tensor<3x40x70xbf16> to tensor<40x70xbf16>
+//       CHECK:     %[[BI:.*]] = tensor.extract_slice %[[B]][%[[I]], 0, 0] [1, 70, 50] [1, 1, 1] : tensor<3x70x50xbf16> to tensor<70x50xbf16>
+//       CHECK:     linalg.pack %[[AI]]
+//       CHECK:     linalg.generic {{.*}} ins(%[[BI]] : tensor<70x50xbf16>)
+//       CHECK:     %[[P:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
+//       CHECK:     %[[F:.*]] = tensor.collapse_shape %[[P]]
+//       CHECK:     %[[S:.*]] = tensor.extract_slice %[[F]][0, 0] [40, 50] [1, 1]
+//       CHECK:     %[[N:.*]] = tensor.insert_slice %[[S]] into %[[C]][%[[I]], 0, 0] [1, 40, 50] [1, 1, 1] : tensor<40x50xf32> into tensor<3x40x50xf32>
+//       CHECK:     scf.yield %[[N]]
+//       CHECK:   return %[[R]]
+module attributes {xpu.target = #xpu.target<"sapphirerapids">} {
+func.func @bf16_batch_matmul_on_amx(%a: tensor<3x40x70xbf16>, %b: tensor<3x70x50xbf16>) -> tensor<3x40x50xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x40x50xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<3x40x50xf32>) -> tensor<3x40x50xf32>
+  // expected-remark @+2 {{linalg.batch_matmul (bf16 into f32): one AMX product per batch, in an scf.for over the 3 batches}}
+  // expected-remark @+1 {{each batch's matrix (bf16 into f32) in the AMX form: lhs packed into 32x32 blocks (64x96 padded), rhs ([k, n]) into VNNI panels 4x3x16x16x2, f32 tiles 64x64}}
+  %r = linalg.batch_matmul ins(%a, %b : tensor<3x40x70xbf16>, tensor<3x70x50xbf16>)
+                           outs(%c : tensor<3x40x50xf32>) -> tensor<3x40x50xf32>
+  return %r : tensor<3x40x50xf32>
+}
+}
+
+// -----
+
 // The same matmul on a target without AMX (x86-64-v4) keeps the matmul.
 // CHECK-LABEL: func.func @bf16_matmul_without_amx_is_untouched
 //       CHECK:   linalg.matmul
