@@ -263,6 +263,9 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
       pm.addPass(createXPUCPULowerAmxGemmPass(lowerAmx));
     }
   }
+  // Copies into part of a buffer (padded operands) as loops that LLVM
+  // vectorizes, not the runtime's element-by-element memrefCopy.
+  pm.addNestedPass<func::FuncOp>(createXPUCPULowerStridedCopiesPass());
   // Vector math stays vector math: polynomial approximations instead of
   // one libm call per lane.
   pm.addNestedPass<func::FuncOp>(createXPUCPUApproximateMathPass());

@@ -246,6 +246,30 @@ def XPUCPUApproximateMathPass
   ];
 }
 
+def XPUCPULowerStridedCopiesPass
+    : Pass<"xpu-cpu-lower-strided-copies", "func::FuncOp"> {
+  let summary = "Copy between strided views with loops instead of the "
+                "runtime's memrefCopy";
+  let description = [{
+    Bufferization writes a value into part of a larger buffer with
+    `memref.copy` when it could not compute it there (a padded operand: the
+    value, then `tensor.insert_slice` into a zero buffer). The LLVM
+    lowering turns a `memref.copy` between contiguous buffers into
+    `memcpy`, and any other one into a call of the runtime's `memrefCopy`,
+    which walks the strided views one element at a time. This pass
+    rewrites each `memref.copy` between statically shaped views with
+    static strides, where either side is not contiguous, into
+    `linalg.copy`: loops (`convert-linalg-to-loops`) over a unit-stride
+    innermost dimension, which LLVM vectorizes. Contiguous copies and
+    dynamically shaped ones are left alone.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let statistics = [
+    Statistic<"numRewritten", "num-rewritten",
+              "Strided memref.copy ops rewritten to linalg.copy">
+  ];
+}
+
 def XPUCPUParallelToThreadsPass
     : Pass<"xpu-cpu-parallel-to-threads", "ModuleOp"> {
   let summary = "Run parallel loops on POSIX threads (fork-join), without "
