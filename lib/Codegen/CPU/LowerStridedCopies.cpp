@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Codegen/Passes.h"
+#include "xpu/Dialect/XPU/Utils/MemRefUtils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -18,19 +19,9 @@ namespace mlir::xpu {
 } // namespace mlir::xpu
 
 using namespace mlir;
+using namespace mlir::xpu;
 
 namespace {
-/// True if `type` is statically shaped with static strides and offset.
-bool isStaticStrided(MemRefType type) {
-  if (!type.hasStaticShape())
-    return false;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return succeeded(type.getStridesAndOffset(strides, offset)) &&
-         !ShapedType::isDynamic(offset) &&
-         llvm::none_of(strides, ShapedType::isDynamic);
-}
-
 struct LowerStridedCopiesPass final
     : xpu::impl::XPUCPULowerStridedCopiesPassBase<LowerStridedCopiesPass> {
   using Base::Base;

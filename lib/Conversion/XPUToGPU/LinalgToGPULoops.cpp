@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Conversion/Passes.h"
+#include "xpu/Dialect/XPU/Utils/MemRefUtils.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 #include "xpu/Dialect/XPU/Utils/SizeArithmetic.h"
 
@@ -74,18 +75,6 @@ static constexpr int64_t kMaxWorkgroups = (int64_t(1) << 31) - 1;
 namespace {
 /// True if a SPIR-V kernel can run `op`: static identity-layout memrefs only
 /// (kernels get bare pointers) and no calls in the payload.
-/// A memref type with a static shape, static strides and a static offset.
-bool isStaticStrided(MemRefType type) {
-  if (!type.hasStaticShape())
-    return false;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)))
-    return false;
-  return !ShapedType::isDynamic(offset) &&
-         llvm::none_of(strides, ShapedType::isDynamic);
-}
-
 bool isGPUMappable(linalg::LinalgOp op, bool allowBF16,
                    bool allowStrided = false) {
   if (!op.hasPureBufferSemantics())
