@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bf16 GEMM benchmark of xpu-cpu-pipeline (precision=bf16) against PyTorch's
+"""bf16 and int8 GEMM benchmark of xpu-cpu-pipeline (precision=bf16) against PyTorch's
 bf16 matmul (oneDNN; AMX where the CPU has it), measured in the same run
 (make bench, after bench-cpu.py).
 
@@ -19,6 +19,12 @@ Both report the minimum over the calls; the ratio is (peer time) / (xpu
 time), above 1 the xpu pipeline is faster. The xpu result is compared with
 float64 NumPy on the bf16-rounded operands (max relative error against
 max(max |ref|, 1)); it must stay below K 2^-24 + 1e-6.
+
+int8 (AMX tdpbssd where the CPU has it): the same shapes as an i8 x i8 ->
+i32 matmul, x [M, K] an input and w [N, K] an xpu.weight (VNNI-packed once),
+against torch._int_mm(x, w.T) on int8 tensors in the same pinned process
+(oneDNN; "n/a" where PyTorch refuses the shape). The result must equal the
+int64 NumPy product exactly.
 
 Usage: scripts/bench-cpu-bf16.py [--build build] [--python PY] [--core 1]
 """
@@ -61,6 +67,37 @@ def best(fn):
 print(json.dumps({"torch-bf16": best(lambda: xb @ wb.T),
                   "torch-conv": best(lambda: (x.to(torch.bfloat16) @ wb.T).float()),
                   "version": torch.__version__}))
+"""
+
+MODEL_INT8 = """\
+func.func @forward(%x: tensor<{m}x{k}xi8>, %w: tensor<{n}x{k}xi8> {{xpu.weight}}) -> tensor<{m}x{n}xi32> {{
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<{m}x{n}xi32>
+  %z = linalg.fill ins(%zero : i32) outs(%e : tensor<{m}x{n}xi32>) -> tensor<{m}x{n}xi32>
+  %mm = linalg.matmul indexing_maps = [affine_map<(i, j, l) -> (i, l)>, affine_map<(i, j, l) -> (j, l)>, affine_map<(i, j, l) -> (i, j)>]
+      ins(%x, %w : tensor<{m}x{k}xi8>, tensor<{n}x{k}xi8>) outs(%z : tensor<{m}x{n}xi32>) -> tensor<{m}x{n}xi32>
+  return %mm : tensor<{m}x{n}xi32>
+}}
+"""
+
+TORCH_INT8_CHILD = r"""
+import json, sys, time, numpy as np, torch
+torch.set_num_threads(1)
+x = torch.from_numpy(np.load(sys.argv[1])); w = torch.from_numpy(np.load(sys.argv[2]))
+reps = int(sys.argv[3])
+wt = w.t()
+def best(fn):
+    for _ in range(3):
+        fn()
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter(); fn(); ts.append(time.perf_counter() - t)
+    return min(ts)
+try:
+    t = best(lambda: torch._int_mm(x, wt))
+except RuntimeError:
+    t = None
+print(json.dumps({"torch-int8": t}))
 """
 
 
@@ -131,6 +168,35 @@ def main():
                   "torch-conv %.3f ms (torch %s)" % (
                       m, n, k, xpu * 1e3, peers["torch-bf16"] * 1e3,
                       peers["torch-conv"] * 1e3, peers["version"]), flush=True)
+        int8_rows = []
+        for m, n, k in SHAPES:
+            x = rng.integers(-128, 128, (m, k)).astype(np.int8)
+            w = rng.integers(-128, 128, (n, k)).astype(np.int8)
+            xp, wp, yp = (os.path.join(work, f) for f in ("xi.npy", "wi.npy",
+                                                          "yi.npy"))
+            np.save(xp, x)
+            np.save(wp, w)
+            model = os.path.join(work, "int8.mlir")
+            with open(model, "w") as f:
+                f.write(MODEL_INT8.format(m=m, n=n, k=k))
+            out = subprocess.run(
+                pin + [xpu_run, model, "--function=forward", "--input=@" + xp,
+                       "--input=@" + wp, "--output=@" + yp,
+                       "--repeat=%d" % args.reps, "--time",
+                       "--xpu-pipeline-options=threads=1"],
+                capture_output=True, text=True, check=True, env=env).stdout
+            xpu = float(re.search(r"min ([0-9.]+) ms", out).group(1)) * 1e-3
+            exact = np.array_equal(np.load(yp).astype(np.int64),
+                                   x.astype(np.int64) @ w.astype(np.int64).T)
+            peer = json.loads(subprocess.run(
+                pin + [args.python, "-c", TORCH_INT8_CHILD, xp, wp,
+                       str(args.reps)],
+                capture_output=True, text=True, check=True,
+                env=env).stdout.splitlines()[-1])["torch-int8"]
+            int8_rows.append((m, n, k, xpu, peer, exact))
+            print("bench-cpu-bf16: int8 %dx%dx%d xpu %.3f ms, torch._int_mm "
+                  "%s" % (m, n, k, xpu * 1e3, "n/a" if peer is None else
+                          "%.3f ms" % (peer * 1e3)), flush=True)
     with os.popen("uptime") as f:
         print("bench-cpu-bf16: load after: %s" % f.read().strip())
     print()
@@ -147,8 +213,20 @@ def main():
                                  fl / tb / 1e9, tc * 1e3, tb / xpu, tc / xpu,
                                  err, bound))
         failed |= not err <= bound
+    print()
+    print("| M x N x K (int8) | xpu ms (GOP/s) | torch._int_mm ms (GOP/s) | "
+          "xpu vs torch | exact |")
+    print("|---|---|---|---|---|")
+    for m, n, k, xpu, peer, exact in int8_rows:
+        ops = 2.0 * m * n * k
+        theirs = "n/a | n/a" if peer is None else "%.3f (%.0f) | %.2fx" % (
+            peer * 1e3, ops / peer / 1e9, peer / xpu)
+        print("| %dx%dx%d | %.3f (%.0f) | %s | %s |" % (
+            m, n, k, xpu * 1e3, ops / xpu / 1e9, theirs,
+            "yes" if exact else "NO"))
+        failed |= not exact
     if failed:
-        print("bench-cpu-bf16: an xpu result is off the bf16 reference")
+        print("bench-cpu-bf16: an xpu result is off its reference")
         return 1
     return 0
 

@@ -4,7 +4,9 @@ NumPy reference.
 
   npycheck.py make DIR name=SHAPE@SEED[:pos][:DTYPE] ...
       writes DIR/name.npy for each (values of refcheck.py's generator, so
-      exact in f32; DTYPE float32 by default)
+      exact in f32; DTYPE float32 by default). An integer DTYPE gets
+      integers that cover its range up to 8 bits, (37 l + 11 seed) mod 256
+      - 128 for the element's linear index l (int8: -128 to 127)
   npycheck.py check RESULT.npy --expr EXPR --tol TOL --inputs DIR name ...
       evaluates EXPR with NumPy in float64 on the named inputs and compares:
       max |got - ref| / max(max |ref|, 1) <= TOL
@@ -43,9 +45,15 @@ def main():
             if not mm:
                 raise SystemExit(f"npycheck: bad spec '{spec}'")
             shape = tuple(int(s) for s in mm.group(2).split("x"))
-            v = gen(shape, int(mm.group(3)), bool(mm.group(4)))
+            dtype = np.dtype(mm.group(5) or "float32")
+            if np.issubdtype(dtype, np.integer):
+                lin = np.arange(int(np.prod(shape)), dtype=np.int64)
+                v = ((37 * lin + 11 * int(mm.group(3))) % 256 - 128)
+                v = v.reshape(shape)
+            else:
+                v = gen(shape, int(mm.group(3)), bool(mm.group(4)))
             np.save(os.path.join(args.dir, mm.group(1) + ".npy"),
-                    v.astype(mm.group(5) or "float32"))
+                    v.astype(dtype))
         return 0
     env = {"np": np}
     for name in args.inputs[1:]:

@@ -44,6 +44,16 @@ def XPUCPUPackOperandsPass
     builds that AMX form for them and inserts its `[m, n]` result into the
     `[b, m, n]` one.
 
+    The int8 form is the same with AMX's int8 instructions (every AMX CPU
+    preset has `amx-int8`): a `linalg.matmul` or `linalg.batch_matmul` of
+    i8 operands into a zero-filled i32 result (an integer IR's quantized
+    GEMM; no precision option is involved) gets lhs blocks of 32 rows by 64
+    k values, VNNI panels of quadruples `[Np/16, Kp/64, 16, 16, 4]` and an
+    i32 accumulator, and its body keeps the matmul's `arith.extsi` (or
+    `arith.extui`) per operand, which `xpu-cpu-lower-amx-gemm` turns into
+    `tdpbssd` (`tdpbusd`, ...). Without AMX an i8 matmul keeps the
+    vectorized matmul tiling.
+
     Every register tile of the packed problem is full, whatever the shape:
     `xpu-cpu-tile-and-vectorize` vectorizes it without masks. Other
     contractions are left alone, with a remark (`--xpu-remarks`).
@@ -61,7 +71,8 @@ def XPUCPUPackOperandsPass
     Option<"amx", "amx", "bool", /*default=*/"true",
            "On a target with AMX (a CPU #xpu.target whose mma is "
            "[16, 16, 32]), rewrite bf16 matmuls into a zero-filled f32 "
-           "result into the AMX form that xpu-cpu-lower-amx-gemm lowers">
+           "result (and i8 ones into a zero-filled i32 result) into the AMX "
+           "form that xpu-cpu-lower-amx-gemm lowers">
   ];
   let statistics = [
     Statistic<"numPacked", "num-packed", "Matmuls rewritten to packed form">,
@@ -307,8 +318,8 @@ def XPUCPUParallelToThreadsPass
 
 def XPUCPULowerAmxGemmPass
     : Pass<"xpu-cpu-lower-amx-gemm", "ModuleOp"> {
-  let summary = "Lower the AMX form of bf16 GEMMs to tile loads, tdpbf16ps "
-                "and tile stores";
+  let summary = "Lower the AMX form of bf16 and int8 GEMMs to tile loads, "
+                "tdpbf16ps or tdpb[su][su]d and tile stores";
   let description = [{
     Runs on buffers, after bufferization. Each `linalg.generic` in the AMX
     form that `xpu-cpu-pack-operands` builds for bf16 GEMMs on an AMX
@@ -331,6 +342,12 @@ def XPUCPULowerAmxGemmPass
       one contiguous 1 KiB panel step), four `amx.tile_mulf` (tdpbf16ps):
       all eight tile registers;
     * the four tiles stored back (`tilestored`).
+
+    The int8 form (lhs blocks `[32, 64]` i8, VNNI panels of quadruples
+    `[N1, K1, 16, 16, 4]`, an i32 accumulator; Kp a multiple of 64) is
+    lowered the same way with `16x64xi8` operand tiles, `16x16xi32`
+    accumulators and `amx.tile_muli`; its body's `arith.extsi`/`extui` per
+    operand choose `tdpbssd`, `tdpbsud`, `tdpbusd` or `tdpbuud`.
 
     Before the nest, a call of `__xpu_cpu_request_amx` (added to the module
     once) asks Linux for the AMX tile state (`arch_prctl(ARCH_REQ_XCOMP_PERM,

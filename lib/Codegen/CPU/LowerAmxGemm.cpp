@@ -1,7 +1,8 @@
-//===- LowerAmxGemm.cpp - the AMX GEMM as tile loads and tdpbf16ps --------===//
+//===- LowerAmxGemm.cpp - the AMX GEMM as tile loads and tile products ----===//
 //
 // Lowers the AMX contraction that xpu-cpu-pack-operands builds (AmxLayout.h),
-// on buffers, to loops of amx.tile_load / amx.tile_mulf / amx.tile_store.
+// on buffers, to loops of amx.tile_load / amx.tile_mulf (bf16) or
+// amx.tile_muli (i8) / amx.tile_store.
 // See the pass description in Passes.td.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +14,7 @@
 #include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::xpu {
 #define GEN_PASS_DEF_XPUCPULOWERAMXGEMMPASS
@@ -31,14 +33,26 @@ static constexpr StringLiteral kRefusedMessage = "__xpu_cpu_amx_refused";
 /// group of 16 panels (256 KiB) stay in L2 across the k groups.
 static constexpr int64_t kAmxRowBlocks = 8;
 
-SmallVector<AffineMap> mlir::xpu::getAmxGemmIndexingMaps(MLIRContext *ctx) {
+SmallVector<AffineMap> mlir::xpu::getAmxGemmIndexingMaps(MLIRContext *ctx,
+                                                         AmxKind kind) {
   AffineExpr m1, mi, n1, n, k1, k2, kk;
   bindDims(ctx, m1, mi, n1, n, k1, k2, kk);
   auto map = [&](ArrayRef<AffineExpr> exprs) {
     return AffineMap::get(7, 0, exprs, ctx);
   };
-  return {map({m1, k1, mi, k2 * kAmxPair + kk}), map({n1, k1, k2, n, kk}),
+  return {map({m1, k1, mi, k2 * kind.group + kk}), map({n1, k1, k2, n, kk}),
           map({m1, mi, n1, n})};
+}
+
+std::optional<AmxKind>
+mlir::xpu::matchAmxGemmIndexingMaps(ArrayRef<AffineMap> maps) {
+  if (maps.empty())
+    return std::nullopt;
+  MLIRContext *ctx = maps.front().getContext();
+  for (AmxKind kind : {kAmxBf16Kind, kAmxInt8Kind})
+    if (ArrayRef<AffineMap>(getAmxGemmIndexingMaps(ctx, kind)) == maps)
+      return kind;
+  return std::nullopt;
 }
 
 namespace {
@@ -56,6 +70,9 @@ FailureOr<SmallVector<int64_t>> staticStrides(MemRefType type) {
 /// the micro-kernel handles; the reason otherwise.
 struct AmxGemm {
   Value lhs, rhs, acc;
+  AmxKind kind = kAmxBf16Kind;
+  /// i8 operands: which of them are unsigned (zero-extended in the body).
+  bool integer = false, zextLhs = false, zextRhs = false;
   /// The zero fill of `acc` right before the contraction, folded into the
   /// nest (zero tiles instead of loads in the first k group); or null.
   linalg::FillOp zeroFill;
@@ -64,63 +81,94 @@ struct AmxGemm {
   int64_t accStride = 0;
 };
 
+/// Matches the body `acc + ext(lhs) * ext(rhs)` of an AMX contraction:
+/// extf/mulf/addf for bf16, extsi or extui/muli/addi for i8 (recording
+/// which operands are zero-extended in `g`).
+bool matchAmxBody(linalg::GenericOp op, AmxGemm &g) {
+  Block *body = op.getBlock();
+  if (body->getOperations().size() != 5)
+    return false;
+  Value yielded = cast<linalg::YieldOp>(body->getTerminator()).getOperand(0);
+  Operation *add = yielded.getDefiningOp();
+  if (!add || !isa<arith::AddFOp, arith::AddIOp>(add) ||
+      g.integer != isa<arith::AddIOp>(add) ||
+      add->getOperand(0) != body->getArgument(2))
+    return false;
+  Operation *mul = add->getOperand(1).getDefiningOp();
+  if (!mul || !isa<arith::MulFOp, arith::MulIOp>(mul) ||
+      g.integer != isa<arith::MulIOp>(mul))
+    return false;
+  // The extension of block argument `i`; `zext` is set for an extui.
+  auto extended = [&](Value v, unsigned i, bool &zext) {
+    Operation *ext = v.getDefiningOp();
+    if (!ext || ext->getOperand(0) != body->getArgument(i))
+      return false;
+    zext = isa<arith::ExtUIOp>(ext);
+    return g.integer ? isa<arith::ExtSIOp, arith::ExtUIOp>(ext)
+                     : isa<arith::ExtFOp>(ext);
+  };
+  return extended(mul->getOperand(0), 0, g.zextLhs) &&
+         extended(mul->getOperand(1), 1, g.zextRhs);
+}
+
 FailureOr<AmxGemm> matchAmxGemm(linalg::GenericOp op, std::string &reason) {
+  std::optional<AmxKind> kind =
+      matchAmxGemmIndexingMaps(op.getIndexingMapsArray());
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || op.getNumLoops() != 7 ||
-      op.getIndexingMapsArray() != getAmxGemmIndexingMaps(op.getContext()))
+      op.getNumDpsInits() != 1 || op.getNumLoops() != 7 || !kind)
     return failure(); // Not an AMX contraction: nothing to say.
   AmxGemm g;
+  g.kind = *kind;
+  g.integer = kind->group == kAmxInt8Kind.group;
   g.lhs = op.getDpsInputOperand(0)->get();
   g.rhs = op.getDpsInputOperand(1)->get();
   g.acc = op.getDpsInitOperand(0)->get();
   auto lhsType = cast<MemRefType>(g.lhs.getType());
   auto rhsType = cast<MemRefType>(g.rhs.getType());
   auto accType = cast<MemRefType>(g.acc.getType());
+  auto isOperand = [&](Type t) {
+    return g.integer ? t.isInteger(8) : t.isBF16();
+  };
+  auto isAcc = [&](Type t) { return g.integer ? t.isInteger(32) : t.isF32(); };
   if (!lhsType.hasStaticShape() || !rhsType.hasStaticShape() ||
-      !accType.hasStaticShape() || !lhsType.getElementType().isBF16() ||
-      !rhsType.getElementType().isBF16() || !accType.getElementType().isF32()) {
-    reason = "its buffers are not static bf16, bf16 and f32";
+      !accType.hasStaticShape() || !isOperand(lhsType.getElementType()) ||
+      !isOperand(rhsType.getElementType()) ||
+      !isAcc(accType.getElementType())) {
+    reason = g.integer ? "its buffers are not static i8, i8 and i32"
+                       : "its buffers are not static bf16, bf16 and f32";
     return failure();
   }
   // The body must be the product of the operands as they are (a fused
   // producer would change what the tiles compute).
-  Block *body = op.getBlock();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto addOp = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
-  auto mulOp =
-      addOp ? addOp.getRhs().getDefiningOp<arith::MulFOp>() : arith::MulFOp();
-  auto extA =
-      mulOp ? mulOp.getLhs().getDefiningOp<arith::ExtFOp>() : arith::ExtFOp();
-  auto extB =
-      mulOp ? mulOp.getRhs().getDefiningOp<arith::ExtFOp>() : arith::ExtFOp();
-  if (!addOp || addOp.getLhs() != body->getArgument(2) || !extA || !extB ||
-      extA.getIn() != body->getArgument(0) ||
-      extB.getIn() != body->getArgument(1) ||
-      body->getOperations().size() != 5) {
-    reason = "its body is not acc + extf(lhs) * extf(rhs)";
+  if (!matchAmxBody(op, g)) {
+    reason = g.integer ? "its body is not acc + ext(lhs) * ext(rhs) on i32"
+                       : "its body is not acc + extf(lhs) * extf(rhs)";
     return failure();
   }
+  int64_t kStep = g.kind.k(), group = g.kind.group;
   g.m1 = lhsType.getDimSize(0);
   g.k1 = lhsType.getDimSize(1);
   g.n1 = rhsType.getDimSize(0);
-  if (lhsType.getShape().drop_front(2) != ArrayRef<int64_t>{kAmxBlock, kAmxK} ||
+  if (lhsType.getShape().drop_front(2) != ArrayRef<int64_t>{kAmxBlock, kStep} ||
       g.n1 % (kAmxBlock / kAmxCols) != 0 || rhsType.getDimSize(1) != g.k1 ||
       rhsType.getShape().drop_front(2) !=
-          ArrayRef<int64_t>{kAmxK / kAmxPair, kAmxCols, kAmxPair} ||
+          ArrayRef<int64_t>{kStep / group, kAmxCols, group} ||
       accType.getShape() !=
           ArrayRef<int64_t>{g.m1, kAmxBlock, g.n1, kAmxCols}) {
-    reason = "its shapes are not whole 32x32 blocks and 32-deep k steps";
+    reason = llvm::formatv("its shapes are not whole 32x32 blocks and "
+                           "{0}-deep k steps",
+                           kStep);
     return failure();
   }
   FailureOr<SmallVector<int64_t>> lhsStrides = staticStrides(lhsType);
   FailureOr<SmallVector<int64_t>> rhsStrides = staticStrides(rhsType);
   FailureOr<SmallVector<int64_t>> accStrides = staticStrides(accType);
-  // Tile rows are contiguous: 64 bytes of a 32x32 lhs block, a 16x16x2
-  // panel step of the rhs, 16 f32 of the accumulator.
+  // Tile rows are contiguous: 64 bytes of an lhs block, a 16x16xgroup
+  // panel step of the rhs, 16 elements of the accumulator.
   if (failed(lhsStrides) || failed(rhsStrides) || failed(accStrides) ||
-      ArrayRef(*lhsStrides).drop_front(2) != ArrayRef<int64_t>{kAmxK, 1} ||
+      ArrayRef(*lhsStrides).drop_front(2) != ArrayRef<int64_t>{kStep, 1} ||
       ArrayRef(*rhsStrides).drop_front(2) !=
-          ArrayRef<int64_t>{kAmxCols * kAmxPair, kAmxPair, 1} ||
+          ArrayRef<int64_t>{kAmxCols * group, group, 1} ||
       ArrayRef(*accStrides).drop_front(2) != ArrayRef<int64_t>{kAmxCols, 1}) {
     reason = "its buffers' rows are not contiguous";
     return failure();
@@ -132,7 +180,8 @@ FailureOr<AmxGemm> matchAmxGemm(linalg::GenericOp op, std::string &reason) {
     auto fill = dyn_cast<linalg::FillOp>(prev);
     if (fill && fill.hasPureBufferSemantics() &&
         fill.getOutputs()[0] == g.acc &&
-        matchPattern(fill.getInputs()[0], m_AnyZeroFloat())) {
+        (matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) ||
+         matchPattern(fill.getInputs()[0], m_Zero()))) {
       g.zeroFill = fill;
       g.zeroInit = true;
       break;
@@ -215,13 +264,15 @@ void emitAmxGemm(OpBuilder &b, Location loc, const AmxGemm &g, int64_t nb,
   auto idx = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
-  auto lhsTile = amx::TileType::get({kAmxRows, kAmxK}, b.getBF16Type());
-  auto rhsTile = amx::TileType::get({kAmxK / kAmxPair, kAmxCols * kAmxPair},
-                                    b.getBF16Type());
-  auto accTile = amx::TileType::get({kAmxRows, kAmxCols}, b.getF32Type());
+  Type operand = g.integer ? Type(b.getI8Type()) : Type(b.getBF16Type());
+  Type accElt = g.integer ? Type(b.getI32Type()) : Type(b.getF32Type());
+  int64_t kStep = g.kind.k(), vnni = g.kind.group;
+  auto lhsTile = amx::TileType::get({kAmxRows, kStep}, operand);
+  auto rhsTile = amx::TileType::get({kStep / vnni, kAmxCols * vnni}, operand);
+  auto accTile = amx::TileType::get({kAmxRows, kAmxCols}, accElt);
   Value zero = idx(0), one = idx(1), two = idx(2), sixteen = idx(kAmxRows);
-  Value lhsStride = idx(kAmxK), accStride = idx(g.accStride);
-  Value rhsStride = idx(kAmxCols * kAmxPair);
+  Value lhsStride = idx(kStep), accStride = idx(g.accStride);
+  Value rhsStride = idx(kAmxCols * vnni);
   auto add = [&](Value a, Value c) {
     return arith::AddIOp::create(b, loc, a, c).getResult();
   };
@@ -253,7 +304,7 @@ void emitAmxGemm(OpBuilder &b, Location loc, const AmxGemm &g, int64_t nb,
                       : amx::TileLoadOp::create(b, loc, accTile, g.acc,
                                                 accAt(row, panel), accStride)
                             .getResult());
-    // One k step: two lhs and two rhs tiles, four tdpbf16ps.
+    // One k step: two lhs and two rhs tiles, four tdpbf16ps (or tdpb*d).
     auto step = [&](Value ks, ValueRange acc) -> SmallVector<Value> {
       auto lhsAt = [&](Value row) {
         return amx::TileLoadOp::create(b, loc, lhsTile, g.lhs,
@@ -268,9 +319,11 @@ void emitAmxGemm(OpBuilder &b, Location loc, const AmxGemm &g, int64_t nb,
       };
       Value a0 = lhsAt(zero), a1 = lhsAt(sixteen);
       Value b0 = rhsAt(j), b1 = rhsAt(j1);
-      auto mul = [&](Value lhs, Value rhs, Value sum) {
-        return amx::TileMulFOp::create(b, loc, accTile, lhs, rhs, sum)
-            .getResult();
+      auto mul = [&](Value lhs, Value rhs, Value sum) -> Value {
+        if (g.integer)
+          return amx::TileMulIOp::create(b, loc, accTile, lhs, rhs, sum,
+                                         g.zextLhs, g.zextRhs);
+        return amx::TileMulFOp::create(b, loc, accTile, lhs, rhs, sum);
       };
       return {mul(a0, b0, acc[0]), mul(a0, b1, acc[1]), mul(a1, b0, acc[2]),
               mul(a1, b1, acc[3])};
@@ -371,7 +424,7 @@ struct LowerAmxGemmPass final
       func::CallOp::create(b, loc, request, ValueRange{});
       // Panels of the rhs per pass over the rows: as many 16-column panels
       // as fit in half of `l2-bytes` (at least one pair).
-      int64_t panelBytes = g.k1 * kAmxK * kAmxCols * 2;
+      int64_t panelBytes = g.k1 * kAmxCols * kAmxRowBytes;
       int64_t nb = std::max<int64_t>(2, (l2Bytes / 2) / panelBytes) & ~1;
       // With threads, at least 8 groups where the panels allow it.
       if (parallel)
@@ -383,12 +436,17 @@ struct LowerAmxGemmPass final
       if (g.zeroFill)
         g.zeroFill.erase();
       ++numLowered;
+      std::string instruction = "tdpbf16ps";
+      if (g.integer)
+        instruction = llvm::formatv("tdpb{0}{1}d", g.zextLhs ? "u" : "s",
+                                    g.zextRhs ? "u" : "s");
       remark::passed(loc, remarkOpts(kPassArg, "Lowered")) << remark::reason(
-          "AMX GEMM {0}x{1}x{2} (padded): 2x2 blocks of 16x16 f32 tiles, "
-          "tdpbf16ps over k in steps of 32, the accumulators in tile "
-          "registers for {3} of the {4} steps at a time, {5} rhs panels of 16 "
+          "AMX GEMM {0}x{1}x{2} (padded): 2x2 blocks of 16x16 {3} tiles, "
+          "{4} over k in steps of {5}, the accumulators in tile "
+          "registers for {6} of the {7} steps at a time, {8} rhs panels of 16 "
           "columns per pass over the rows",
-          g.m1 * kAmxBlock, g.n1 * kAmxCols, g.k1 * kAmxK, group, g.k1,
+          g.m1 * kAmxBlock, g.n1 * kAmxCols, g.k1 * g.kind.k(),
+          g.integer ? "i32" : "f32", instruction, g.kind.k(), group, g.k1,
           std::min(nb, g.n1));
     }
   }

@@ -9,6 +9,7 @@
 
 #include "xpu/Codegen/AmxLayout.h"
 #include "xpu/Codegen/Passes.h"
+#include "xpu/Dialect/XPU/IR/TargetPresets.h"
 #include "xpu/Dialect/XPU/IR/XPUAttrs.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
@@ -17,6 +18,9 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <array>
 
 namespace mlir::xpu {
 #define GEN_PASS_DEF_XPUCPUPACKOPERANDSPASS
@@ -100,19 +104,46 @@ bool isAllF32(linalg::LinalgOp op) {
   });
 }
 
-/// True if `op` multiplies bf16 operands into an f32 result that starts
-/// from zero: the AMX form (AmxLayout.h) computes exactly that (a batched
-/// one once per batch).
-bool isAmxCandidate(linalg::LinalgOp op) {
+/// What an AMX product computes: its kind (AmxLayout.h) and, for i8
+/// operands, which are read unsigned.
+struct AmxProduct {
+  AmxKind kind = kAmxBf16Kind;
+  bool integer = false, zextLhs = false, zextRhs = false;
+};
+
+/// The AMX product of `op` if it multiplies bf16 operands into an f32
+/// result, or i8 operands into an i32 result (with `int8` only), that
+/// starts from zero: the AMX form (AmxLayout.h) computes exactly that (a
+/// batched one once per batch).
+std::optional<AmxProduct> matchAmxProduct(linalg::LinalgOp op, bool int8) {
   Type lhs = cast<ShapedType>(op.getDpsInputOperand(0)->get().getType())
                  .getElementType();
   Type rhs = cast<ShapedType>(op.getDpsInputOperand(1)->get().getType())
                  .getElementType();
   Value init = op.getDpsInitOperand(0)->get();
+  Type acc = cast<ShapedType>(init.getType()).getElementType();
   auto fill = init.getDefiningOp<linalg::FillOp>();
-  return lhs.isBF16() && rhs.isBF16() &&
-         cast<ShapedType>(init.getType()).getElementType().isF32() && fill &&
-         matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+  if (!fill)
+    return std::nullopt;
+  Value fillValue = fill.getInputs()[0];
+  if (lhs.isBF16() && rhs.isBF16() && acc.isF32() &&
+      matchPattern(fillValue, m_AnyZeroFloat()))
+    return AmxProduct{};
+  if (!int8 || !lhs.isInteger(8) || !rhs.isInteger(8) || !acc.isInteger(32) ||
+      !matchPattern(fillValue, m_Zero()))
+    return std::nullopt;
+  // The matmul's body says how each operand is extended (linalg's
+  // cast_signed or cast_unsigned).
+  AmxProduct product{kAmxInt8Kind, /*integer=*/true};
+  for (auto [i, zext] : llvm::enumerate(
+           std::array<bool *, 2>{&product.zextLhs, &product.zextRhs})) {
+    Value arg = op.getBlock()->getArgument(i);
+    if (!arg.hasOneUse() ||
+        !isa<arith::ExtSIOp, arith::ExtUIOp>(*arg.user_begin()))
+      return std::nullopt;
+    *zext = isa<arith::ExtUIOp>(*arg.user_begin());
+  }
+  return product;
 }
 
 /// True if `target` has AMX tiles for bf16: a CPU whose matrix instruction
@@ -120,6 +151,20 @@ bool isAmxCandidate(linalg::LinalgOp op) {
 bool hasAmx(TargetAttr target) {
   return target && target.isCpu() &&
          target.getMma() == ArrayRef<int64_t>{kAmxRows, kAmxCols, kAmxK};
+}
+
+/// True if `target` also has AMX's int8 instructions: a CPU preset whose
+/// LLVM features name amx-int8 (every AMX CPU so far; a chip that is not a
+/// preset does not say).
+bool hasAmxInt8(TargetAttr target) {
+  if (!hasAmx(target))
+    return false;
+  const TargetPreset *preset = lookupTargetPreset(target.getChip());
+  if (!preset || !preset->cpu)
+    return false;
+  SmallVector<StringRef> features;
+  StringRef(preset->cpu->features).split(features, ',');
+  return llvm::is_contained(features, "amx-int8");
 }
 
 /// `value` packed with `tiles` on `dims`, outer dims in `outerPerm` order.
@@ -152,6 +197,7 @@ struct PackOperandsPass final
     SmallVector<int64_t> reg(registerTile.begin(), registerTile.end());
     TargetAttr target = TargetAttr::lookup(getOperation());
     bool useAmx = amx && hasAmx(target);
+    bool useAmxInt8 = amx && hasAmxInt8(target);
     if (reg.empty()) {
       // Without a CPU #xpu.target: the AVX2 tile.
       reg = target && target.isCpu() ? cpuRegisterTile(target)
@@ -175,14 +221,18 @@ struct PackOperandsPass final
       bool isStatic = llvm::all_of(op->getOperandTypes(), [](Type t) {
         return cast<ShapedType>(t).hasStaticShape();
       });
-      if (succeeded(form) && useAmx && isStatic && isAmxCandidate(op)) {
-        rewriteMatmulForAmx(rewriter, op, *form);
+      std::optional<AmxProduct> amxProduct;
+      if (succeeded(form) && useAmx && isStatic)
+        amxProduct = matchAmxProduct(op, useAmxInt8);
+      if (amxProduct) {
+        rewriteMatmulForAmx(rewriter, op, *form, *amxProduct);
         ++numAmx;
         continue;
       }
       if (succeeded(form) && !isAllF32(op)) {
         reason = useAmx ? "its element types are neither all f32 nor bf16 "
-                          "operands into a zero-filled f32 result (AMX)"
+                          "(i8) operands into a zero-filled f32 (i32) "
+                          "result (AMX)"
                         : "its element types are not all f32";
         form = failure();
       }
@@ -197,21 +247,21 @@ struct PackOperandsPass final
     }
   }
 
-  /// bf16 lhs [b?, m, k] and rhs [b?, k, n] or [b?, n, k] into a
-  /// zero-filled f32 [b?, m, n], in the AMX form (buildAmxProduct); a
+  /// bf16 (i8) lhs [b?, m, k] and rhs [b?, k, n] or [b?, n, k] into a
+  /// zero-filled f32 (i32) [b?, m, n], in the AMX form (buildAmxProduct); a
   /// batched one in an scf.for over the batch, one AMX product per batch
   /// inserted into the result.
   void rewriteMatmulForAmx(RewriterBase &rewriter, linalg::LinalgOp op,
-                           MatmulForm form) {
+                           MatmulForm form, AmxProduct amx) {
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
     Value lhs = op.getDpsInputOperand(0)->get();
     Value rhs = op.getDpsInputOperand(1)->get();
     auto resultType =
         cast<RankedTensorType>(op.getDpsInitOperand(0)->get().getType());
-    Type f32 = rewriter.getF32Type();
+    Type accType = resultType.getElementType();
     if (!form.batched) {
-      Value result = buildAmxProduct(rewriter, loc, lhs, rhs, form,
+      Value result = buildAmxProduct(rewriter, loc, lhs, rhs, form, amx,
                                      op->getName().getStringRef());
       // A padded result that is returned as it is would be copied out of
       // its strided view by the runtime's generic memref.copy: a
@@ -220,8 +270,8 @@ struct PackOperandsPass final
           llvm::any_of(op->getUsers(), [](Operation *user) {
             return user->hasTrait<OpTrait::IsTerminator>();
           })) {
-        Value dest =
-            tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), f32);
+        Value dest = tensor::EmptyOp::create(rewriter, loc,
+                                             resultType.getShape(), accType);
         result =
             linalg::CopyOp::create(rewriter, loc, result, dest).getResult(0);
       }
@@ -247,7 +297,7 @@ struct PackOperandsPass final
       return tensor::ExtractSliceOp::create(rewriter, loc, matrix, batched,
                                             offsets, sizes, strides);
     };
-    Value init = tensor::EmptyOp::create(rewriter, loc, shape, f32);
+    Value init = tensor::EmptyOp::create(rewriter, loc, shape, accType);
     Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value ub = arith::ConstantIndexOp::create(rewriter, loc, shape[0]);
     Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -257,37 +307,50 @@ struct PackOperandsPass final
           Value lhsMatrix = matrixOf(lhs, i);
           Value rhsMatrix = matrixOf(rhs, i);
           Value product = buildAmxProduct(rewriter, loc, lhsMatrix, rhsMatrix,
-                                          form, "each batch's matrix");
+                                          form, amx, "each batch's matrix");
           auto [offsets, sizes, strides] = matrixSlice(i, shape);
           Value next = tensor::InsertSliceOp::create(
               rewriter, loc, product, carried[0], offsets, sizes, strides);
           scf::YieldOp::create(rewriter, loc, next);
         });
-    remark::passed(loc, remarkOpts(kPassArg, "PackedForAmx"))
-        << remark::reason("{0} (bf16 into f32): one AMX product per batch, "
-                          "in an scf.for over the {1} batches",
-                          op->getName().getStringRef(), shape[0]);
+    remark::passed(loc, remarkOpts(kPassArg, "PackedForAmx")) << remark::reason(
+        "{0} ({1}): one AMX product per batch, in an "
+        "scf.for over the {2} batches",
+        op->getName().getStringRef(), describe(amx), shape[0]);
     rewriter.replaceOp(op, loop.getResult(0));
   }
 
-  /// bf16 lhs [m, k] and rhs [k, n] or [n, k] multiplied into a zero-filled
-  /// f32 [m, n] in the AMX form (AmxLayout.h): the lhs packed into
-  /// zero-padded 32x32 blocks, the rhs copied into a zero [Np, Kp] one
-  /// (weight-only work, outlined into <fn>.pack when the rhs is a weight)
-  /// and relaid into VNNI panels [N1, K1, 16, 16, 2], the contraction into
-  /// [M1, 32, N1, 16], and the [m, n] corner of its [Mp, Np] view (an
-  /// extract_slice where it is padded) as the result.
+  /// "bf16 into f32", or the i8 operands' signedness into i32.
+  static std::string describe(AmxProduct amx) {
+    if (!amx.integer)
+      return "bf16 into f32";
+    return llvm::formatv("{0} i8 times {1} i8 into i32",
+                         amx.zextLhs ? "unsigned" : "signed",
+                         amx.zextRhs ? "unsigned" : "signed");
+  }
+
+  /// bf16 (i8) lhs [m, k] and rhs [k, n] or [n, k] multiplied into a
+  /// zero-filled f32 (i32) [m, n] in the AMX form (AmxLayout.h): the lhs
+  /// packed into zero-padded 32 x k-step blocks, the rhs copied into a zero
+  /// [Np, Kp] one (weight-only work, outlined into <fn>.pack when the rhs is
+  /// a weight) and relaid into VNNI panels [N1, K1, 16, 16, group], the
+  /// contraction into [M1, 32, N1, 16], and the [m, n] corner of its
+  /// [Mp, Np] view (an extract_slice where it is padded) as the result.
   /// `what` names the product in the remark.
   Value buildAmxProduct(RewriterBase &rewriter, Location loc, Value lhs,
-                        Value rhs, MatmulForm form, StringRef what) {
+                        Value rhs, MatmulForm form, AmxProduct amx,
+                        StringRef what) {
     MLIRContext *ctx = rewriter.getContext();
     auto lhsType = cast<RankedTensorType>(lhs.getType());
     auto rhsType = cast<RankedTensorType>(rhs.getType());
     int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1);
     int64_t n = rhsType.getDimSize(form.rhsTransposed ? 0 : 1);
     int64_t mp = llvm::alignTo(m, kAmxBlock), np = llvm::alignTo(n, kAmxBlock);
-    int64_t kp = llvm::alignTo(k, kAmxK);
-    Type bf16 = rewriter.getBF16Type(), f32 = rewriter.getF32Type();
+    int64_t kStep = amx.kind.k(), group = amx.kind.group;
+    int64_t kp = llvm::alignTo(k, kStep);
+    Type operand = lhsType.getElementType();
+    Type accType =
+        amx.integer ? Type(rewriter.getI32Type()) : Type(rewriter.getF32Type());
     auto zeros = [&](ArrayRef<int64_t> shape, Type elt) {
       Value empty = tensor::EmptyOp::create(rewriter, loc, shape, elt);
       Value zero = arith::ConstantOp::create(rewriter, loc, elt,
@@ -295,13 +358,13 @@ struct PackOperandsPass final
       return linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
     };
     // `source` read through `map` (identity or transposed) into the
-    // [rows, cols] corner of a zero [rowsPadded, colsPadded] bf16 tensor.
+    // [rows, cols] corner of a zero [rowsPadded, colsPadded] tensor.
     auto padded = [&](Value source, int64_t rows, int64_t cols,
                       int64_t rowsPadded, int64_t colsPadded,
                       bool transposed) -> Value {
       if (!transposed && rows == rowsPadded && cols == colsPadded)
         return source;
-      Value dest = zeros({rowsPadded, colsPadded}, bf16);
+      Value dest = zeros({rowsPadded, colsPadded}, operand);
       SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0));
       SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(rows),
                                          rewriter.getIndexAttr(cols)};
@@ -325,30 +388,30 @@ struct PackOperandsPass final
       return tensor::InsertSliceOp::create(rewriter, loc, copy, dest, offsets,
                                            sizes, strides);
     };
-    // The lhs in zero-padded 32x32 blocks: a linalg.pack, which
+    // The lhs in zero-padded 32 x kStep blocks: a linalg.pack, which
     // xpu-cpu-tile-and-vectorize vectorizes (and no elementwise producer
     // is fused into the contraction through it).
     int64_t m1 = mp / kAmxBlock;
     Value lhsBlocks =
-        pack(rewriter, loc, lhs, {0, 1}, {kAmxBlock, kAmxK}, /*outerPerm=*/{});
+        pack(rewriter, loc, lhs, {0, 1}, {kAmxBlock, kStep}, /*outerPerm=*/{});
     // The rhs as [n, k]: an x·Wᵀ weight is read as it is, a [k, n] one
     // transposed.
     Value rhsPadded = padded(rhs, n, k, np, kp, !form.rhsTransposed);
 
-    // VNNI panels: vnni[n1][k1][k2][j][kk] = rhs[n1 * 16 + j][k1 * 32 +
-    // k2 * 2 + kk].
-    int64_t n1 = np / kAmxCols, k1 = kp / kAmxK;
-    SmallVector<int64_t> vnniShape = {n1, k1, kAmxK / kAmxPair, kAmxCols,
-                                      kAmxPair};
+    // VNNI panels: vnni[n1][k1][k2][j][kk] = rhs[n1 * 16 + j][k1 * kStep +
+    // k2 * group + kk].
+    int64_t n1 = np / kAmxCols, k1 = kp / kStep;
+    SmallVector<int64_t> vnniShape = {n1, k1, kStep / group, kAmxCols, group};
     AffineExpr dn1, dk1, dk2, dj, dkk;
     bindDims(ctx, dn1, dk1, dk2, dj, dkk);
     AffineMap vnniIn = AffineMap::get(
-        5, 0, {dn1 * kAmxCols + dj, dk1 * kAmxK + dk2 * kAmxPair + dkk}, ctx);
+        5, 0, {dn1 * kAmxCols + dj, dk1 * kStep + dk2 * group + dkk}, ctx);
     Value vnni =
         linalg::GenericOp::create(
-            rewriter, loc, RankedTensorType::get(vnniShape, bf16),
+            rewriter, loc, RankedTensorType::get(vnniShape, operand),
             ValueRange{rhsPadded},
-            ValueRange{tensor::EmptyOp::create(rewriter, loc, vnniShape, bf16)},
+            ValueRange{
+                tensor::EmptyOp::create(rewriter, loc, vnniShape, operand)},
             ArrayRef<AffineMap>{vnniIn,
                                 AffineMap::getMultiDimIdentityMap(5, ctx)},
             SmallVector<utils::IteratorType>(5, utils::IteratorType::parallel),
@@ -358,24 +421,38 @@ struct PackOperandsPass final
             .getResult(0);
 
     // The contraction over (m1, mi, n1, n, k1, k2, kk).
-    Value acc = zeros({m1, kAmxBlock, n1, kAmxCols}, f32);
+    Value acc = zeros({m1, kAmxBlock, n1, kAmxCols}, accType);
     SmallVector<utils::IteratorType> iterators(4,
                                                utils::IteratorType::parallel);
     iterators.append(3, utils::IteratorType::reduction);
     Value product =
         linalg::GenericOp::create(
             rewriter, loc, acc.getType(), ValueRange{lhsBlocks, vnni},
-            ValueRange{acc}, getAmxGemmIndexingMaps(ctx), iterators,
+            ValueRange{acc}, getAmxGemmIndexingMaps(ctx, amx.kind), iterators,
             [&](OpBuilder &b, Location l, ValueRange args) {
-              Value a = arith::ExtFOp::create(b, l, f32, args[0]);
-              Value w = arith::ExtFOp::create(b, l, f32, args[1]);
-              Value mul = arith::MulFOp::create(b, l, a, w);
+              if (!amx.integer) {
+                Value a = arith::ExtFOp::create(b, l, accType, args[0]);
+                Value w = arith::ExtFOp::create(b, l, accType, args[1]);
+                Value mul = arith::MulFOp::create(b, l, a, w);
+                linalg::YieldOp::create(
+                    b, l,
+                    arith::AddFOp::create(b, l, args[2], mul).getResult());
+                return;
+              }
+              auto extend = [&](Value v, bool zext) -> Value {
+                if (zext)
+                  return arith::ExtUIOp::create(b, l, accType, v);
+                return arith::ExtSIOp::create(b, l, accType, v);
+              };
+              Value a = extend(args[0], amx.zextLhs);
+              Value w = extend(args[1], amx.zextRhs);
+              Value mul = arith::MulIOp::create(b, l, a, w);
               linalg::YieldOp::create(
-                  b, l, arith::AddFOp::create(b, l, args[2], mul).getResult());
+                  b, l, arith::AddIOp::create(b, l, args[2], mul).getResult());
             })
             .getResult(0);
     Value flat = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get({mp, np}, f32), product,
+        rewriter, loc, RankedTensorType::get({mp, np}, accType), product,
         ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
     Value result = flat;
     if (m != mp || n != np)
@@ -388,11 +465,12 @@ struct PackOperandsPass final
           ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
                                  rewriter.getIndexAttr(1)});
     remark::passed(loc, remarkOpts(kPassArg, "PackedForAmx")) << remark::reason(
-        "{0} (bf16 into f32) in the AMX form: lhs packed into 32x32 "
-        "blocks ({1}x{2} padded), "
-        "rhs ({3}) into VNNI panels {4}x{5}x16x16x2, f32 tiles "
-        "{1}x{6}",
-        what, mp, kp, form.rhsTransposed ? "[n, k]" : "[k, n]", n1, k1, np);
+        "{0} ({1}) in the AMX form: lhs packed into 32x{2} blocks ({3}x{4} "
+        "padded), rhs ({5}) into VNNI panels {6}x{7}x16x16x{8}, {9} tiles "
+        "{3}x{10}",
+        what, describe(amx), kStep, mp, kp,
+        form.rhsTransposed ? "[n, k]" : "[k, n]", n1, k1, group,
+        amx.integer ? "i32" : "f32", np);
     return result;
   }
 

@@ -171,8 +171,7 @@ bool isAmxAccumulatorFill(linalg::LinalgOp op) {
   OpOperand &use = *fill->use_begin();
   auto gemm = dyn_cast<linalg::GenericOp>(use.getOwner());
   return gemm && gemm.isDpsInit(&use) &&
-         gemm.getIndexingMapsArray() ==
-             getAmxGemmIndexingMaps(op->getContext());
+         matchAmxGemmIndexingMaps(gemm.getIndexingMapsArray());
 }
 
 /// A linalg.generic with one result whose only reduction loop is the

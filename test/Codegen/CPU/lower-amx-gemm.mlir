@@ -158,3 +158,98 @@ func.func @zero_fill_is_folded(%a: memref<1x9x32x32xbf16>, %b: memref<2x9x16x16x
   }
   return
 }
+
+// -----
+
+// i8 operands into i32 (the AMX form of an int8 matmul, AmxLayout.h): a k
+// step is 64 i8 values, the rhs panels hold quadruples; the zero fill
+// becomes zero tiles. Signed operands (arith.extsi) are tdpbssd: tile_muli
+// without zext.
+#a = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d1, d5 * 4 + d6)>
+#b = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d4, d5, d3, d6)>
+#c = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @amx_gemm_i8
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9]+]]: memref<2x3x32x64xi8>
+//  CHECK-SAME:   %[[B:[a-zA-Z0-9]+]]: memref<4x3x16x16x4xi8>
+//  CHECK-SAME:   %[[C:[a-zA-Z0-9]+]]: memref<2x32x4x16xi32>
+//   CHECK-NOT:   linalg.fill
+//       CHECK:   call @__xpu_cpu_request_amx()
+//   CHECK-COUNT-4:         amx.tile_zero : !amx.tile<16x16xi32>
+//   CHECK-COUNT-2:         amx.tile_load %[[A]]{{.*}} : memref<2x3x32x64xi8> into !amx.tile<16x64xi8>
+//   CHECK-COUNT-2:         amx.tile_load %[[B]]{{.*}} : memref<4x3x16x16x4xi8> into !amx.tile<16x64xi8>
+//       CHECK:             amx.tile_muli %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} : !amx.tile<16x64xi8>, !amx.tile<16x64xi8>, !amx.tile<16x16xi32>
+//   CHECK-NOT:             amx.tile_mulf
+//   CHECK-COUNT-4:         amx.tile_store %[[C]]
+//   CHECK-NOT:   linalg.generic
+func.func @amx_gemm_i8(%a: memref<2x3x32x64xi8>, %b: memref<4x3x16x16x4xi8>, %c: memref<2x32x4x16xi32>) {
+  %zero = arith.constant 0 : i32
+  linalg.fill ins(%zero : i32) outs(%c : memref<2x32x4x16xi32>)
+  // expected-remark @+1 {{AMX GEMM 64x64x192 (padded): 2x2 blocks of 16x16 i32 tiles, tdpbssd over k in steps of 64, the accumulators in tile registers for 3 of the 3 steps at a time, 4 rhs panels of 16 columns per pass over the rows}}
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%a, %b : memref<2x3x32x64xi8>, memref<4x3x16x16x4xi8>) outs(%c : memref<2x32x4x16xi32>) {
+  ^bb0(%x: i8, %w: i8, %acc: i32):
+    %0 = arith.extsi %x : i8 to i32
+    %1 = arith.extsi %w : i8 to i32
+    %2 = arith.muli %0, %1 : i32
+    %3 = arith.addi %acc, %2 : i32
+    linalg.yield %3 : i32
+  }
+  return
+}
+
+// -----
+
+// An unsigned lhs (arith.extui) times a signed rhs is tdpbusd: tile_muli
+// with zext on the lhs only.
+#a = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d1, d5 * 4 + d6)>
+#b = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d4, d5, d3, d6)>
+#c = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @amx_gemm_u8_s8
+//       CHECK:   amx.tile_muli %{{[^ ]+}} zext, %{{[^ ]+}}, %{{[^ ]+}} :
+func.func @amx_gemm_u8_s8(%a: memref<2x3x32x64xi8>, %b: memref<4x3x16x16x4xi8>, %c: memref<2x32x4x16xi32>) {
+  // expected-remark @+1 {{AMX GEMM 64x64x192 (padded): 2x2 blocks of 16x16 i32 tiles, tdpbusd over k}}
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%a, %b : memref<2x3x32x64xi8>, memref<4x3x16x16x4xi8>) outs(%c : memref<2x32x4x16xi32>) {
+  ^bb0(%x: i8, %w: i8, %acc: i32):
+    %0 = arith.extui %x : i8 to i32
+    %1 = arith.extsi %w : i8 to i32
+    %2 = arith.muli %0, %1 : i32
+    %3 = arith.addi %acc, %2 : i32
+    linalg.yield %3 : i32
+  }
+  return
+}
+
+// -----
+
+// The int8 maps with bf16 buffers, and an i8 body that is not the plain
+// product, are left alone with a remark.
+#a = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d1, d5 * 4 + d6)>
+#b = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d4, d5, d3, d6)>
+#c = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @i8_mismatches_are_untouched
+//   CHECK-NOT:   amx.
+func.func @i8_mismatches_are_untouched(%a: memref<2x3x32x64xbf16>, %b: memref<4x3x16x16x4xbf16>, %c: memref<2x32x4x16xf32>,
+                                       %a8: memref<2x3x32x64xi8>, %b8: memref<4x3x16x16x4xi8>, %c8: memref<2x32x4x16xi32>) {
+  // expected-remark @+1 {{AMX contraction left to the scalar loops: its buffers are not static i8, i8 and i32}}
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%a, %b : memref<2x3x32x64xbf16>, memref<4x3x16x16x4xbf16>) outs(%c : memref<2x32x4x16xf32>) {
+  ^bb0(%x: bf16, %w: bf16, %acc: f32):
+    %0 = arith.extf %x : bf16 to f32
+    %1 = arith.extf %w : bf16 to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %acc, %2 : f32
+    linalg.yield %3 : f32
+  }
+  // expected-remark @+1 {{AMX contraction left to the scalar loops: its body is not acc + ext(lhs) * ext(rhs) on i32}}
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%a8, %b8 : memref<2x3x32x64xi8>, memref<4x3x16x16x4xi8>) outs(%c8 : memref<2x32x4x16xi32>) {
+  ^bb0(%x: i8, %w: i8, %acc: i32):
+    %0 = arith.extsi %x : i8 to i32
+    %1 = arith.extsi %w : i8 to i32
+    %2 = arith.muli %0, %1 : i32
+    %3 = arith.subi %acc, %2 : i32
+    linalg.yield %3 : i32
+  }
+  return
+}

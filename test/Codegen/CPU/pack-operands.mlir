@@ -279,9 +279,78 @@ func.func @bf16_matmul_without_amx_is_untouched(%a: tensor<40x70xbf16>, %b: tens
 //       CHECK:   linalg.matmul
 module attributes {xpu.target = #xpu.target<"sapphirerapids">} {
 func.func @bf16_matmul_with_init_is_untouched(%a: tensor<40x70xbf16>, %b: tensor<70x50xbf16>, %c: tensor<40x50xf32>) -> tensor<40x50xf32> {
-  // expected-remark @+1 {{linalg.matmul left in place: its element types are neither all f32 nor bf16 operands into a zero-filled f32 result (AMX)}}
+  // expected-remark @+1 {{linalg.matmul left in place: its element types are neither all f32 nor bf16 (i8) operands into a zero-filled f32 (i32) result (AMX)}}
   %r = linalg.matmul ins(%a, %b : tensor<40x70xbf16>, tensor<70x50xbf16>)
                      outs(%c : tensor<40x50xf32>) -> tensor<40x50xf32>
   return %r : tensor<40x50xf32>
+}
+}
+
+// -----
+
+// i8 operands into a zero-filled i32 result on an AMX target: the AMX form
+// of the int8 instructions. A k step is 64 i8 (one 64-byte tile row), the
+// VNNI panels hold quadruples (rhs[n1 * 16 + n][k1 * 64 + k2 * 4 + kk]),
+// and the body keeps linalg's signed extension (tdpbssd). M, N, K = 40, 50,
+// 70: K is padded to 128, two k steps.
+//   CHECK-DAG: #[[$VNNI4:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0 * 16 + d3, d1 * 64 + d2 * 4 + d4)>
+//   CHECK-DAG: #[[$A4:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d1, d5 * 4 + d6)>
+// CHECK-LABEL: func.func @i8_matmul_on_amx
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9]+]]: tensor<40x70xi8>
+//  CHECK-SAME:   %[[B:[a-zA-Z0-9]+]]: tensor<50x70xi8>
+//       CHECK:   %[[PA:.*]] = linalg.pack %[[A]] padding_value(%{{.*}} : i8) inner_dims_pos = [0, 1] inner_tiles = [32, 64] into %{{.*}} : tensor<40x70xi8> -> tensor<2x2x32x64xi8>
+//       CHECK:   %[[ZB:.*]] = linalg.fill {{.*}} -> tensor<64x128xi8>
+//       CHECK:   %[[PB:.*]] = tensor.insert_slice %{{.*}} into %[[ZB]][0, 0] [50, 70] [1, 1]
+//       CHECK:   %[[VB:.*]] = linalg.generic {indexing_maps = [#[[$VNNI4]], {{.*}}]{{.*}} ins(%[[PB]] : tensor<64x128xi8>) outs(%{{.*}} : tensor<4x2x16x16x4xi8>)
+//       CHECK:   %[[ACC:.*]] = linalg.fill {{.*}} -> tensor<2x32x4x16xi32>
+//       CHECK:   %[[P:.*]] = linalg.generic {indexing_maps = [#[[$A4]], {{.*}}]{{.*}} ins(%[[PA]], %[[VB]] : {{.*}}) outs(%[[ACC]] : tensor<2x32x4x16xi32>)
+//  CHECK-NEXT:   ^bb0(%[[X:.*]]: i8, %[[Y:.*]]: i8, %[[O:.*]]: i32):
+//  CHECK-NEXT:     %[[XE:.*]] = arith.extsi %[[X]] : i8 to i32
+//  CHECK-NEXT:     %[[YE:.*]] = arith.extsi %[[Y]] : i8 to i32
+//  CHECK-NEXT:     %[[M:.*]] = arith.muli %[[XE]], %[[YE]] : i32
+//  CHECK-NEXT:     %[[S:.*]] = arith.addi %[[O]], %[[M]] : i32
+//  CHECK-NEXT:     linalg.yield %[[S]] : i32
+//       CHECK:   tensor.collapse_shape %[[P]] {{\[}}[0, 1], [2, 3]] : tensor<2x32x4x16xi32> into tensor<64x64xi32>
+module attributes {xpu.target = #xpu.target<"sapphirerapids">} {
+func.func @i8_matmul_on_amx(%a: tensor<40x70xi8>, %b: tensor<50x70xi8>) -> tensor<40x50xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<40x50xi32>
+  %c = linalg.fill ins(%zero : i32) outs(%e : tensor<40x50xi32>) -> tensor<40x50xi32>
+  // expected-remark @+1 {{linalg.matmul (signed i8 times signed i8 into i32) in the AMX form: lhs packed into 32x64 blocks (64x128 padded), rhs ([n, k]) into VNNI panels 4x2x16x16x4, i32 tiles 64x64}}
+  %r = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+                     ins(%a, %b : tensor<40x70xi8>, tensor<50x70xi8>)
+                     outs(%c : tensor<40x50xi32>) -> tensor<40x50xi32>
+  return %r : tensor<40x50xi32>
+}
+}
+
+// -----
+
+// Without AMX (x86-64-v4), or with an init that is not zero, an i8 matmul
+// keeps the matmul.
+// CHECK-LABEL: func.func @i8_matmul_without_amx_is_untouched
+//       CHECK:   linalg.matmul
+module attributes {xpu.target = #xpu.target<"x86-64-v4">} {
+func.func @i8_matmul_without_amx_is_untouched(%a: tensor<40x70xi8>, %b: tensor<70x50xi8>) -> tensor<40x50xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<40x50xi32>
+  %c = linalg.fill ins(%zero : i32) outs(%e : tensor<40x50xi32>) -> tensor<40x50xi32>
+  // expected-remark @+1 {{linalg.matmul left in place: its element types are not all f32}}
+  %r = linalg.matmul ins(%a, %b : tensor<40x70xi8>, tensor<70x50xi8>)
+                     outs(%c : tensor<40x50xi32>) -> tensor<40x50xi32>
+  return %r : tensor<40x50xi32>
+}
+}
+
+// -----
+
+// CHECK-LABEL: func.func @i8_matmul_with_init_is_untouched
+//       CHECK:   linalg.matmul
+module attributes {xpu.target = #xpu.target<"sapphirerapids">} {
+func.func @i8_matmul_with_init_is_untouched(%a: tensor<40x70xi8>, %b: tensor<70x50xi8>, %c: tensor<40x50xi32>) -> tensor<40x50xi32> {
+  // expected-remark @+1 {{linalg.matmul left in place: its element types are neither all f32 nor bf16 (i8) operands into a zero-filled f32 (i32) result (AMX)}}
+  %r = linalg.matmul ins(%a, %b : tensor<40x70xi8>, tensor<70x50xi8>)
+                     outs(%c : tensor<40x50xi32>) -> tensor<40x50xi32>
+  return %r : tensor<40x50xi32>
 }
 }
