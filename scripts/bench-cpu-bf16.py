@@ -135,64 +135,55 @@ def main():
     print("bench-cpu-bf16: pinned: %s; malloc keeps freed memory (MALLOC_"
           "TRIM_THRESHOLD_, MALLOC_MMAP_THRESHOLD_) for both" % " ".join(pin))
     print("bench-cpu-bf16: load before: %s" % load)
-    rows = []
+    rows, int8_rows = [], []
     rng = np.random.default_rng(0)
     with tempfile.TemporaryDirectory() as work:
-        for m, n, k in SHAPES:
-            x = rng.uniform(-1, 1, (m, k)).astype(np.float32)
-            w = rng.uniform(-1, 1, (n, k)).astype(np.float32)
+        def measure(model_text, x, w, options, child):
+            """Runs the model on x and w with xpu-run, then the PyTorch
+            child on the same files: (xpu seconds, xpu result, the child's
+            JSON)."""
             xp, wp, yp = (os.path.join(work, f) for f in ("x.npy", "w.npy",
                                                           "y.npy"))
             np.save(xp, x)
             np.save(wp, w)
             model = os.path.join(work, "model.mlir")
             with open(model, "w") as f:
-                f.write(MODEL.format(m=m, n=n, k=k))
+                f.write(model_text)
             out = subprocess.run(
                 pin + [xpu_run, model, "--function=forward", "--input=@" + xp,
                        "--input=@" + wp, "--output=@" + yp,
                        "--repeat=%d" % args.reps, "--time",
-                       "--xpu-pipeline-options=precision=bf16 threads=1"],
+                       "--xpu-pipeline-options=" + options],
                 capture_output=True, text=True, check=True, env=env).stdout
             xpu = float(re.search(r"min ([0-9.]+) ms", out).group(1)) * 1e-3
-            ref = bf16(x) @ bf16(w).T
-            y = np.load(yp).astype(np.float64)
-            err = np.abs(y - ref).max() / max(np.abs(ref).max(), 1.0)
-            bound = k * 2.0 ** -24 + 1e-6
             peers = json.loads(subprocess.run(
-                pin + [args.python, "-c", TORCH_CHILD, xp, wp, str(args.reps)],
+                pin + [args.python, "-c", child, xp, wp, str(args.reps)],
                 capture_output=True, text=True, check=True,
                 env=env).stdout.splitlines()[-1])
+            return xpu, np.load(yp), peers
+
+        for m, n, k in SHAPES:
+            x = rng.uniform(-1, 1, (m, k)).astype(np.float32)
+            w = rng.uniform(-1, 1, (n, k)).astype(np.float32)
+            xpu, y, peers = measure(MODEL.format(m=m, n=n, k=k), x, w,
+                                    "precision=bf16 threads=1", TORCH_CHILD)
+            ref = bf16(x) @ bf16(w).T
+            err = np.abs(y.astype(np.float64) - ref).max() / max(
+                np.abs(ref).max(), 1.0)
+            bound = k * 2.0 ** -24 + 1e-6
             rows.append((m, n, k, xpu, peers, err, bound))
             print("bench-cpu-bf16: %dx%dx%d xpu %.3f ms, torch-bf16 %.3f ms, "
                   "torch-conv %.3f ms (torch %s)" % (
                       m, n, k, xpu * 1e3, peers["torch-bf16"] * 1e3,
                       peers["torch-conv"] * 1e3, peers["version"]), flush=True)
-        int8_rows = []
         for m, n, k in SHAPES:
             x = rng.integers(-128, 128, (m, k)).astype(np.int8)
             w = rng.integers(-128, 128, (n, k)).astype(np.int8)
-            xp, wp, yp = (os.path.join(work, f) for f in ("xi.npy", "wi.npy",
-                                                          "yi.npy"))
-            np.save(xp, x)
-            np.save(wp, w)
-            model = os.path.join(work, "int8.mlir")
-            with open(model, "w") as f:
-                f.write(MODEL_INT8.format(m=m, n=n, k=k))
-            out = subprocess.run(
-                pin + [xpu_run, model, "--function=forward", "--input=@" + xp,
-                       "--input=@" + wp, "--output=@" + yp,
-                       "--repeat=%d" % args.reps, "--time",
-                       "--xpu-pipeline-options=threads=1"],
-                capture_output=True, text=True, check=True, env=env).stdout
-            xpu = float(re.search(r"min ([0-9.]+) ms", out).group(1)) * 1e-3
-            exact = np.array_equal(np.load(yp).astype(np.int64),
+            xpu, y, peers = measure(MODEL_INT8.format(m=m, n=n, k=k), x, w,
+                                    "threads=1", TORCH_INT8_CHILD)
+            exact = np.array_equal(y.astype(np.int64),
                                    x.astype(np.int64) @ w.astype(np.int64).T)
-            peer = json.loads(subprocess.run(
-                pin + [args.python, "-c", TORCH_INT8_CHILD, xp, wp,
-                       str(args.reps)],
-                capture_output=True, text=True, check=True,
-                env=env).stdout.splitlines()[-1])["torch-int8"]
+            peer = peers["torch-int8"]
             int8_rows.append((m, n, k, xpu, peer, exact))
             print("bench-cpu-bf16: int8 %dx%dx%d xpu %.3f ms, torch._int_mm "
                   "%s" % (m, n, k, xpu * 1e3, "n/a" if peer is None else

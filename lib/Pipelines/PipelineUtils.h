@@ -89,6 +89,11 @@ struct GPUFrontEndOptions {
   bool stopAfterStrategy = false;
 };
 
+/// The front end of xpu-cpu-pipeline: the element-type checks, its
+/// #xpu.target and the target-independent catalog (or only the raise with
+/// optimize=false). xpu-tune's problems are the xpu.gemm ops it leaves.
+void addCPUFrontEnd(OpPassManager &pm, const XPUCPUPipelineOptions &options);
+
 /// The front-end options of a GPU pipeline's options, with `backend`.
 template <typename Options>
 GPUFrontEndOptions getGPUFrontEndOptions(const Options &options, StringRef chip,

@@ -184,18 +184,14 @@ static CpuTarget resolveCpuTarget(StringRef chip) {
   return {preset, preset->cpu->llvmCpu.str(), preset->cpu->features.str()};
 }
 
-void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
-                                    const XPUCPUPipelineOptions &options) {
+void mlir::xpu::detail::addCPUFrontEnd(OpPassManager &pm,
+                                       const XPUCPUPipelineOptions &options) {
   CpuTarget cpu = resolveCpuTarget(options.chip);
-  // AMX tiles for bf16 GEMMs where the chip has them.
-  bool amx = options.amx && cpu.preset->cpu->amx;
-  // The target-independent catalog, then the CPU operand layout (packed
-  // panels for the micro-kernel) before the weight-only work is outlined:
-  // packing a weight happens once, in <fn>.pack.
-  // Contractions with a dynamic batch or m dimension (the rows a model is
-  // called on) are raised and take the packed path with the row count read
-  // at run time; other dynamic contractions stay linalg ops (a remark says
-  // so) and take the generic, unfused path.
+  // The target-independent catalog. Contractions with a dynamic batch or m
+  // dimension (the rows a model is called on) are raised and take the
+  // packed path with the row count read at run time; other dynamic
+  // contractions stay linalg ops (a remark says so) and take the generic,
+  // unfused path.
   pm.addPass(createXPUCheckElementTypesPass());
   pm.addPass(createXPUCheckVectorSizesPass());
   XPUAttachTargetPassOptions attach;
@@ -213,6 +209,23 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
     XPURaisePassOptions raise;
     raise.dynamicRows = true;
     pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
+  }
+}
+
+void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
+                                    const XPUCPUPipelineOptions &options) {
+  CpuTarget cpu = resolveCpuTarget(options.chip);
+  // AMX tiles for bf16 GEMMs where the chip has them.
+  bool amx = options.amx && cpu.preset->cpu->amx;
+  // The front end (xpu-tune's problems are its xpu.gemm ops, and a tuning
+  // database gives them their tiles here), then the CPU operand layout
+  // (packed panels for the micro-kernel) before the weight-only work is
+  // outlined: packing a weight happens once, in <fn>.pack.
+  detail::addCPUFrontEnd(pm, options);
+  if (!options.tuningDb.empty()) {
+    XPUCPUApplyTuningDbPassOptions apply;
+    apply.tuningDb = options.tuningDb;
+    pm.addPass(createXPUCPUApplyTuningDbPass(apply));
   }
   if (options.vectorize) {
     pm.addPass(createXPULowerToLinalgPass());

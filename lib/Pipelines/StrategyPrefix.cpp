@@ -61,23 +61,13 @@ LogicalResult mlir::xpu::buildXPUStrategyPrefix(OpPassManager &pm,
         pm, options, "auto",
         [](const XPUNVVMPipelineOptions &o) { return StringRef(o.chip); });
   if (kind == PipelineKind::CPU) {
-    // The start of buildXPUCPUPipeline: the CPU has no strategy pass, its
-    // tiles are pipeline options.
+    // The front end of buildXPUCPUPipeline: the CPU has no strategy pass,
+    // its tiles are pipeline options or come from a tuning database.
     std::unique_ptr<XPUCPUPipelineOptions> parsed =
         XPUCPUPipelineOptions::createFromString(options);
     if (!parsed)
       return failure();
-    XPUAttachTargetPassOptions attach;
-    attach.chip = getPipelineDefaultPreset("cpu")->chip.str();
-    pm.addPass(createXPUAttachTargetPass(attach));
-    XPUOptimizePipelineOptions optimize;
-    optimize.precision = parsed->getPrecisionPolicy().operands;
-    optimize.reassociate = parsed->reassociate;
-    optimize.roundEachOp = parsed->roundEachOp;
-    if (parsed->optimize)
-      addTargetIndependentOptimize(pm, optimize);
-    else
-      pm.addNestedPass<func::FuncOp>(createXPURaisePass());
+    xpu::detail::addCPUFrontEnd(pm, *parsed);
     return success();
   }
   llvm::errs() << "error: " << pipelineName

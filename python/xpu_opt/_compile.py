@@ -456,9 +456,10 @@ def compile(module, example_inputs, target="cpu", precision=None,
         "cuda".
       chip: target "cuda" only: the GPU, "sm_80", "sm_90" (default) or
         "sm_90a" (TMA and wgmma: H100/H200).
-      tune: GPU targets: N > 0 measures up to N candidate configs per GEMM
-        with xpu-tune before a variant compiles (docs/Tuning.md) and
-        compiles with the fastest correct ones. The measurements are kept
+      tune: N > 0 measures up to N candidate configs per GEMM (GPU
+        configs; register and cache tiles on the CPU) with xpu-tune before
+        a variant compiles (docs/Tuning.md) and compiles with the fastest
+        correct ones. The measurements are kept
         in the cache's tuning database ($XPU_OPT_CACHE_DIR/tuning.json), so
         a problem is tuned once, on first use (a larger N measures the
         rest). Default 0: the cost model's configs.
@@ -537,10 +538,6 @@ def compile(module, example_inputs, target="cpu", precision=None,
     if isinstance(tune, bool) or not isinstance(tune, int) or tune < 0:
         raise ValueError(f"xpu_opt: tune must be a trial count (an int >= "
                          f"0), got {tune!r}")
-    if tune and target == "cpu":
-        raise ValueError("xpu_opt: tune= needs a GPU target: the CPU "
-                         "pipeline does not read the tuning database "
-                         "(xpu_opt.tune measures its options)")
     options = _cuda_options(target, pipeline_options, chip)
     _targets.require(target)
     check_inputs(example_inputs, target, "example input", grad=False)

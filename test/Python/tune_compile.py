@@ -57,12 +57,6 @@ def main():
             ok &= check(False, f"tune={bad!r} is refused")
         except ValueError as e:
             ok &= check(expected in str(e), f"tune={bad!r} is refused: {e}")
-    try:
-        xpu_opt.compile(model, (x,), target="cpu", tune=2)
-        ok &= check(False, "tune= on the CPU is refused")
-    except ValueError as e:
-        ok &= check("needs a GPU target" in str(e),
-                    f"tune= on the CPU is refused: {e}")
     print("ALL PASSED" if ok else "SOME FAILED")
     return 0 if ok else 1
 

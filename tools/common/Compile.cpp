@@ -222,15 +222,16 @@ struct EntryInstrumentation : PassInstrumentation {
 };
 } // namespace
 
-/// `options` with `tuning-db=$XPU_OPT_TUNING_DB` for a GPU pipeline when the
-/// variable is set and the options name no database (docs/Tuning.md).
+/// `options` with `tuning-db=$XPU_OPT_TUNING_DB` for a pipeline that reads
+/// one (the GPU pipelines and the CPU's) when the variable is set and the
+/// options name no database (docs/Tuning.md).
 static std::string withTuningDatabase(StringRef pipelineName,
                                       StringRef options) {
   std::optional<std::string> db = llvm::sys::Process::GetEnv(kTuningDbEnv);
   std::optional<xpu::PipelineKind> kind = xpu::lookupPipelineKind(pipelineName);
   if (!db || db->empty() || options.contains("tuning-db=") ||
       (kind != xpu::PipelineKind::SPIRV && kind != xpu::PipelineKind::Xe &&
-       kind != xpu::PipelineKind::NVVM))
+       kind != xpu::PipelineKind::NVVM && kind != xpu::PipelineKind::CPU))
     return options.str();
   return (options + " tuning-db=" + *db).str();
 }

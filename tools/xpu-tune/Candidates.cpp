@@ -2,6 +2,8 @@
 
 #include "Tune.h"
 
+#include "xpu/Codegen/CpuTiles.h"
+
 #include "xpu/Dialect/XPU/IR/TargetPresets.h"
 #include "xpu/Dialect/XPU/IR/XPUOps.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
@@ -133,29 +135,83 @@ std::vector<Candidate> rankCandidates(GemmOp gemm, TargetAttr target,
   return result;
 }
 
-/// The CPU pipeline's tile and thread options to try, most promising first
-/// by rule of thumb (there is no CPU cost model): register tiles of one to
-/// two 512-bit vectors per row, then cache tiles around the default, then
-/// one thread.
-std::vector<Candidate> cpuCandidates() {
+/// The CPU tiles to try for `signature` on `target`, most promising first
+/// by rule of thumb (the CPU has no cost model), as the text that
+/// xpu-cpu-apply-tuning-db reads (CpuTiles.h):
+/// - register tiles of the target's register model with 1 and 4 vectors
+///   per row instead of the default's 2 (rows: the registers left after
+///   `vectors` rhs vectors and one broadcast, divided by `vectors`), and
+///   the default's width with two rows fewer (3 vectors per row, 9 x 48 on
+///   32 zmm registers, measured 10x slower than the default: left out);
+/// - cache tiles whose packed lhs block (mc x kc f32) takes half or a
+///   quarter of the L2 (the target's slm_bytes on a CPU), with k whole (up
+///   to 2048) or in blocks of 512 and 256, mc a multiple of the default
+///   tile's rows, and the fixed [264, 256, 640] of earlier versions, each
+///   unless it blocks the loop nest as the default does;
+/// interleaved, then the two first of each combined.
+std::vector<Candidate> cpuCandidates(TargetAttr target,
+                                     const GemmSignature &signature) {
+  int64_t lanes = std::max<int64_t>(1, target.getVectorBits() / 32);
+  int64_t registers = std::max<int64_t>(4, target.getGrfCount());
+  int64_t mr = std::max<int64_t>(1, (registers - 3) / 2);
+  int64_t l2 = std::max<int64_t>(64 * 1024, target.getSlmBytes());
+  std::vector<CpuTiles> registerTiles, cacheTiles;
+  auto addRegister = [&](int64_t rows, int64_t vectors) {
+    CpuTiles t;
+    t.registerTile = {rows, vectors * lanes};
+    if (rows >= 1 && !(rows == mr && vectors == 2) &&
+        llvm::none_of(registerTiles, [&](const CpuTiles &o) {
+          return o.registerTile == t.registerTile;
+        }))
+      registerTiles.push_back(t);
+  };
+  for (int64_t vectors : {1, 4})
+    addRegister((registers - vectors - 1) / vectors, vectors);
+  addRegister(mr - 2, 2);
+  // Two cache tiles block the nest the same way when they give the same
+  // row block (at most the problem's rows) and the same number of k blocks;
+  // the default is cpuNestCacheTile's (xpu-cpu-tile-and-vectorize).
+  int64_t k = std::max<int64_t>(1, signature.k);
+  int64_t m = signature.m > 0 ? llvm::alignTo(signature.m, mr) : 1 << 30;
+  auto blocking = [&](int64_t rows, int64_t kc) {
+    return std::make_pair(std::min(rows, m),
+                          static_cast<int64_t>(llvm::divideCeil(k, kc)));
+  };
+  SmallVector<int64_t> byDefault = cpuNestCacheTile(l2, k, mr);
+  SmallVector<std::pair<int64_t, int64_t>> seen = {
+      blocking(byDefault[0], byDefault[2])};
+  auto addCache = [&](int64_t rows, int64_t kc) {
+    rows = std::min(std::max<int64_t>(mr, rows / mr * mr), m);
+    if (kc > k || llvm::is_contained(seen, blocking(rows, kc)))
+      return;
+    seen.push_back(blocking(rows, kc));
+    CpuTiles t;
+    t.cacheTile = {rows, 256, kc};
+    cacheTiles.push_back(t);
+  };
+  for (int64_t share : {2, 4})
+    for (int64_t kc : {std::min<int64_t>(k, 2048), int64_t(512), int64_t(256)})
+      addCache(l2 / share / (kc * 4), kc);
+  // The nest's fixed blocks before they were derived from the L2 (the best
+  // measured on Zen 4 then).
+  addCache(264, 640);
   std::vector<Candidate> result;
-  auto add = [&](StringRef options) {
+  auto add = [&](const CpuTiles &t) {
     Candidate c;
-    c.config = options.str();
-    c.display = options.str();
+    c.config = t.str();
+    c.display = c.config;
     result.push_back(std::move(c));
   };
-  for (StringRef rt :
-       {"register-tile=4,16", "register-tile=8,16", "register-tile=4,32",
-        "register-tile=12,16", "register-tile=2,32"})
-    add(rt);
-  for (StringRef ct : {"cache-tile=64,256,256", "cache-tile=128,256,256",
-                       "cache-tile=96,512,128", "cache-tile=48,128,512"})
-    add(ct);
-  add("threads=1");
-  for (StringRef rt : {"register-tile=4,16", "register-tile=8,16"})
-    for (StringRef ct : {"cache-tile=64,256,256", "cache-tile=128,256,256"})
-      add((rt + " " + ct).str());
+  for (size_t i = 0; i < std::max(registerTiles.size(), cacheTiles.size());
+       ++i) {
+    if (i < registerTiles.size())
+      add(registerTiles[i]);
+    if (i < cacheTiles.size())
+      add(cacheTiles[i]);
+  }
+  for (size_t r = 0; r < std::min<size_t>(2, registerTiles.size()); ++r)
+    for (size_t c = 0; c < std::min<size_t>(2, cacheTiles.size()); ++c)
+      add({registerTiles[r].registerTile, cacheTiles[c].cacheTile});
   return result;
 }
 
@@ -190,7 +246,7 @@ mlir::xpu::tune::findProblems(ModuleOp module, const TuneOptions &options) {
         return;
     if (cpu) {
       p.defaultConfig.display = "default";
-      p.candidates = cpuCandidates();
+      p.candidates = cpuCandidates(target, p.signature);
     } else {
       ConfigAttr def = gemm.getConfigAttr();
       if (!def) {

@@ -60,10 +60,9 @@ trialOptions(const TuneOptions &options, const Problem &problem,
   std::string pipelineOptions = options.pipelineOptions;
   if (config.empty())
     return StringRef(pipelineOptions).trim().str();
-  if (options.target == "cpu")
-    return StringRef(pipelineOptions + " " + config).trim().str();
-  // A database of one entry: xpu-select-strategy gives this GEMM the
-  // config after checking it, as it would a tuned one.
+  // A database of one entry: xpu-select-strategy (on the CPU
+  // xpu-cpu-apply-tuning-db) gives this GEMM the config after checking it,
+  // as it would a tuned one.
   TuningDatabase db;
   TuningEntry e;
   e.target = problem.chip;

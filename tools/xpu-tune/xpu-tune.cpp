@@ -313,7 +313,7 @@ static int tuneMain(MLIRContext &ctx) {
     return fail("--xpu-pipeline-options sets tuning-db, which xpu-tune sets "
                 "for each trial");
   if (targetName == "cpu")
-    for (StringRef tuned : {"cache-tile", "register-tile", "threads"})
+    for (StringRef tuned : {"cache-tile", "register-tile"})
       if (StringRef(pipelineOptions).contains(tuned))
         return fail("--xpu-pipeline-options sets " + tuned +
                     ", which xpu-tune tunes on the CPU");

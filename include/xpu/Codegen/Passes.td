@@ -257,6 +257,38 @@ def XPUCPUApproximateMathPass
   ];
 }
 
+def XPUCPUApplyTuningDbPass
+    : Pass<"xpu-cpu-apply-tuning-db", "ModuleOp"> {
+  let summary = "Give each xpu.gemm the CPU tiles its tuning database entry "
+                "measured fastest";
+  let description = [{
+    The CPU pipeline's use of a tuning database (`xpu-tune --target=cpu`,
+    docs/Tuning.md). It runs on `xpu.gemm` ops, after the
+    target-independent catalog (where `xpu-tune` keys its problems): a GEMM
+    whose `#xpu.target` chip and signature (`GemmSignature`) have an entry
+    gets the entry's best config, CPU tiles in their text form
+    (`register-tile=mr,nr cache-tile=mc,nc,kc`, either may be absent), as
+    its `xpu.cpu_tiles` attribute, with a remark that names the database
+    and the measured gain. `xpu-lower-to-linalg` keeps the attribute on the
+    matmul, `xpu-cpu-pack-operands` packs with its register tile and
+    `xpu-cpu-tile-and-vectorize` blocks the loop nest with its cache tile;
+    for that GEMM they take precedence over the pipeline's `register-tile`
+    and `cache-tile` options. An entry whose best config is the default
+    leaves the GEMM alone (a remark says so); one whose config does not
+    parse, or that no trial completed, is ignored with a warning on the
+    GEMM. A database that cannot be read is an error.
+  }];
+  let options = [
+    Option<"tuningDb", "tuning-db", "std::string", /*default=*/"",
+           "The tuning database (xpu-tune's JSON file); empty: nothing to "
+           "do">
+  ];
+  let statistics = [
+    Statistic<"numTuned", "num-tuned", "GEMMs given tiles from the database">,
+    Statistic<"numStale", "num-stale", "Entries ignored with a warning">
+  ];
+}
+
 def XPUCPULowerStridedCopiesPass
     : Pass<"xpu-cpu-lower-strided-copies", "func::FuncOp"> {
   let summary = "Copy between strided views with loops instead of the "

@@ -207,9 +207,9 @@ struct XPUCPUPipelineOptions
   PassOptions::ListOption<int64_t> cacheTile{
       *this, "cache-tile",
       llvm::cl::desc(
-          "Cache tile [mc, nc, kc] of the GEMM (default: rows 264 and k "
-          "640 for the single-threaded packed-GEMM nest, 64,256,256 "
-          "otherwise)")};
+          "Cache tile [mc, nc, kc] of the GEMMs (default: for the "
+          "packed-GEMM nest, all of k up to 2048 and the rows whose packed "
+          "block fills a quarter of the chip's L2; 64,256,256 otherwise)")};
   PassOptions::ListOption<int64_t> registerTile{
       *this, "register-tile",
       llvm::cl::desc(
@@ -236,6 +236,14 @@ struct XPUCPUPipelineOptions
                      "online core at run time, 1 single-threaded code (for "
                      "measurements on one core), N at most N"),
       llvm::cl::init(0)};
+  PassOptions::Option<std::string> tuningDb{
+      *this, "tuning-db",
+      llvm::cl::desc("Tuning database (xpu-tune --target=cpu's JSON file, "
+                     "docs/Tuning.md): GEMMs with a valid entry for the chip "
+                     "get its measured best register and cache tiles "
+                     "(xpu-cpu-apply-tuning-db), before register-tile and "
+                     "cache-tile"),
+      llvm::cl::init("")};
   LogicalResult validate(PipelineOptionErrorFn emitError) const;
 };
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Codegen/AmxLayout.h"
+#include "xpu/Codegen/CpuTiles.h"
 #include "xpu/Codegen/Passes.h"
 #include "xpu/Dialect/XPU/IR/TargetPresets.h"
 #include "xpu/Dialect/XPU/IR/XPUAttrs.h"
@@ -242,7 +243,13 @@ struct PackOperandsPass final
                               op->getName().getStringRef(), reason);
         continue;
       }
-      rewriteMatmul(rewriter, op, *form, reg[0], reg[1]);
+      // A tuned register tile of this GEMM (xpu-cpu-apply-tuning-db) comes
+      // first.
+      CpuTiles tiles = CpuTiles::get(op);
+      ArrayRef<int64_t> r = tiles.registerTile.empty()
+                                ? ArrayRef<int64_t>(reg)
+                                : ArrayRef<int64_t>(tiles.registerTile);
+      rewriteMatmul(rewriter, op, *form, r[0], r[1], tiles);
       ++numPacked;
     }
   }
@@ -477,8 +484,11 @@ struct PackOperandsPass final
   /// lhs [b?, m, k] -> [b?, M1, k, mr]; rhs [b?, k, n] or [b?, n, k] ->
   /// [b?, N1, k, nr]; the product accumulates into [b?, M1, N1, mr, nr],
   /// unpacked to [b?, m, n].
+  /// `tiles` (the GEMM's own, or none) go on the contraction, for
+  /// xpu-cpu-tile-and-vectorize's cache tile.
   void rewriteMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
-                     MatmulForm form, int64_t mr, int64_t nr) {
+                     MatmulForm form, int64_t mr, int64_t nr,
+                     const CpuTiles &tiles) {
     Location loc = op.getLoc();
     MLIRContext *ctx = op->getContext();
     rewriter.setInsertionPoint(op);
@@ -548,6 +558,7 @@ struct PackOperandsPass final
           Value add = arith::AddFOp::create(nb, nl, args[2], mul);
           linalg::YieldOp::create(nb, nl, add);
         });
+    tiles.setOn(product);
 
     Value dest = tensor::EmptyOp::create(
         rewriter, loc, tensor::getMixedSizes(rewriter, loc, init),

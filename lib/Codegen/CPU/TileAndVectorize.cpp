@@ -8,7 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "xpu/Codegen/AmxLayout.h"
+#include "xpu/Codegen/CpuTiles.h"
 #include "xpu/Codegen/Passes.h"
+#include "xpu/Dialect/XPU/IR/XPUAttrs.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -977,11 +979,11 @@ struct TileAndVectorizePass final
   void runOnOperation() override {
     SmallVector<int64_t> cache(cacheTile.begin(), cacheTile.end());
     SmallVector<int64_t> reg(registerTile.begin(), registerTile.end());
-    // The packed-GEMM nest's default blocks: an lhs block of 264 x 640 f32
-    // (675 KiB) stays in a 1 MiB L2 while every column panel streams past
-    // it; measured on Zen 4 against [60, -, 256] (2048^3 about 15% faster,
-    // the other bench shapes within noise). Other tilings keep
-    // [64, 256, 256].
+    // The packed-GEMM nest's blocks: from the CPU target's L2 per GEMM
+    // (cpuNestCacheTile); without a CPU target an lhs block of 264 x 640
+    // f32 (675 KiB), which stays in a 1 MiB L2 while every column panel
+    // streams past it (measured on Zen 4 against [60, -, 256]: 2048^3
+    // about 15% faster). Other tilings keep [64, 256, 256].
     SmallVector<int64_t> nestCache =
         cache.empty() ? SmallVector<int64_t>{264, 256, 640} : cache;
     if (cache.empty())
@@ -1001,6 +1003,7 @@ struct TileAndVectorizePass final
     }
 
     IRRewriter rewriter(&getContext());
+    TargetAttr target = TargetAttr::lookup(getOperation());
     // Packed GEMMs first: the loop nest of one absorbs the packing of its
     // lhs, its unpacking and its epilogue.
     SmallVector<linalg::LinalgOp> packedGemms;
@@ -1015,10 +1018,19 @@ struct TileAndVectorizePass final
           matchPackedGemmNest(cast<linalg::GenericOp>(op.getOperation()));
       if (succeeded(nest) && parallel && nest->batched)
         nest = failure();
-      if (succeeded(nest))
-        buildNest(rewriter, *nest, nestCache);
-      else
-        tilePackedGemm(rewriter, op, cache);
+      // A tuned cache tile of this GEMM (xpu-cpu-apply-tuning-db) comes
+      // first, then the pass's option, then the blocks derived from the
+      // CPU target's L2.
+      CpuTiles tiles = CpuTiles::get(op);
+      if (succeeded(nest)) {
+        SmallVector<int64_t> blocks = tiles.cacheTile;
+        if (blocks.empty() && cacheTile.empty() && target && target.isCpu())
+          blocks = cpuNestCacheTile(target.getSlmBytes(), nest->k, nest->mr);
+        buildNest(rewriter, *nest, blocks.empty() ? nestCache : blocks);
+      } else {
+        tilePackedGemm(rewriter, op,
+                       tiles.cacheTile.empty() ? cache : tiles.cacheTile);
+      }
     }
 
     SmallVector<linalg::LinalgOp> gemms, elementwise, reductions;
@@ -1061,8 +1073,11 @@ struct TileAndVectorizePass final
                               "is not materialized");
       }
     }
-    for (linalg::LinalgOp op : gemms)
-      tileGemm(rewriter, op, cache, reg);
+    for (linalg::LinalgOp op : gemms) {
+      CpuTiles tiles = CpuTiles::get(op);
+      tileGemm(rewriter, op, tiles.cacheTile.empty() ? cache : tiles.cacheTile,
+               tiles.registerTile.empty() ? reg : tiles.registerTile);
+    }
     for (linalg::LinalgOp op : elementwise)
       if (!fused.contains(op))
         tileElementwise(rewriter, op);

@@ -61,15 +61,21 @@ struct GemmToLinalg final : OpConversionPattern<GemmOp> {
       maps.push_back(AffineMapAttr::get(m));
     NamedAttribute mapsAttr(rewriter.getStringAttr("indexing_maps"),
                             rewriter.getArrayAttr(maps));
+    SmallVector<NamedAttribute> attrs{mapsAttr};
+    // The CPU tiles of this GEMM (xpu-cpu-apply-tuning-db) go with it to
+    // the CPU pipeline's matmul passes.
+    if (Attribute tiles = op->getAttr(XPUDialect::getCpuTilesAttrName()))
+      attrs.push_back(
+          rewriter.getNamedAttr(XPUDialect::getCpuTilesAttrName(), tiles));
     SmallVector<Value> inputs{adaptor.getLhs(), adaptor.getRhs()};
     Value product;
     if (op.isBatched())
       product = linalg::BatchMatmulOp::create(rewriter, loc, accTensorType,
-                                              inputs, acc, {mapsAttr})
+                                              inputs, acc, attrs)
                     .getResult(0);
     else
       product = linalg::MatmulOp::create(rewriter, loc, accTensorType, inputs,
-                                         acc, {mapsAttr})
+                                         acc, attrs)
                     .getResult(0);
 
     if (op.hasIdentityEpilogue() && accType == resType.getElementType()) {

@@ -553,6 +553,26 @@ module attributes {xpu.tile = 4} {}
 
 // -----
 
+// expected-error @+1 {{'xpu.cpu_tiles' must be a dictionary of register_tile and cache_tile, got [14, 32]}}
+module attributes {xpu.cpu_tiles = [14, 32]} {}
+
+// -----
+
+// expected-error @+1 {{'xpu.cpu_tiles' has an unknown entry 'threads' (expected register_tile or cache_tile)}}
+module attributes {xpu.cpu_tiles = {threads = 1}} {}
+
+// -----
+
+// expected-error @+1 {{'xpu.cpu_tiles' entry 'register_tile' must be 2 sizes in [1, 2^30] (array<i64>), got array<i64: 14, 32, 1>}}
+module attributes {xpu.cpu_tiles = {register_tile = array<i64: 14, 32, 1>}} {}
+
+// -----
+
+// expected-error @+1 {{'xpu.cpu_tiles' entry 'cache_tile' must be 3 sizes in [1, 2^30] (array<i64>), got array<i64: 264, 0, 640>}}
+module attributes {xpu.cpu_tiles = {cache_tile = array<i64: 264, 0, 640>}} {}
+
+// -----
+
 // expected-error @+1 {{'xpu.weight' is a unit attribute, got 1 : i64}}
 func.func @weight_not_unit(%w: tensor<4x4xf32> {xpu.weight = 1}) {
   return

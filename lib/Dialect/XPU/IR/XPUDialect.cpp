@@ -61,6 +61,34 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  if (attr.getName() == getCpuTilesAttrName()) {
+    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+    if (!dict)
+      return op->emitError()
+             << "'" << getCpuTilesAttrName()
+             << "' must be a dictionary of register_tile and cache_tile, got "
+             << attr.getValue();
+    for (NamedAttribute entry : dict) {
+      size_t size = entry.getName() == "register_tile" ? 2
+                    : entry.getName() == "cache_tile"  ? 3
+                                                       : 0;
+      if (size == 0)
+        return op->emitError()
+               << "'" << getCpuTilesAttrName() << "' has an unknown entry '"
+               << entry.getName().getValue()
+               << "' (expected register_tile or cache_tile)";
+      auto sizes = dyn_cast<DenseI64ArrayAttr>(entry.getValue());
+      if (!sizes || sizes.size() != static_cast<int64_t>(size) ||
+          llvm::any_of(sizes.asArrayRef(), [](int64_t v) {
+            return v <= 0 || v > (int64_t(1) << 30);
+          }))
+        return op->emitError()
+               << "'" << getCpuTilesAttrName() << "' entry '"
+               << entry.getName().getValue() << "' must be " << size
+               << " sizes in [1, 2^30] (array<i64>), got " << entry.getValue();
+    }
+    return success();
+  }
   return op->emitError() << "unknown xpu attribute '"
                          << attr.getName().getValue() << "'";
 }

@@ -67,6 +67,14 @@ def XPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getPackPartAttrName() {
       return ::llvm::StringLiteral("xpu.pack_part");
     }
+    /// Name of the dictionary attribute that gives one GEMM of the CPU
+    /// pipeline its own tiles (xpu-cpu-apply-tuning-db, from a tuning
+    /// database): `register_tile = array<i64: mr, nr>` and/or
+    /// `cache_tile = array<i64: mc, nc, kc>`, on an xpu.gemm and the linalg
+    /// ops it lowers to (include/xpu/Codegen/CpuTiles.h).
+    static constexpr ::llvm::StringLiteral getCpuTilesAttrName() {
+      return ::llvm::StringLiteral("xpu.cpu_tiles");
+    }
 
     /// The GEMM backends registered with the dialect: one attribute of
     /// each (its default knobs) implementing GemmBackendAttrInterface,
