@@ -404,9 +404,10 @@ def dump_model(opt, pipeline, model, inputs, device, options, out_dir):
                             input=source, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     if (result.returncode == 0 and pipeline == "xe" and
-            spirv_val_dir.has_duplicate_ids(out_dir)):
+            spirv_val_dir.has_bad_ids(out_dir)):
         # LLVM's SPIR-V backend (llvm-project#160613, docs/KnownIssues.md).
-        sys.stderr.write("%s %s: an id defined twice; compiled again\n" %
+        sys.stderr.write("%s %s: an id defined twice or past the id "
+                         "bound; compiled again\n" %
                          (model, device))
         for f in os.listdir(out_dir):
             os.remove(os.path.join(out_dir, f))

@@ -33,7 +33,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from spirv_val_dir import has_duplicate_ids, local_sizes  # noqa: E402
+from spirv_val_dir import has_bad_ids, local_sizes  # noqa: E402
 
 BUILTINS = {
     "block-read": re.compile(r"intel_sub_group_2d_block_read_(?!transform)"),
@@ -75,9 +75,10 @@ def main():
                 result = run([args.opt,
                               "--xpu-xe-pipeline=%s" % options.strip(),
                               "-o", os.devnull], stdin=source)
-                if result.returncode == 0 and has_duplicate_ids(tmp):
-                    sys.stderr.write("%s %s: an id defined twice (LLVM's "
-                                     "SPIR-V backend, llvm-project#160613); "
+                if result.returncode == 0 and has_bad_ids(tmp):
+                    sys.stderr.write("%s %s: an id defined twice or past the "
+                                     "id bound (LLVM's SPIR-V backend, "
+                                     "llvm-project#160613); "
                                      "compiled again\n" % (name, chip))
                     for f in os.listdir(tmp):
                         os.remove(os.path.join(tmp, f))
