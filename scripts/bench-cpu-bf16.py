@@ -40,23 +40,27 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHAPES = [(1024, 1024, 1024), (2048, 2048, 2048), (131, 4097, 517)]
 
+# x [M, K] @ w[N, K]^T into a zero-filled result; {t} is the operand
+# type, {acc} the result's, {zero} its zero.
 MODEL = """\
-func.func @forward(%x: tensor<{m}x{k}xf32>, %w: tensor<{n}x{k}xf32> {{xpu.weight}}) -> tensor<{m}x{n}xf32> {{
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<{m}x{n}xf32>
-  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+func.func @forward(%x: tensor<{m}x{k}x{t}>, %w: tensor<{n}x{k}x{t}> {{xpu.weight}}) -> tensor<{m}x{n}x{acc}> {{
+  %zero = arith.constant {zero} : {acc}
+  %e = tensor.empty() : tensor<{m}x{n}x{acc}>
+  %z = linalg.fill ins(%zero : {acc}) outs(%e : tensor<{m}x{n}x{acc}>) -> tensor<{m}x{n}x{acc}>
   %mm = linalg.matmul indexing_maps = [affine_map<(i, j, l) -> (i, l)>, affine_map<(i, j, l) -> (j, l)>, affine_map<(i, j, l) -> (i, j)>]
-      ins(%x, %w : tensor<{m}x{k}xf32>, tensor<{n}x{k}xf32>) outs(%z : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
-  return %mm : tensor<{m}x{n}xf32>
+      ins(%x, %w : tensor<{m}x{k}x{t}>, tensor<{n}x{k}x{t}>) outs(%z : tensor<{m}x{n}x{acc}>) -> tensor<{m}x{n}x{acc}>
+  return %mm : tensor<{m}x{n}x{acc}>
 }}
 """
 
-TORCH_CHILD = r"""
+# The PyTorch peers: a child process pinned like xpu-run, reading x.npy and
+# w.npy, printing one JSON line; best() is the minimum over `reps` calls
+# after three warm-up calls.
+TORCH_PRELUDE = r"""
 import json, sys, time, numpy as np, torch
 torch.set_num_threads(1)
 x = torch.from_numpy(np.load(sys.argv[1])); w = torch.from_numpy(np.load(sys.argv[2]))
 reps = int(sys.argv[3])
-xb, wb = x.to(torch.bfloat16), w.to(torch.bfloat16)
 def best(fn):
     for _ in range(3):
         fn()
@@ -64,35 +68,17 @@ def best(fn):
     for _ in range(reps):
         t = time.perf_counter(); fn(); ts.append(time.perf_counter() - t)
     return min(ts)
+"""
+
+TORCH_CHILD = TORCH_PRELUDE + r"""
+xb, wb = x.to(torch.bfloat16), w.to(torch.bfloat16)
 print(json.dumps({"torch-bf16": best(lambda: xb @ wb.T),
                   "torch-conv": best(lambda: (x.to(torch.bfloat16) @ wb.T).float()),
                   "version": torch.__version__}))
 """
 
-MODEL_INT8 = """\
-func.func @forward(%x: tensor<{m}x{k}xi8>, %w: tensor<{n}x{k}xi8> {{xpu.weight}}) -> tensor<{m}x{n}xi32> {{
-  %zero = arith.constant 0 : i32
-  %e = tensor.empty() : tensor<{m}x{n}xi32>
-  %z = linalg.fill ins(%zero : i32) outs(%e : tensor<{m}x{n}xi32>) -> tensor<{m}x{n}xi32>
-  %mm = linalg.matmul indexing_maps = [affine_map<(i, j, l) -> (i, l)>, affine_map<(i, j, l) -> (j, l)>, affine_map<(i, j, l) -> (i, j)>]
-      ins(%x, %w : tensor<{m}x{k}xi8>, tensor<{n}x{k}xi8>) outs(%z : tensor<{m}x{n}xi32>) -> tensor<{m}x{n}xi32>
-  return %mm : tensor<{m}x{n}xi32>
-}}
-"""
-
-TORCH_INT8_CHILD = r"""
-import json, sys, time, numpy as np, torch
-torch.set_num_threads(1)
-x = torch.from_numpy(np.load(sys.argv[1])); w = torch.from_numpy(np.load(sys.argv[2]))
-reps = int(sys.argv[3])
+TORCH_INT8_CHILD = TORCH_PRELUDE + r"""
 wt = w.t()
-def best(fn):
-    for _ in range(3):
-        fn()
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter(); fn(); ts.append(time.perf_counter() - t)
-    return min(ts)
 try:
     t = best(lambda: torch._int_mm(x, wt))
 except RuntimeError:
@@ -165,7 +151,8 @@ def main():
         for m, n, k in SHAPES:
             x = rng.uniform(-1, 1, (m, k)).astype(np.float32)
             w = rng.uniform(-1, 1, (n, k)).astype(np.float32)
-            xpu, y, peers = measure(MODEL.format(m=m, n=n, k=k), x, w,
+            xpu, y, peers = measure(MODEL.format(m=m, n=n, k=k, t="f32",
+                                                 acc="f32", zero="0.0"), x, w,
                                     "precision=bf16 threads=1", TORCH_CHILD)
             ref = bf16(x) @ bf16(w).T
             err = np.abs(y.astype(np.float64) - ref).max() / max(
@@ -179,7 +166,8 @@ def main():
         for m, n, k in SHAPES:
             x = rng.integers(-128, 128, (m, k)).astype(np.int8)
             w = rng.integers(-128, 128, (n, k)).astype(np.int8)
-            xpu, y, peers = measure(MODEL_INT8.format(m=m, n=n, k=k), x, w,
+            xpu, y, peers = measure(MODEL.format(m=m, n=n, k=k, t="i8",
+                                                 acc="i32", zero="0"), x, w,
                                     "threads=1", TORCH_INT8_CHILD)
             exact = np.array_equal(y.astype(np.int64),
                                    x.astype(np.int64) @ w.astype(np.int64).T)
