@@ -11,6 +11,7 @@
 #include "xpu/Codegen/CpuTiles.h"
 #include "xpu/Codegen/Passes.h"
 #include "xpu/Dialect/XPU/IR/XPUAttrs.h"
+#include "xpu/Dialect/XPU/Utils/EpilogueUtils.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -37,6 +38,12 @@ static constexpr int64_t kPackTile = 8;
 /// Row blocks a parallel packed-GEMM nest splits its rows into at least
 /// (where there are that many register-tile rows): the threads' work.
 static constexpr int64_t kMinParallelRowBlocks = 4;
+/// Instructions (estimateEpilogueInstructions per element times the tile's
+/// rows) up to which an epilogue is applied to the whole register tile as
+/// straight-line code. Past it, LLVM's code generation of the unrolled
+/// tile dominated the compile time (an f32 GELU or mish chain on a 14 x 32
+/// tile: most of a model's 0.5-1 s), so the epilogue loops over the rows.
+static constexpr int64_t kStraightTileEpilogue = 256;
 
 namespace {
 /// Tiles `op` by `sizes` with loops in `interchange` order and replaces it.
@@ -566,6 +573,20 @@ public:
     numK = llvm::divideCeil(g.k, kb);
   }
 
+  /// Whether the epilogue is applied to each tile row by row in a loop
+  /// rather than to the whole register tile as straight-line code: where
+  /// the tile's straight-line code would pass kStraightTileEpilogue and the
+  /// result has the accumulator's type (the tile is stored as it is first).
+  bool appliesEpilogueByRows() const {
+    linalg::GenericOp epilogue = g.epilogue;
+    if (!epilogue)
+      return false;
+    Type destElt = cast<ShapedType>(g.dest.getType()).getElementType();
+    return destElt == g.accType &&
+           estimateEpilogueInstructions(*epilogue.getBlock()) * g.mr >
+               kStraightTileEpilogue;
+  }
+
   int64_t rowBlock() const { return mc; }
   bool isParallel() const { return parallel; }
   int64_t kBlock() const { return kb; }
@@ -586,6 +607,7 @@ public:
     SmallVector<Value> tensors = {g.dest};
     Type destElt = cast<ShapedType>(g.dest.getType()).getElementType();
     separateAcc = numK > 1 && destElt != g.accType;
+    epilogueByRows = appliesEpilogueByRows();
     if (separateAcc)
       tensors.push_back(tensor::EmptyOp::create(
           rw, loc, tensor::getMixedSizes(rw, loc, g.dest), g.accType));
@@ -871,19 +893,51 @@ private:
     });
     Value acc = kLoop.getResult(0);
 
-    auto writeTile = [&](Value value, Value dest) -> Value {
+    auto writeTile = [&](Value value, Value dest, Value r) -> Value {
       auto type = cast<ShapedType>(dest.getType());
       return vector::TransferWriteOp::create(
-                 rw, loc, value, dest, at(bIdx, destRow, col),
+                 rw, loc, value, dest, at(bIdx, r, col),
                  AffineMap::getMinorIdentityMap(type.getRank(), 2, ctx),
                  inBounds)
           .getResult();
     };
     auto finish = [&]() -> SmallVector<Value> {
       SmallVector<Value> out(tensors);
-      out[0] = writeTile(
-          g.epilogue ? applyEpilogue(acc, bIdx, row, col, inBounds) : acc,
-          tensors[0]);
+      if (!g.epilogue) {
+        out[0] = writeTile(acc, tensors[0], destRow);
+      } else if (!epilogueByRows) {
+        out[0] = writeTile(applyEpilogue(acc, bIdx, row, col, inBounds),
+                           tensors[0], destRow);
+      } else {
+        // The tile goes to the result as it is, and a loop applies the
+        // epilogue to one row of it at a time (L1-resident): one copy of
+        // its code instead of mr. The loop stops at the last row, so each
+        // row is in bounds (only its columns may be masked).
+        Value stored = writeTile(acc, tensors[0], destRow);
+        auto rowType = VectorType::get({1, g.nr}, g.accType);
+        SmallVector<bool> rowInBounds = {true, inBounds[1]};
+        Value numRows = fullRowPanels()
+                            ? idx(g.mr)
+                            : arith::MinSIOp::create(
+                                  rw, loc, idx(g.mr),
+                                  arith::SubIOp::create(rw, loc, mSize, row));
+        auto rows = loop(numRows, 1, stored, [&](Value i, ValueRange args) {
+          Value r = arith::AddIOp::create(rw, loc, row, i);
+          Value dr = arith::AddIOp::create(rw, loc, destRow, i);
+          auto type = cast<ShapedType>(args[0].getType());
+          AffineMap map =
+              AffineMap::getMinorIdentityMap(type.getRank(), 2, ctx);
+          Value values = vector::TransferReadOp::create(
+              rw, loc, rowType, args[0], at(bIdx, dr, col), pad, map,
+              rowInBounds);
+          Value result = applyEpilogue(values, bIdx, r, col, rowInBounds);
+          return SmallVector<Value>{
+              vector::TransferWriteOp::create(
+                  rw, loc, result, args[0], at(bIdx, dr, col), map, rowInBounds)
+                  .getResult()};
+        });
+        out[0] = rows.getResult(0);
+      }
       return out;
     };
     if (numK == 1)
@@ -896,15 +950,16 @@ private:
     scf::YieldOp::create(rw, loc, finish());
     rw.setInsertionPointToStart(&ifOp.getElseRegion().front());
     SmallVector<Value> partial(tensors);
-    partial[separateAcc ? 1 : 0] = writeTile(acc, accTensor);
+    partial[separateAcc ? 1 : 0] = writeTile(acc, accTensor, destRow);
     scf::YieldOp::create(rw, loc, partial);
     rw.setInsertionPointAfter(ifOp);
     return SmallVector<Value>(ifOp.getResults());
   }
 
-  /// The epilogue's body on the register tile `acc` at (b?, row, col): its
-  /// other inputs read as mr x nr vectors through their indexing maps (a
-  /// bias along columns is a broadcast row), its ops applied to vectors.
+  /// The epilogue's body on `acc`, the register tile or a row of it at
+  /// (b?, row, col): its other inputs read as vectors of that shape through
+  /// their indexing maps (a bias along columns is a broadcast row), its ops
+  /// applied to vectors.
   Value applyEpilogue(Value acc, Value bIdx, Value row, Value col,
                       ArrayRef<bool> inBounds) {
     MLIRContext *ctx = rw.getContext();
@@ -913,7 +968,8 @@ private:
     unsigned iDim = rank - 2, jDim = rank - 1;
     IRMapping mapping;
     Block *body = e.getBlock();
-    auto vectorOf = [&](Type t) { return VectorType::get({g.mr, g.nr}, t); };
+    ArrayRef<int64_t> shape = cast<VectorType>(acc.getType()).getShape();
+    auto vectorOf = [&](Type t) { return VectorType::get(shape, t); };
     for (OpOperand *input : e.getDpsInputOperands()) {
       BlockArgument arg = body->getArgument(input->getOperandNumber());
       if (input->get() == g.unpack.getResult()) {
@@ -955,7 +1011,7 @@ private:
                            rw, loc, vectorOf(elt), input->get(), indices,
                            padValue, permMap, bounds));
     }
-    return applyBodyToVectors(rw, loc, e, mapping, {g.mr, g.nr});
+    return applyBodyToVectors(rw, loc, e, mapping, shape);
   }
 
   RewriterBase &rw;
@@ -967,6 +1023,7 @@ private:
   /// The result tensors in emitTile are the row block's slices.
   bool slicedRows = false;
   bool separateAcc = false;
+  bool epilogueByRows = false;
   Value zeroIdx, oneIdx, pad;
   /// The number of rows, at run time when m is dynamic.
   Value mSize;
@@ -1170,6 +1227,7 @@ struct TileAndVectorizePass final
     Location loc = g.gemm.getLoc();
     Operation *last =
         g.epilogue ? g.epilogue.getOperation() : g.unpack.getOperation();
+    bool byRows = builder.appliesEpilogueByRows();
     Value result = builder.build();
     Operation *initOp = g.gemm.getDpsInitOperand(0)->get().getDefiningOp();
     rewriter.replaceOp(last, result);
@@ -1190,7 +1248,9 @@ struct TileAndVectorizePass final
         ShapedType::isDynamic(g.m) || g.m % g.mr || g.n % g.nr
             ? " (masked at the edges)"
             : "",
-        g.epilogue ? ", epilogue applied to each tile in registers" : "",
+        !g.epilogue ? ""
+        : byRows    ? ", epilogue applied to each tile row by row"
+                    : ", epilogue applied to each tile in registers",
         builder.isParallel() ? "parallel (scf.forall) " : "");
   }
 

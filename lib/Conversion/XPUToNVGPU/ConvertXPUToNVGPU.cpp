@@ -22,6 +22,7 @@
 #include "xpu/Conversion/XPUToNVGPU/NVGPUBackend.h"
 #include "xpu/Conversion/XPUToNVGPU/XPUToNVGPU.h"
 #include "xpu/Dialect/XPU/IR/GemmBackendInterface.h"
+#include "xpu/Dialect/XPU/Utils/EpilogueUtils.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/RegisterPressure.h"
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
@@ -498,8 +499,7 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
   MmaKernelPlan p = planKernel(first, resultType);
   // How the wgmma kernel applies the epilogue (read before the tile ops go).
   int64_t epilogueInstructions =
-      output ? nvidia::estimateEpilogueInstructions(output.getEpilogueBlock())
-             : 0;
+      output ? estimateEpilogueInstructions(output.getEpilogueBlock()) : 0;
   // wgmma computes whole tiles over all of K (its TMA boxes are 64 wide
   // along K; Stream-K ranges are whole K-steps of the config's tile_k):
   // one per data-parallel program, or several in a row per persistent one

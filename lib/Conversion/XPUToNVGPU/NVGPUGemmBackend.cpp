@@ -11,6 +11,7 @@
 #include "xpu/Dialect/XPU/IR/GemmBackendInterface.h"
 #include "xpu/Dialect/XPU/IR/TargetPresets.h"
 #include "xpu/Dialect/XPU/IR/XPUDialect.h"
+#include "xpu/Dialect/XPU/Utils/EpilogueUtils.h"
 #include "xpu/Dialect/XPU/Utils/GemmUtils.h"
 #include "xpu/Dialect/XPU/Utils/LayoutBuilder.h"
 #include "xpu/Dialect/XPU/Utils/SizeArithmetic.h"
@@ -289,19 +290,6 @@ int64_t nvidia::getWorkgroupSlmBytes(ConfigAttr config, int64_t operandBytes) {
   int64_t stages =
       knobs && knobs.isWgmma() ? config.getStages() : getMmaSyncStages(config);
   return satMul(stages, satAdd(tile[0], tile[1]), tile[2], operandBytes);
-}
-
-int64_t nvidia::estimateEpilogueInstructions(Block &epilogue) {
-  int64_t count = 0;
-  for (Operation &op : epilogue.without_terminator()) {
-    if (isa<math::MathDialect>(op.getDialect()))
-      count += 24;
-    else if (isa<arith::DivFOp, arith::RemFOp>(op))
-      count += 8;
-    else
-      count += 1;
-  }
-  return count;
 }
 
 bool nvidia::shouldStageEpilogue(Block &epilogue, ConfigAttr config,

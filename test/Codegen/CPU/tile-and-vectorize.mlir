@@ -353,6 +353,69 @@ func.func @nest_bias_relu(%x: tensor<301x700xf32>, %w: tensor<3x700x16xf32>,
   return %y : tensor<301x37xf32>
 }
 
+// An epilogue whose straight-line code on the tile would be large (mish:
+// three math functions, about 73 instructions per element, times 6 rows)
+// is applied row by row: the last k block stores the 6x16 tile as it is,
+// then a loop over its rows (6, fewer in the last panel: min(6, 301 - row),
+// so that each row is in bounds) reads each row, applies the epilogue on
+// vector<1x16> (the bias a broadcast row) and writes it back; only the
+// columns stay masked.
+// CHECK-LABEL: func.func @nest_bias_mish
+//       CHECK:   scf.if
+//       CHECK:     %[[TILE:.+]] = vector.transfer_write %{{.+}}, %{{.+}}[%[[R0:.+]], %[[C0:.+]]] : vector<6x16xf32>, tensor<301x37xf32>
+//       CHECK:     %[[LEFT:.+]] = arith.subi %c301, %[[R0]] : index
+//       CHECK:     %[[N:.+]] = arith.minsi %[[LEFT]], %c6 : index
+//       CHECK:     scf.for %[[I:.+]] = %c0 to %[[N]] step %c1 iter_args(%[[T:.+]] = %[[TILE]])
+//       CHECK:       %[[ROW:.+]] = arith.addi %[[R0]], %[[I]] : index
+//       CHECK:       vector.transfer_read %[[T]][%[[ROW]], %[[C0]]], %{{.+}} {in_bounds = [true, false]} : tensor<301x37xf32>, vector<1x16xf32>
+//       CHECK:       vector.transfer_read {{.*}} : tensor<37xf32>, vector<1x16xf32>
+//       CHECK:       math.exp {{.*}} : vector<1x16xf32>
+//       CHECK:       math.log1p {{.*}} : vector<1x16xf32>
+//       CHECK:       math.tanh {{.*}} : vector<1x16xf32>
+//       CHECK:       vector.transfer_write {{.*}}, %[[T]][%[[ROW]], %[[C0]]] {in_bounds = [true, false]} : vector<1x16xf32>, tensor<301x37xf32>
+//       CHECK:   } else {
+//       CHECK:     vector.transfer_write {{.*}} : vector<6x16xf32>, tensor<301x37xf32>
+//   CHECK-NOT:   math.exp {{.*}} : vector<6x16xf32>
+func.func @nest_bias_mish(%x: tensor<301x700xf32>, %w: tensor<3x700x16xf32>,
+                          %b: tensor<37xf32>) -> tensor<301x37xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<301x37xf32>
+  %el = tensor.empty() : tensor<51x700x6xf32>
+  %lhs = linalg.pack %x padding_value(%zero : f32) inner_dims_pos = [0]
+      inner_tiles = [6] into %el : tensor<301x700xf32> -> tensor<51x700x6xf32>
+  %ea = tensor.empty() : tensor<51x3x6x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%ea : tensor<51x3x6x16xf32>) -> tensor<51x3x6x16xf32>
+  // expected-remark @+1 {{[Passed] Vectorized | Category:xpu-cpu-tile-and-vectorize | Reason="packed GEMM 301x37x700 as one loop nest: rows in blocks of 264 (lhs packed per block), k in 2 block(s) of 352, [6, 16] register tiles written straight into the result (masked at the edges), epilogue applied to each tile row by row"}}
+  %p = linalg.generic {
+      indexing_maps = [affine_map<(m1, n1, k, mi, ni) -> (m1, k, mi)>,
+                       affine_map<(m1, n1, k, mi, ni) -> (n1, k, ni)>,
+                       affine_map<(m1, n1, k, mi, ni) -> (m1, n1, mi, ni)>],
+      iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel"]}
+      ins(%lhs, %w : tensor<51x700x6xf32>, tensor<3x700x16xf32>)
+      outs(%acc : tensor<51x3x6x16xf32>) {
+  ^bb0(%a: f32, %bv: f32, %c: f32):
+    %m = arith.mulf %a, %bv : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<51x3x6x16xf32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %e
+      : tensor<51x3x6x16xf32> -> tensor<301x37xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                        affine_map<(i, j) -> (j)>,
+                                        affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%u, %b : tensor<301x37xf32>, tensor<37xf32>) outs(%e : tensor<301x37xf32>) {
+  ^bb0(%v: f32, %bias: f32, %o: f32):
+    %t = arith.addf %v, %bias : f32
+    %ex = math.exp %t : f32
+    %sp = math.log1p %ex : f32
+    %th = math.tanh %sp : f32
+    %r = arith.mulf %t, %th : f32
+    linalg.yield %r : f32
+  } -> tensor<301x37xf32>
+  return %y : tensor<301x37xf32>
+}
+
 // Panels divide M and N, one k block, the lhs comes packed (an argument):
 // no row-block pack, no scf.if on the k block, and every transfer of the
 // register tile is in bounds (no masks).

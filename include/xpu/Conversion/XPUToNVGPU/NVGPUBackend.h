@@ -110,10 +110,6 @@ int64_t getWorkgroupSlmBytes(ConfigAttr config, int64_t operandBytes);
 /// once per tile, cold, and past a few thousand instructions fetching it
 /// costs more than the tile's epilogue arithmetic (docs/NVIDIA.md).
 inline constexpr int64_t kStraightEpilogueInstructions = 2048;
-/// The instructions one element of `epilogue` takes, estimated: one per
-/// operation, more for transcendental functions and division (libdevice's
-/// expansions).
-int64_t estimateEpilogueInstructions(Block &epilogue);
 /// Whether the wgmma kernel of `config` applies `epilogue` in a loop over
 /// its accumulators staged through the shared memory of its TMA ring
 /// rather than on the registers: when the straight-line code for a

@@ -2,6 +2,7 @@
 
 #include "xpu/Dialect/XPU/Utils/EpilogueUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -110,4 +111,17 @@ bool mlir::xpu::isTranscendental(Operation *op) {
              math::Log2Op, math::Log1pOp, math::TanhOp, math::ErfOp,
              math::SqrtOp, math::RsqrtOp, math::PowFOp, math::SinOp,
              math::CosOp, math::AtanOp, math::Atan2Op, math::TanOp>(op);
+}
+
+int64_t mlir::xpu::estimateEpilogueInstructions(Block &epilogue) {
+  int64_t count = 0;
+  for (Operation &op : epilogue.without_terminator()) {
+    if (isa<math::MathDialect>(op.getDialect()))
+      count += 24;
+    else if (isa<arith::DivFOp, arith::RemFOp>(op))
+      count += 8;
+    else
+      count += 1;
+  }
+  return count;
 }

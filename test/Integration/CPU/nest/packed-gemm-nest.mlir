@@ -40,6 +40,17 @@
 // RUN: xpu-run %s --function=kn_tanh --input=@%t/x4.npy --input=@%t/w4.npy --input=@%t/b4.npy --output=@%t/y4s.npy --xpu-pipeline-options="threads=1 cache-tile=60,256,256"
 // RUN: %{check} %t/y4s.npy --inputs %t x4 w4 b4 --expr "np.tanh(x4 @ w4 + b4)" --tol 1e-5
 
+// The same GEMM with mish, whose epilogue is long enough on any host's
+// register tile to be applied row by row (after the tile is stored).
+// RUN: xpu-run %s --function=kn_mish --input=@%t/x4.npy --input=@%t/w4.npy --input=@%t/b4.npy --output=@%t/y7.npy --xpu-pipeline-options=threads=1
+// RUN: %{check} %t/y7.npy --inputs %t x4 w4 b4 --expr "(x4 @ w4 + b4) * np.tanh(np.log1p(np.exp(x4 @ w4 + b4)))" --tol 1e-5
+// RUN: xpu-run %s --function=kn_mish --input=@%t/x4.npy --input=@%t/w4.npy --input=@%t/b4.npy --output=@%t/y7s.npy --xpu-pipeline-options="threads=1 cache-tile=60,256,256"
+// RUN: %{check} %t/y7s.npy --inputs %t x4 w4 b4 --expr "(x4 @ w4 + b4) * np.tanh(np.log1p(np.exp(x4 @ w4 + b4)))" --tol 1e-5
+// RUN: xpu-run %s --function=kn_mish --input=@%t/x4.npy --input=@%t/w4.npy --input=@%t/b4.npy --output=@%t/y7t.npy
+// RUN: %{check} %t/y7t.npy --inputs %t x4 w4 b4 --expr "(x4 @ w4 + b4) * np.tanh(np.log1p(np.exp(x4 @ w4 + b4)))" --tol 1e-5
+// RUN: xpu-opt %s --xpu-cpu-pipeline=threads=1 --xpu-remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
+// ROWS: packed-gemm-nest.mlir:[[# @LINE + 65]]:{{.*}} as one loop nest{{.*}}, epilogue applied to each tile row by row
+
 // Batched, from a nonzero init: 3 x (67x300 @ 300x45 + c).
 // RUN: xpu-run %s --function=batched --input=@%t/x5.npy --input=@%t/w5.npy --input=@%t/c5.npy --output=@%t/y5.npy --xpu-pipeline-options=threads=1
 // RUN: %{check} %t/y5.npy --inputs %t x5 w5 c5 --expr "x5 @ w5 + c5" --tol 1e-5
@@ -53,7 +64,7 @@
 
 // The single-threaded pipeline builds the nest for each of them.
 // RUN: xpu-opt %s --xpu-cpu-pipeline=threads=1 --xpu-remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=NEST
-// NEST-COUNT-6: remark: [Passed] Vectorized | Category:xpu-cpu-tile-and-vectorize | Reason="packed GEMM {{.*}} as one loop nest
+// NEST-COUNT-7: remark: [Passed] Vectorized | Category:xpu-cpu-tile-and-vectorize | Reason="packed GEMM {{.*}} as one loop nest
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #col = affine_map<(d0, d1) -> (d1)>
@@ -97,6 +108,24 @@ func.func @sigmoid(%x: tensor<333x777xf32>, %w: tensor<1000x777xf32> {xpu.weight
     linalg.yield %4 : f32
   } -> tensor<333x1000xf32>
   return %r : tensor<333x1000xf32>
+}
+
+func.func @kn_mish(%x: tensor<61x1031xf32>, %w: tensor<1031x263xf32> {xpu.weight}, %b: tensor<263xf32> {xpu.weight}) -> tensor<61x263xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<61x263xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<61x263xf32>) -> tensor<61x263xf32>
+  %g = linalg.matmul ins(%x, %w : tensor<61x1031xf32>, tensor<1031x263xf32>) outs(%z : tensor<61x263xf32>) -> tensor<61x263xf32>
+  %r = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%g, %b : tensor<61x263xf32>, tensor<263xf32>) outs(%e : tensor<61x263xf32>) {
+  ^bb0(%in: f32, %bb: f32, %out: f32):
+    %0 = arith.addf %in, %bb : f32
+    %1 = math.exp %0 : f32
+    %2 = math.log1p %1 : f32
+    %3 = math.tanh %2 : f32
+    %4 = arith.mulf %0, %3 : f32
+    linalg.yield %4 : f32
+  } -> tensor<61x263xf32>
+  return %r : tensor<61x263xf32>
 }
 
 func.func @kn_tanh(%x: tensor<61x1031xf32>, %w: tensor<1031x263xf32> {xpu.weight}, %b: tensor<263xf32> {xpu.weight}) -> tensor<61x263xf32> {

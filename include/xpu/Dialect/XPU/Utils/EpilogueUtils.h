@@ -47,6 +47,12 @@ bool isElementwiseGeneric(linalg::GenericOp op);
 /// (exp, log, tanh, erf, sqrt, ...): they cost extra temporaries.
 bool isTranscendental(Operation *op);
 
+/// The instructions one element of an epilogue body takes, estimated: one
+/// per operation, 8 for a division or remainder, 24 for a math function
+/// (a polynomial on the CPU, libdevice's expansion on NVIDIA). Backends
+/// compare it with the code size they accept as straight-line code.
+int64_t estimateEpilogueInstructions(Block &epilogue);
+
 } // namespace mlir::xpu
 
 #endif // XPU_DIALECT_XPU_UTILS_EPILOGUEUTILS_H
