@@ -101,7 +101,30 @@ struct LowerVectorsPass final
 
     // 5. What is left of the n-D shapes: shape casts, transposes,
     //    broadcasts and strided slices, down to 1-D shuffles, extracts and
-    //    inserts.
+    //    inserts. The packing transposes (32 x 8 blocks of a weight, 14 x 8
+    //    of the lhs) are first split into 8 x 8 blocks, each one shuffle:
+    //    one shuffle of the whole block (256 lanes) or a shuffle per
+    //    element made LLVM's instruction selection take most of a model's
+    //    compile time.
+    if (failed(applyStage([](RewritePatternSet &patterns) {
+          vector::populateVectorUnrollPatterns(
+              patterns,
+              vector::UnrollVectorOptions()
+                  .setFilterConstraint([](Operation *op) {
+                    return success(isa<vector::TransposeOp>(op));
+                  })
+                  .setNativeShapeFn(
+                      [](Operation *op) -> std::optional<SmallVector<int64_t>> {
+                        auto type =
+                            cast<vector::TransposeOp>(op).getSourceVectorType();
+                        if (type.getRank() != 2)
+                          return std::nullopt;
+                        return SmallVector<int64_t>{
+                            std::min<int64_t>(type.getDimSize(0), 8),
+                            std::min<int64_t>(type.getDimSize(1), 8)};
+                      }));
+        })))
+      return signalPassFailure();
     if (failed(applyStage([](RewritePatternSet &patterns) {
           vector::populateVectorShapeCastLoweringPatterns(patterns);
           vector::populateVectorTransposeLoweringPatterns(

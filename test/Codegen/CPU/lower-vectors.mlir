@@ -117,6 +117,27 @@ func.func @transpose_block(%src: memref<256x128xf32>, %dst: memref<128x272xf32>,
   return
 }
 
+// A weight's packing block, 32 rows of 8 transposed into 8 rows of 32, is
+// split into four 8x8 transposes of one 64-lane shuffle each: one 256-lane
+// shuffle (or one per element) made LLVM's instruction selection the
+// largest part of a model's compile time.
+// CHECK-LABEL: func.func @transpose_panel
+//   CHECK-COUNT-32: vector.load {{.*}} : memref<256x128xf32>, vector<8xf32>
+//   CHECK-COUNT-4: vector.shuffle {{.*}} : vector<64xf32>, vector<64xf32>
+//       CHECK-NOT: vector.shuffle {{.*}} : vector<256xf32>
+//   CHECK-COUNT-8: vector.store {{.*}} : memref<128x272xf32>, vector<32xf32>
+//       CHECK-NOT: vector.transpose
+func.func @transpose_panel(%src: memref<256x128xf32>, %dst: memref<128x272xf32>,
+                           %i: index, %j: index) {
+  %cst = arith.constant 0.0 : f32
+  %v = vector.transfer_read %src[%j, %i], %cst
+      {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d1, d0)>}
+      : memref<256x128xf32>, vector<8x32xf32>
+  vector.transfer_write %v, %dst[%i, %j] {in_bounds = [true, true]}
+      : vector<8x32xf32>, memref<128x272xf32>
+  return
+}
+
 // Issue 10 (fuzzer): a 2^40-row vector in hand-written input made the
 // unrolling stages run for ever; it is a located error.
 // RUN: not xpu-opt %S/Inputs/huge-vector.mlir --pass-pipeline='builtin.module(func.func(xpu-cpu-lower-vectors))' 2>&1 \
