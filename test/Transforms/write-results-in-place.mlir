@@ -4,6 +4,8 @@
 // The entry copies @f's result into the buffer it was given: @f's body moves
 // to @f.in_place, which computes in that buffer; @f keeps its signature and
 // allocates, then calls @f.in_place; the copy is gone and the mark removed.
+// @f.in_place is not inlined by LLVM (`passthrough = ["noinline"]`): the
+// kernels would be compiled again in @f and in each C wrapper.
 // CHECK-LABEL: func.func @f(
 //  CHECK-SAME:     %[[X:.+]]: memref<4x8xf32>) -> memref<4x8xf32>
 //       CHECK:   %[[A:.+]] = memref.alloc() {alignment = 64 : i64} : memref<4x8xf32>
@@ -11,6 +13,7 @@
 //       CHECK:   return %[[A]]
 // CHECK-LABEL: func.func private @f.in_place(
 //  CHECK-SAME:     %[[IX:.+]]: memref<4x8xf32>, %[[OUT:.+]]: memref<4x8xf32>)
+//  CHECK-SAME:     attributes {passthrough = ["noinline"]}
 //   CHECK-NOT:   memref.alloc
 //       CHECK:   linalg.exp ins(%[[IX]] : memref<4x8xf32>) outs(%[[OUT]] : memref<4x8xf32>)
 //       CHECK:   return{{$}}

@@ -123,6 +123,11 @@ func::FuncOp WriteResultsInPlacePass::getInPlaceClone(
   clone.setPrivate();
   clone->removeAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName());
   clone.setSymName((callee.getSymName() + ".in_place").str());
+  // LLVM would inline the clone into the thin callee and into each C
+  // wrapper of it: the kernels compiled three or four times over.
+  OpBuilder attrs(clone);
+  clone->setAttr("passthrough",
+                 attrs.getArrayAttr({attrs.getStringAttr("noinline")}));
   symbols.insert(clone, std::next(Block::iterator(callee)));
   func::ReturnOp ret = getSingleReturn(clone);
   SmallVector<memref::AllocOp> allocs;
