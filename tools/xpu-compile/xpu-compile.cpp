@@ -222,6 +222,9 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  // Inline assembly (the AMX kernels' permission request) is assembled
+  // into the object by the target's parser: without it LLVM aborts.
+  llvm::InitializeNativeTargetAsmParser();
   // The pass manager's own flags (--mlir-print-ir-*, --mlir-timing, ...),
   // which compileModule applies.
   registerAsmPrinterCLOptions();
