@@ -3,7 +3,8 @@
 # OpenBLAS and, when it installs, IREE with data tiling, measured in the same
 # run; then bf16 (scripts/bench-cpu-bf16.py) against PyTorch's bf16 matmul,
 # and KernelBench-style GEMM + epilogue models (scripts/bench-cpu-models.py)
-# against PyTorch eager and torch.compile on the CPU. IREE
+# against PyTorch eager and torch.compile on the CPU, and their compile
+# time (scripts/bench-compile-time.py). IREE
 # (iree-base-compiler, iree-base-runtime from PyPI) goes into a
 # virtual environment under the build directory, for the benchmark only; if
 # it cannot be installed the IREE column is left out.
@@ -46,6 +47,11 @@ if [ -x "$TORCH_PYTHON" ] && "$TORCH_PYTHON" -c "import torch, numpy" 2>/dev/nul
   "$TORCH_PYTHON" "$ROOT/scripts/bench-cpu-bf16.py" --build "$BUILD_DIR" --python "$TORCH_PYTHON"
   echo
   XPU_OPT_BUILD_DIR="$BUILD_DIR" "$TORCH_PYTHON" "$ROOT/scripts/bench-cpu-models.py" --bf16
+  echo
+  for precision in f32 bf16; do
+    XPU_OPT_BUILD_DIR="$BUILD_DIR" "$TORCH_PYTHON" "$ROOT/scripts/bench-compile-time.py" \
+      --xpu-compile "$BUILD_DIR/bin/xpu-compile" --precision "$precision" --core 1
+  done
 else
   echo "bench-cpu: PyTorch not importable with $TORCH_PYTHON; bf16 and model sections left out"
 fi

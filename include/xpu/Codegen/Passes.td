@@ -109,7 +109,13 @@ def XPUCPUTileAndVectorizePass
       elementwise consumer of the product (bias, activation: identity maps
       on the product, projected permutations elsewhere, elementwise body)
       is applied to the tile in registers first and replaces the unpack's
-      result;
+      result. An epilogue whose straight-line code on the tile would be
+      long (`xpu::estimateEpilogueInstructions` per element times `mr`
+      above 256, and a result of the accumulator's type) is applied row
+      by row instead: the tile is stored as it is, then a loop up to the
+      last row of the matrix reads, transforms and writes one row at a time
+      (one copy of the epilogue's code instead of `mr`; LLVM's code
+      generation of the copies dominated the compile time of f32 models);
     * with `parallel`, the row blocks are an `scf.forall` (at least 4 of
       them where the rows have that many panels): each iteration packs its
       own lhs block and writes its rows through a slice of the result
@@ -219,7 +225,10 @@ def XPUCPULowerVectorsPass
        rank-1 transfers lowered to `vector.load` / `vector.store` /
        `vector.maskedload` where possible;
     5. `vector.shape_cast`, `vector.transpose`, `vector.broadcast` and strided
-       slice inserts/extracts lowered to 1-D shuffles, extracts and inserts.
+       slice inserts/extracts lowered to 1-D shuffles, extracts and inserts;
+       a 2-D transpose (the packing blocks) is first split into blocks of at
+       most 8 x 8, each one 64-lane shuffle (a 256-lane shuffle per 32 x 8
+       block made LLVM's instruction selection slow).
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::arith::ArithDialect",
