@@ -209,10 +209,13 @@ void *moduleLoadJIT(void *data, int optLevel) {
   return module;
 }
 
+/// Launches `function`; with `cluster` (x, y, z), in thread block clusters
+/// of that shape (cuLaunchKernelEx, sm_90 and later).
 void launchKernel(void *function, intptr_t gridX, intptr_t gridY,
                   intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                   intptr_t blockZ, int32_t sharedMemBytes, void *stream,
-                  void **params, void **extra) {
+                  void **params, void **extra,
+                  const intptr_t *cluster = nullptr) {
   Runtime &r = enter();
   if (!function)
     die("mgpuLaunchKernel: null function");
@@ -247,8 +250,28 @@ void launchKernel(void *function, intptr_t gridX, intptr_t gridY,
   }
   if (start)
     CHECK(cuEventRecord(start, s));
-  CHECK(cuLaunchKernel(f, gridX, gridY, gridZ, blockX, blockY, blockZ,
-                       sharedMemBytes, s, params, extra));
+  if (cluster) {
+    CUlaunchAttribute attribute = {};
+    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attribute.value.clusterDim.x = static_cast<unsigned>(cluster[0]);
+    attribute.value.clusterDim.y = static_cast<unsigned>(cluster[1]);
+    attribute.value.clusterDim.z = static_cast<unsigned>(cluster[2]);
+    CUlaunchConfig config = {};
+    config.gridDimX = static_cast<unsigned>(gridX);
+    config.gridDimY = static_cast<unsigned>(gridY);
+    config.gridDimZ = static_cast<unsigned>(gridZ);
+    config.blockDimX = static_cast<unsigned>(blockX);
+    config.blockDimY = static_cast<unsigned>(blockY);
+    config.blockDimZ = static_cast<unsigned>(blockZ);
+    config.sharedMemBytes = static_cast<unsigned>(sharedMemBytes);
+    config.hStream = s;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    CHECK(cuLaunchKernelEx(&config, f, params, extra));
+  } else {
+    CHECK(cuLaunchKernel(f, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                         sharedMemBytes, s, params, extra));
+  }
   if (end)
     CHECK(cuEventRecord(end, s));
 }
@@ -552,6 +575,22 @@ mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
   guardedVoid(errors(), [&] {
     launchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
                  sharedMemBytes, stream, params, extra);
+  });
+}
+
+/// gpu.launch_func with `clusters in (...)`: the signature MLIR's LLVM
+/// translation of the launch calls.
+XPU_RUNTIME_EXPORT void
+mgpuLaunchClusterKernel(void *function, intptr_t clusterX, intptr_t clusterY,
+                        intptr_t clusterZ, intptr_t gridX, intptr_t gridY,
+                        intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                        intptr_t blockZ, int32_t sharedMemBytes, void *stream,
+                        void **params, void **extra, size_t paramsCount) {
+  (void)paramsCount;
+  guardedVoid(errors(), [&] {
+    const intptr_t cluster[3] = {clusterX, clusterY, clusterZ};
+    launchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                 sharedMemBytes, stream, params, extra, cluster);
   });
 }
 

@@ -115,7 +115,7 @@ mlir::xpu::lowerProgramsToLaunch(RewriterBase &rewriter, scf::ForallOp programs,
 FailureOr<gpu::GPUFuncOp> mlir::xpu::lowerProgramsToKernel(
     RewriterBase &rewriter, scf::ForallOp programs, ModuleOp module,
     StringRef name, ArrayAttr targets, int64_t threads,
-    GemmTileEmitter &emitter, int64_t dynamicSharedBytes) {
+    GemmTileEmitter &emitter, int64_t dynamicSharedBytes, int64_t clusterSize) {
   Location loc = programs.getLoc();
   int64_t count = getProgramCount(programs);
   if (ShapedType::isDynamic(count))
@@ -178,9 +178,13 @@ FailureOr<gpu::GPUFuncOp> mlir::xpu::lowerProgramsToKernel(
   if (dynamicSharedBytes != 0)
     shared = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
                                           dynamicSharedBytes);
+  std::optional<gpu::KernelDim3> cluster;
+  if (clusterSize > 1)
+    cluster = gpu::KernelDim3{idx(clusterSize), idx(1), idx(1)};
   gpu::LaunchFuncOp::create(
       rewriter, loc, kernel, gpu::KernelDim3{idx(count), idx(1), idx(1)},
-      gpu::KernelDim3{idx(threads), idx(1), idx(1)}, shared, args);
+      gpu::KernelDim3{idx(threads), idx(1), idx(1)}, shared, args,
+      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/ValueRange(), cluster);
   rewriter.eraseOp(programs);
   if (failed(emitTiles(rewriter, kernel.getBody().front(), loc, emitter)))
     return failure();

@@ -81,13 +81,15 @@ FailureOr<gpu::LaunchOp> lowerProgramsToLaunch(RewriterBase &rewriter,
 /// gpu.module (with `targets`) with `threads` work-items per workgroup. The
 /// values the body reads from above become kernel arguments (constants are
 /// cloned in). The launch passes `dynamicSharedBytes` of dynamic shared
-/// memory when it is not 0. Then lowers the tile ops with `emitter`.
-/// Returns the kernel.
+/// memory when it is not 0, and launches workgroups in thread block clusters
+/// of `clusterSize` along x when it is more than 1 (the program count is a
+/// multiple of it). Then lowers the tile ops with `emitter`. Returns the
+/// kernel.
 FailureOr<gpu::GPUFuncOp>
 lowerProgramsToKernel(RewriterBase &rewriter, scf::ForallOp programs,
                       ModuleOp module, StringRef name, ArrayAttr targets,
                       int64_t threads, GemmTileEmitter &emitter,
-                      int64_t dynamicSharedBytes = 0);
+                      int64_t dynamicSharedBytes = 0, int64_t clusterSize = 1);
 
 } // namespace mlir::xpu
 

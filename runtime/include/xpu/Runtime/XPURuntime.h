@@ -223,6 +223,16 @@ XPU_RUNTIME_EXPORT void xpuOpenCLAddSPIRDirectory(const char *dir);
 // CUDA only (xpu_cuda_runtime)
 //===----------------------------------------------------------------------===//
 
+/// mgpuLaunchKernel in thread block clusters of
+/// `clusterX*clusterY*clusterZ` workgroups (`gpu.launch_func ... clusters
+/// in`; sm_90 and later): cuLaunchKernelEx with a cluster dimension.
+XPU_RUNTIME_EXPORT void
+mgpuLaunchClusterKernel(void *function, intptr_t clusterX, intptr_t clusterY,
+                        intptr_t clusterZ, intptr_t gridX, intptr_t gridY,
+                        intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                        intptr_t blockZ, int32_t sharedMemBytes, void *stream,
+                        void **params, void **extra, size_t paramsCount);
+
 /// A TMA descriptor of the ranked memref `descriptor` with the given box
 /// (outermost first) and CUtensorMap* enum values, copied to device memory
 /// (nvgpu.tma.create.descriptor, as convert-nvgpu-to-nvvm lowers it).
