@@ -56,9 +56,16 @@ PROBLEMS = [
                       "bf16-wgmma-persistent"),
             compile=True,
             configs=(((128, 128, 64), (2, 2), 4, "sm_90a"),
-                     ((64, 256, 64), (1, 4), 4, "sm_90a"))),
+                     ((64, 256, 64), (1, 4), 4, "sm_90a"),
+                     # The default tile alone and in clusters of 2 along M
+                     # (B multicast), same run.
+                     ((128, 256, 64), (2, 4), 4, "sm_90a"),
+                     ((128, 256, 64), (2, 4), 4, "sm_90a", 2),
+                     ((128, 128, 64), (2, 2), 4, "sm_90a", 2))),
     Problem("gemm_8192", "gemm", 8192, 8192, 8192,
-            variants=("bf16", "bf16-wgmma", "tf32", "tf32-wgmma")),
+            variants=("bf16", "bf16-wgmma", "tf32", "tf32-wgmma"),
+            configs=(((128, 256, 64), (2, 4), 4, "sm_90a"),
+                     ((128, 256, 64), (2, 4), 4, "sm_90a", 2))),
     Problem("gemm_odd", "gemm", 8205, 5921, 2949,
             variants=("bf16", "bf16-wgmma", "tf32", "tf32-wgmma",
                       "bf16-persistent",
@@ -306,10 +313,13 @@ def xpu_gemm_with_config(p, config):
     """A bf16 GEMM (or batched GEMM) written as xpu.gemm with a config, for
     the config sweep: tensor-core knobs (#xpu.nvgpu) for wgmma on sm_90a
     where the tile suits it, else mma.sync."""
-    (tm, tn, tk), (wr, wc), stages, chip = config
+    (tm, tn, tk), (wr, wc), stages, chip = config[:4]
+    cluster_m = config[4] if len(config) > 4 else 1
     wgmma = (chip == "sm_90a" and tm in (64, 128) and tn % 64 == 0
              and tn <= 256 and tk == 64)
     mma = "wgmma" if wgmma else "mma_sync"
+    if cluster_m > 1:
+        mma += ", cluster_m = %d" % cluster_m
     m, n, k, b = p.m, p.n, p.k, p.batch
     pre = (b,) if p.kind == "bmm" else ()
     ta, tb, tc = _t(pre + (m, k), "bf16"), _t(pre + (k, n), "bf16"), \
@@ -329,5 +339,8 @@ def xpu_gemm_with_config(p, config):
 
 
 def config_name(config):
-    (tm, tn, tk), (wr, wc), stages, chip = config
-    return "cfg%dx%dx%d_w%dx%d_s%d_%s" % (tm, tn, tk, wr, wc, stages, chip)
+    """configs: (tile, warps, stages, chip[, cluster_m])."""
+    (tm, tn, tk), (wr, wc), stages, chip = config[:4]
+    cluster = "_c%d" % config[4] if len(config) > 4 and config[4] > 1 else ""
+    return "cfg%dx%dx%d_w%dx%d_s%d_%s%s" % (tm, tn, tk, wr, wc, stages, chip,
+                                            cluster)

@@ -106,6 +106,51 @@ func.func @hand_wgmma_on_sm90(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>
 
 // -----
 
+// Thread block clusters (cluster_m = 2) pair programs 2i and 2i + 1 on
+// vertically adjacent tiles: 3 tile rows of 128 do not pair up.
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+func.func @hand_cluster_odd_tile_rows(%a: tensor<384x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<384x256xf32> {
+  // expected-error @+1 {{xpu-select-strategy: the config written by hand is invalid on sm_90a: cluster_m 2 needs the tile rows walked in groups of 2: 3 tile rows of 128 and group_m 8 are not (both must be multiples of 2)}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 128, 64], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma, cluster_m = 2>>} : (tensor<384x256xbf16>, tensor<256x256xbf16>) -> tensor<384x256xf32>
+  return %g : tensor<384x256xf32>
+}
+}
+
+// -----
+
+// Nor do groups of 3 tile rows (group_m 3 of 6 tile rows).
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+func.func @hand_cluster_odd_group_m(%a: tensor<768x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<768x256xf32> {
+  // expected-error @+1 {{xpu-select-strategy: the config written by hand is invalid on sm_90a: cluster_m 2 needs the tile rows walked in groups of 2: 6 tile rows of 128 and group_m 3 are not (both must be multiples of 2)}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 128, 64], group_m = 3, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma, cluster_m = 2>>} : (tensor<768x256xbf16>, tensor<256x256xbf16>) -> tensor<768x256xf32>
+  return %g : tensor<768x256xf32>
+}
+}
+
+// -----
+
+// A cluster's workgroups compute one tile each: not a persistent schedule.
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+func.func @hand_cluster_persistent(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xf32> {
+  // expected-error @+1 {{xpu-select-strategy: the config written by hand is invalid on sm_90a: cluster_m 2: the workgroups of a cluster compute one tile each, side by side (the data_parallel schedule), not persistent}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 128, 64], group_m = 8, subgroups = [2, 2], stages = 2, schedule = persistent<programs = 2>, backend = #xpu.nvgpu<mma = wgmma, cluster_m = 2>>} : (tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<256x256xf32>
+  return %g : tensor<256x256xf32>
+}
+}
+
+// -----
+
+// A [k, n] B is multicast in whole 64-column boxes: tile_n 64 has one.
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+func.func @hand_cluster_kn_tile_n(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xf32> {
+  // expected-error @+1 {{xpu-select-strategy: the config written by hand is invalid on sm_90a: cluster_m 2 with a [k, n] B: tile_n 64 must be a multiple of 128 (each workgroup multicasts whole 64-column boxes of B)}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 64, 64], group_m = 8, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma, cluster_m = 2>>} : (tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<256x256xf32>
+  return %g : tensor<256x256xf32>
+}
+}
+
+// -----
+
 // The tile_n rule that depends on B's layout: a [k, n] B is read in rows of
 // tile_n elements, a power-of-two number of 16-byte chunks (96 bf16 = 12).
 module attributes {xpu.target = #xpu.target<"sm_90">} {

@@ -101,6 +101,7 @@ static MmaKernelPlan planKernel(ConfigAttr config, ArrayRef<int64_t> dims,
   p.wgmma = knobs && knobs.isWgmma();
   p.stages = p.wgmma ? config.getStages() : nvidia::getMmaSyncStages(config);
   p.groupM = std::max<int64_t>(config.getGroupM(), 1);
+  p.clusterM = knobs ? knobs.getClusterM() : 1;
   NVGPUMma mma = p.wgmma ? NVGPUMma::wgmma : NVGPUMma::mma_sync;
   p.aPitch = nvidia::getOperandPitch(p.k, operandType, mma);
   p.bPitch = nvidia::getOperandPitch(p.rhsNK ? p.k : p.n, operandType, mma);
@@ -159,6 +160,9 @@ LogicalResult mlir::xpu::checkNVGPULowerable(GemmTileOp tile,
       tile.getRhsLayout() != RhsLayout::nk)
     return fail("wgmma reads tf32 operands K-major only: B must be [n, k] "
                 "(xpu-materialize-layouts transposes a [k, n] B)");
+  // A cluster's workgroups must compute vertically adjacent tiles.
+  if (failed(nvidia::checkClusterShape(config, tile.getDims(), why)))
+    return fail(why);
   // Operands with a pitch of their own (xpu-materialize-layouts' or a
   // hand-written one; the others are re-pitched): rows on 16 bytes.
   int64_t bytes = getElementBytes(lhs);
@@ -587,8 +591,9 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
       view->setAttr(kTmaOperandAttr, rewriter.getI64IntegerAttr(which));
     };
     map(a, {p.tm, p.tk}, 0);
+    // Clustered, each workgroup loads 1 / clusterM of B's rows.
     if (p.rhsNK)
-      map(bBuf, {p.tn, p.tk}, 1);
+      map(bBuf, {p.tn / p.clusterM, p.tk}, 1);
     else
       map(bBuf, {p.tk, 64}, 1);
   }
@@ -619,9 +624,14 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
   NVGPUTileEmitter emitter(p, /*fixedRoles=*/onePerProgram);
   FailureOr<gpu::GPUFuncOp> kernel =
       lowerProgramsToKernel(rewriter, programs, module, name, ArrayAttr(),
-                            threads, emitter, sharedBytes);
+                            threads, emitter, sharedBytes, p.clusterM);
   if (failed(kernel))
     return failure();
+  // ptxas learns the cluster shape too (.reqnctapercluster).
+  if (p.clusterM > 1)
+    (*kernel)->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                       rewriter.getDenseI32ArrayAttr(
+                           {static_cast<int32_t>(p.clusterM), 1, 1}));
   if (registers != 0)
     (*kernel)->setAttr("nvvm.maxnreg", rewriter.getI32IntegerAttr(registers));
 
@@ -635,7 +645,7 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
         "{4} of {5} threads (1 TMA producer warpgroup, {6} consumer "
         "warpgroup(s) of 64 rows), tile {7}x{8}x{9}, {10}-stage TMA/mbarrier "
         "ring with 128-byte swizzle, {11} bytes of dynamic shared memory, B "
-        "read {12}; {13} accumulators per consumer thread; {14}",
+        "read {12}{16}; {13} accumulators per consumer thread; {14}",
         name, shape, p.tn,
         p.operandType.isF32() ? std::string("tf32 (f32 operands as TMA loaded "
                                             "them, not rounded first)")
@@ -653,7 +663,14 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
                   nvidia::kStraightEpilogueInstructions)
                   .str()
             : std::string("epilogue on the accumulator registers"),
-        nvidia::getWgmmaInstructionK(p.operandBytes()));
+        nvidia::getWgmmaInstructionK(p.operandBytes()),
+        p.clusterM > 1
+            ? llvm::formatv(", in clusters of {0} workgroups along M that "
+                            "share it: each loads 1/{0} of the B box and "
+                            "multicasts it to all of them",
+                            p.clusterM)
+                  .str()
+            : std::string());
     return success();
   }
   Type elt = p.operandType;

@@ -214,7 +214,8 @@ static LogicalResult checkMmaSyncConfig(TargetAttr target, ConfigAttr config,
 
 /// The TMA + wgmma kernel's rules (WgmmaTileEmitter.cpp).
 static LogicalResult checkWgmmaConfig(TargetAttr target, ConfigAttr config,
-                                      int64_t bytes, std::string &why) {
+                                      int64_t bytes, RhsLayout rhsLayout,
+                                      std::string &why) {
   auto fail = [&](const Twine &reason) {
     why = reason.str();
     return failure();
@@ -255,6 +256,19 @@ static LogicalResult checkWgmmaConfig(TargetAttr target, ConfigAttr config,
     return fail("the wgmma kernel computes whole tiles over all of K (its "
                 "mbarrier ring carries across a program's tiles): the "
                 "schedule must be data_parallel or persistent, not stream_k");
+  int64_t clusterM = config.getNVGPU().getClusterM();
+  if (clusterM > 1 && schedule.getKind() != Schedule::data_parallel)
+    return fail(llvm::formatv("cluster_m {0}: the workgroups of a cluster "
+                              "compute one tile each, side by side (the "
+                              "data_parallel schedule), not {1}",
+                              clusterM, stringifySchedule(schedule.getKind())));
+  // Each workgroup of a cluster loads 1 / cluster_m of the B box: half the
+  // rows of an [n, k] box, or every other 64-column box of a [k, n] B.
+  if (clusterM > 1 && rhsLayout == RhsLayout::kn && tn % (64 * clusterM) != 0)
+    return fail(llvm::formatv("cluster_m {0} with a [k, n] B: tile_n {1} "
+                              "must be a multiple of {2} (each workgroup "
+                              "multicasts whole 64-column boxes of B)",
+                              clusterM, tn, 64 * clusterM));
   return success();
 }
 
@@ -280,8 +294,26 @@ LogicalResult nvidia::checkConfig(TargetAttr target, ConfigAttr config,
                               stringifyNVGPUPrecision(knobs.getPrecision()),
                               operandBytes));
   if (knobs.isWgmma())
-    return checkWgmmaConfig(target, config, operandBytes, why);
+    return checkWgmmaConfig(target, config, operandBytes, rhsLayout, why);
   return checkMmaSyncConfig(target, config, operandBytes, rhsLayout, why);
+}
+
+LogicalResult nvidia::checkClusterShape(ConfigAttr config,
+                                        ArrayRef<int64_t> dims,
+                                        std::string &why) {
+  NVGPUConfigAttr knobs = config.getNVGPU();
+  if (!knobs || !knobs.isClustered())
+    return success();
+  int64_t clusterM = knobs.getClusterM(), tm = config.getTile()[0];
+  int64_t tilesM = llvm::divideCeil(dims[1], tm);
+  int64_t groupM = std::min(config.getGroupM(), tilesM);
+  if (tilesM % clusterM == 0 && (groupM == tilesM || groupM % clusterM == 0))
+    return success();
+  why = llvm::formatv("cluster_m {0} needs the tile rows walked in groups of "
+                      "{0}: {1} tile rows of {2} and group_m {3} are not "
+                      "(both must be multiples of {0})",
+                      clusterM, tilesM, tm, config.getGroupM());
+  return failure();
 }
 
 int64_t nvidia::getWorkgroupSlmBytes(ConfigAttr config, int64_t operandBytes) {
@@ -435,15 +467,24 @@ static LogicalResult materializeNVGPULayouts(GemmOp gemm, TargetAttr target,
 }
 
 namespace {
+/// Workgroups per thread block cluster the strategy gives wgmma kernels
+/// whose tiles pair up (getKnobsForShape).
+constexpr int64_t kClusterM = 2;
+
 struct NVGPUGemmBackend final
     : GemmBackendAttrInterface::ExternalModel<NVGPUGemmBackend,
                                               NVGPUConfigAttr> {
   StringRef getBackendName(Attribute) const { return "nvgpu"; }
   std::string describeKnobs(Attribute attr) const {
     auto knobs = cast<NVGPUConfigAttr>(attr);
-    return llvm::formatv(", {0}{1}", stringifyNVGPUMma(knobs.getMma()),
+    std::string cluster =
+        knobs.isClustered()
+            ? llvm::formatv(", clusters of {0}x1", knobs.getClusterM()).str()
+            : std::string();
+    return llvm::formatv(", {0}{1}{2}", stringifyNVGPUMma(knobs.getMma()),
                          knobs.getPrecision() == NVGPUPrecision::tf32 ? " tf32"
-                                                                      : "")
+                                                                      : "",
+                         cluster)
         .str();
   }
   LogicalResult checkGemm(Attribute, GemmOp gemm, TargetAttr target,
@@ -454,6 +495,11 @@ struct NVGPUGemmBackend final
                             int64_t operandBytes, std::string &why,
                             RhsLayout rhsLayout) const {
     return nvidia::checkConfig(target, config, operandBytes, why, rhsLayout);
+  }
+  LogicalResult checkConfigForShape(Attribute, ConfigAttr config,
+                                    ArrayRef<int64_t> dims,
+                                    std::string &why) const {
+    return nvidia::checkClusterShape(config, dims, why);
   }
   Type getOperandType(Attribute attr, GemmOp gemm) const {
     // f32 operands read as tf32 when the knobs say so.
@@ -563,9 +609,46 @@ struct NVGPUGemmBackend final
     // The wgmma kernel's TMA ring has at least 2 slots.
     return cast<NVGPUConfigAttr>(attr).isWgmma() ? 2 : 1;
   }
+  Attribute getKnobsForShape(Attribute attr, TargetAttr target,
+                             ConfigAttr config, ArrayRef<int64_t> dims,
+                             RhsLayout rhsLayout, std::string &why) const {
+    // wgmma data-parallel tiles in clusters of 2 along M where they pair up:
+    // each workgroup reads half of B from L2 (docs/NVIDIA.md).
+    auto knobs = cast<NVGPUConfigAttr>(attr);
+    if (!knobs.isWgmma() || knobs.isClustered() ||
+        config.getSchedule().getKind() != Schedule::data_parallel)
+      return attr;
+    auto clustered = NVGPUConfigAttr::get(attr.getContext(), knobs.getMma(),
+                                          knobs.getPrecision(), kClusterM);
+    ConfigAttr withClusters =
+        ConfigAttr::get(attr.getContext(), config.getTile(), config.getGroupM(),
+                        config.getSubgroups(), config.getStages(),
+                        config.getSchedule(), clustered);
+    int64_t bytes = knobs.isTF32() ? 4 : 2;
+    std::string reason;
+    if (failed(nvidia::checkConfig(target, withClusters, bytes, reason,
+                                   rhsLayout)) ||
+        failed(nvidia::checkClusterShape(withClusters, dims, reason)))
+      return attr;
+    why = llvm::formatv(
+        "thread block clusters of {0}x1 on {1}: the {2} tile rows pair up, "
+        "so the two workgroups of a cluster compute vertically adjacent "
+        "tiles, and each TMA-loads half of their B box and multicasts it "
+        "to both",
+        kClusterM, target.getChip(),
+        llvm::divideCeil(dims[1], config.getTile()[0]));
+    return clustered;
+  }
   Attribute getKnobsForSchedule(Attribute attr, Schedule kind,
                                 std::string &change, std::string &why) const {
     auto knobs = cast<NVGPUConfigAttr>(attr);
+    if (knobs.isClustered() && kind == Schedule::persistent) {
+      change = "no thread block clusters";
+      why = "the workgroups of a cluster compute one tile each, side by side "
+            "(data_parallel)";
+      return NVGPUConfigAttr::get(attr.getContext(), knobs.getMma(),
+                                  knobs.getPrecision());
+    }
     if (!knobs.isWgmma() || kind != Schedule::stream_k)
       return attr;
     // The wgmma kernel computes whole tiles over all of K (its mbarrier

@@ -59,8 +59,25 @@ static constexpr uint32_t kConsumerRegisters = nvidia::kConsumerRegisters;
 /// before a staged epilogue reuses the ring.
 static constexpr int64_t kConsumersBarrier = 1;
 
+/// Bytes of one mbarrier object.
+static constexpr int64_t kMBarrierBytes = 8;
+
 int64_t WgmmaTileEmitter::sharedBytes(const MmaKernelPlan &p) {
-  return p.stages * p.wgmmaStageBytes();
+  int64_t ring = p.stages * p.wgmmaStageBytes();
+  // A cluster's empty barriers live after the ring, where the consumers of
+  // the other workgroups address them (mapa).
+  return p.clusterM > 1 ? ring + p.stages * kMBarrierBytes : ring;
+}
+
+Value WgmmaTileEmitter::getClusterEmptyBarrier(const WgmmaRing &ring,
+                                               Value stage) {
+  Value offset = arith::MulIOp::create(
+      b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), stage),
+      arith::ConstantIntOp::create(b, loc, b.getI64Type(), kMBarrierBytes));
+  Value address = arith::AddIOp::create(b, loc, ring.clusterEmpty, offset);
+  auto sharedPtr = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  return LLVM::IntToPtrOp::create(b, loc, sharedPtr, address);
 }
 
 WgmmaTileEmitter::WgmmaTileEmitter(OpBuilder &b, Location loc,
@@ -80,8 +97,28 @@ WgmmaRing WgmmaTileEmitter::createRing(bool fixedRoles) {
   // The mbarriers of the ring, initialized by one thread before anyone
   // waits on them.
   auto barrierType = nvgpu::MBarrierGroupType::get(ctx, workgroup, p.stages);
+  bool clustered = p.clusterM > 1;
   ring.full = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
-  ring.empty = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
+  if (clustered) {
+    // The empty barriers after the ring, and this workgroup's cluster rank.
+    Value shared = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                        MemRefLayoutAttrInterface(), workgroup));
+    Value barriers = memref::ViewOp::create(
+        b, loc,
+        MemRefType::get({p.stages}, b.getI64Type(), MemRefLayoutAttrInterface(),
+                        workgroup),
+        shared, idx(p.stages * p.wgmmaStageBytes()), ValueRange());
+    Value ptr =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, barriers);
+    ring.clusterEmpty =
+        arith::IndexCastUIOp::create(b, loc, b.getI64Type(), ptr);
+    Value rank = NVVM::ClusterId::create(b, loc, b.getI32Type());
+    ring.rank = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), rank);
+  } else {
+    ring.empty = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
+  }
   ring.kTilesDone =
       memref::AllocaOp::create(b, loc, MemRefType::get({1}, b.getIndexType()));
   memref::StoreOp::create(b, loc, idx(0), ring.kTilesDone, idx(0));
@@ -95,13 +132,32 @@ WgmmaRing WgmmaTileEmitter::createRing(bool fixedRoles) {
     b.setInsertionPointToStart(ifOp.thenBlock());
     for (int64_t s = 0; s < p.stages; ++s) {
       nvgpu::MBarrierInitOp::create(b, loc, ring.full, idx(1), idx(s), Value());
-      nvgpu::MBarrierInitOp::create(
-          b, loc, ring.empty, idx(p.consumerWarpgroups()), idx(s), Value());
+      if (!clustered) {
+        nvgpu::MBarrierInitOp::create(
+            b, loc, ring.empty, idx(p.consumerWarpgroups()), idx(s), Value());
+        continue;
+      }
+      // Every consumer warpgroup of the cluster frees the slot: the
+      // producers of all its workgroups write into it (multicast).
+      NVVM::MBarrierInitOp::create(
+          b, loc, getClusterEmptyBarrier(ring, idx(s)),
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                       p.consumerWarpgroups() * p.clusterM),
+          Value());
     }
+    if (clustered)
+      NVVM::FenceMbarrierInitOp::create(b, loc);
     nvgpu::TmaPrefetchOp::create(b, loc, ops.aMap, Value());
     nvgpu::TmaPrefetchOp::create(b, loc, ops.bMap, Value());
   }
-  gpu::BarrierOp::create(b, loc);
+  if (clustered) {
+    // No workgroup of the cluster arrives on, or multicasts into, another
+    // before that one's barriers are initialized.
+    NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
+    NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
+  } else {
+    gpu::BarrierOp::create(b, loc);
+  }
   return ring;
 }
 
@@ -180,6 +236,16 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
   auto roles = scf::IfOp::create(
       b, loc, cmp(arith::CmpIPredicate::eq, warpgroup, idx(consumers)),
       /*withElseRegion=*/true);
+  bool clustered = p.clusterM > 1;
+  if (clustered) {
+    // A workgroup leaves only once the others of its cluster are done
+    // arriving on its empty barriers.
+    assert(ring.fixedRoles && "clustered workgroups compute one tile each");
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfter(roles);
+    NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
+    NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
+  }
 
   // Producer.
   {
@@ -195,30 +261,55 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
         b, loc, idx(0), kTiles, idx(1), ValueRange(),
         [&](OpBuilder &, Location, Value kt, ValueRange) {
           Value stage = slotOf(kt);
-          nvgpu::MBarrierTryWaitParityOp::create(
-              b, loc, empty, parity(kt, true), ticks, stage);
+          if (clustered) {
+            Value phase = arith::ExtUIOp::create(b, loc, b.getI32Type(),
+                                                 parity(kt, true));
+            NVVM::MBarrierTryWaitParityOp::create(
+                b, loc, getClusterEmptyBarrier(ring, stage), phase,
+                arith::ConstantIntOp::create(b, loc, b.getI32Type(), 10000000));
+          } else {
+            nvgpu::MBarrierTryWaitParityOp::create(
+                b, loc, empty, parity(kt, true), ticks, stage);
+          }
+          // The whole stage lands in this workgroup's slot, B's part from
+          // every producer of the cluster.
           nvgpu::MBarrierArriveExpectTxOp::create(
               b, loc, full, idx(p.wgmmaStageBytes()), stage, Value());
           Value kOff = add(k0, mul(kt, idx(p.tk)));
           auto load = [&](Value map, Value dstOffset, ArrayRef<int64_t> box,
-                          bool batched, ArrayRef<Value> coords) {
+                          bool batched, ArrayRef<Value> coords,
+                          Value multicast) {
             SmallVector<Value> c(coords);
             if (batched)
               c.push_back(batch);
             Value dst = view(dstOffset, boxShape(batched, box));
             nvgpu::TmaAsyncLoadOp::create(b, loc, dst, full, map, c, stage,
-                                          Value(), Value());
+                                          multicast, Value());
           };
           // Coordinates innermost first.
           load(ops.aMap, mul(stage, idx(aBytes)), {p.tm, p.tk}, p.lhsBatched,
-               {kOff, m0});
+               {kOff, m0}, Value());
           Value bBase = add(idx(bRegion), mul(stage, idx(bBytes)));
+          // Clustered, rank r loads part r of B into the same place of
+          // every workgroup's slot: rows [r tn / c, (r + 1) tn / c) of an
+          // [n, k] box, the 64-column boxes j = r mod c of a [k, n] B.
+          Value multicast, rank = idx(0);
+          if (clustered) {
+            multicast = arith::ConstantIntOp::create(
+                b, loc, b.getI16Type(), (int64_t{1} << p.clusterM) - 1);
+            rank = ring.rank;
+          }
           if (p.rhsNK) {
-            load(ops.bMap, bBase, {p.tn, p.tk}, p.rhsBatched, {kOff, n0});
+            int64_t rows = p.tn / p.clusterM;
+            load(ops.bMap, add(bBase, mul(rank, idx(rows * p.tk * eb))),
+                 {rows, p.tk}, p.rhsBatched,
+                 {kOff, add(n0, mul(rank, idx(rows)))}, multicast);
           } else {
-            for (int64_t j = 0; j < p.tn / 64; ++j)
-              load(ops.bMap, add(bBase, idx(j * p.tk * 128)), {p.tk, 64},
-                   p.rhsBatched, {add(n0, idx(j * 64)), kOff});
+            for (int64_t i = 0; i < p.tn / 64 / p.clusterM; ++i) {
+              Value j = add(idx(i * p.clusterM), rank);
+              load(ops.bMap, add(bBase, mul(j, idx(p.tk * 128))), {p.tk, 64},
+                   p.rhsBatched, {add(n0, mul(j, idx(64))), kOff}, multicast);
+            }
           }
           scf::YieldOp::create(b, loc);
         });
@@ -255,8 +346,25 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
     auto ifOp = scf::IfOp::create(b, loc, release, false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    nvgpu::MBarrierArriveOp::create(b, loc, nvgpu::MBarrierTokenType::get(ctx),
-                                    empty, slotOf(add(kt, idx(p.stages - 1))));
+    Value stage = slotOf(add(kt, idx(p.stages - 1)));
+    if (!clustered) {
+      nvgpu::MBarrierArriveOp::create(
+          b, loc, nvgpu::MBarrierTokenType::get(ctx), empty, stage);
+      return;
+    }
+    // The slot's empty barrier in every workgroup of the cluster: each of
+    // their producers multicasts into this workgroup's slot.
+    Value local = getClusterEmptyBarrier(ring, stage);
+    auto clusterPtr = LLVM::LLVMPointerType::get(
+        ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+    for (int64_t r = 0; r < p.clusterM; ++r) {
+      Value remote = NVVM::MapaOp::create(
+          b, loc, clusterPtr, local,
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), r));
+      NVVM::MBarrierArriveOp::create(
+          b, loc, Type(), remote, Value(),
+          NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CLUSTER));
+    }
   };
   Value consumer = warpgroup;
   Value rowsOff = mul(consumer, idx(64 * p.tk * eb));

@@ -402,10 +402,54 @@ func.func @xe_grf_mode(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 // -----
 
 func.func @nvgpu_unknown_mma(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
-  // expected-error @+3 {{expected ::mlir::xpu::NVGPUMma to be one of: mma_sync, wgmma}}
-  // expected-error @+2 {{failed to parse XPU_NVGPUConfigAttr parameter 'mma'}}
+  // expected-error @+2 {{unknown nvgpu mma 'hmma' (expected one of: mma_sync, wgmma)}}
   // expected-error @+1 {{failed to parse XPU_ConfigAttr parameter 'backend'}}
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = hmma>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @nvgpu_unknown_precision(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+2 {{unknown nvgpu precision 'fp8' (expected one of: native, tf32)}}
+  // expected-error @+1 {{failed to parse XPU_ConfigAttr parameter 'backend'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma, precision = fp8>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @nvgpu_unknown_field(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+2 {{unknown nvgpu field 'cluster_n' (expected 'precision' or 'cluster_m')}}
+  // expected-error @+1 {{failed to parse XPU_ConfigAttr parameter 'backend'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma, cluster_n = 2>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @nvgpu_field_twice(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+2 {{field 'cluster_m' given twice}}
+  // expected-error @+1 {{failed to parse XPU_ConfigAttr parameter 'backend'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma, cluster_m = 2, cluster_m = 2>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @nvgpu_cluster_size(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+2 {{nvgpu cluster_m must be 1 or 2, got 4}}
+  // expected-error @+1 {{failed to parse XPU_ConfigAttr parameter 'backend'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma, cluster_m = 4>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @nvgpu_cluster_mma_sync(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+2 {{nvgpu cluster_m = 2 needs mma = wgmma (the clustered kernel multicasts TMA loads)}}
+  // expected-error @+1 {{failed to parse XPU_ConfigAttr parameter 'backend'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync, cluster_m = 2>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
 

@@ -101,6 +101,13 @@ LogicalResult checkGemm(GemmOp gemm, TargetAttr target, std::string &why,
 LogicalResult checkConfig(TargetAttr target, ConfigAttr config,
                           int64_t operandBytes, std::string &why,
                           RhsLayout rhsLayout = RhsLayout::nk);
+/// Whether the workgroups of `config`'s thread block clusters (cluster_m)
+/// compute vertically adjacent tiles of one tile column for a GEMM of `dims`
+/// (`[batch, m, n, k]`): programs 2i and 2i + 1 are a cluster, and
+/// xpu-schedule-gemm's GROUP_SIZE_M order pairs their tiles so when the
+/// tile rows and every group of them are even in number.
+LogicalResult checkClusterShape(ConfigAttr config, ArrayRef<int64_t> dims,
+                                std::string &why);
 /// Shared memory one workgroup of `config` uses (bytes): `stages` slices of
 /// A and B (mma.sync: at least 2).
 int64_t getWorkgroupSlmBytes(ConfigAttr config, int64_t operandBytes);

@@ -70,6 +70,10 @@ struct MmaKernelPlan {
   /// instead of on the registers in straight-line code
   /// (nvidia::shouldStageEpilogue).
   bool stagedEpilogue = false;
+  /// wgmma: workgroups per thread block cluster along M (#xpu.nvgpu's
+  /// cluster_m). With 2, cluster rank r computes the tile at m0 and TMA-loads
+  /// the r-th half of B, multicast to both workgroups.
+  int64_t clusterM = 1;
   int64_t consumerWarpgroups() const { return tm / 64; }
   int64_t wgmmaThreads() const { return 128 * (consumerWarpgroups() + 1); }
   /// Bytes of one stage's A and B boxes.
@@ -185,6 +189,12 @@ struct WgmmaKernelOperands {
 struct WgmmaRing {
   Value full, empty, kTilesDone;
   bool fixedRoles = true;
+  /// Clustered (plan.clusterM > 1): `empty` is null, and the empty
+  /// barriers are 8-byte mbarriers after the ring in dynamic shared memory,
+  /// at shared address `clusterEmpty` (i64), which the consumers of every
+  /// workgroup of the cluster arrive on; `rank` is the workgroup's rank in
+  /// its cluster (index).
+  Value clusterEmpty, rank;
 };
 
 /// Emits, inside a kernel of `plan.wgmmaThreads()` threads, one workgroup
@@ -202,8 +212,9 @@ public:
                    const WgmmaKernelOperands &operands);
 
   /// Creates and initializes the mbarrier ring (one thread initializes,
-  /// then a workgroup barrier) and prefetches the TMA descriptors; at the
-  /// start of the kernel, before any tile.
+  /// then a workgroup barrier, or a cluster barrier when clustered) and
+  /// prefetches the TMA descriptors; at the start of the kernel, before any
+  /// tile.
   WgmmaRing createRing(bool fixedRoles);
 
   /// The tile at (`batch`, `m0`, `n0`) over K in [`k0`, `k1`); `k0` and the
@@ -225,6 +236,10 @@ private:
   /// 16 x tile_n f32 of shared memory at byte `stagingOffset`: one loop
   /// applies it to every element and stores rows of the result (4 columns
   /// a lane).
+  /// The shared-memory pointer (!llvm.ptr<3>) of a clustered ring's empty
+  /// barrier of slot `stage`.
+  Value getClusterEmptyBarrier(const WgmmaRing &ring, Value stage);
+
   void emitStagedEpilogue(const FragmentEpilogue &epilogue,
                           ArrayRef<Value> tiles, Value stagingOffset,
                           Value lane, Value rowOrigin, Value colOrigin,

@@ -569,6 +569,85 @@ LogicalResult XeConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 //===----------------------------------------------------------------------===//
+// NVGPUConfigAttr
+//===----------------------------------------------------------------------===//
+
+Attribute NVGPUConfigAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  NVGPUMma mma = NVGPUMma::mma_sync;
+  NVGPUPrecision precision = NVGPUPrecision::native;
+  int64_t clusterM = 1;
+  // Reads an enum keyword of `what` into `value`.
+  auto parseEnum = [&](auto &value, auto symbolize, StringRef what,
+                       StringRef values) -> ParseResult {
+    std::string word;
+    SMLoc at = parser.getCurrentLocation();
+    if (parser.parseKeywordOrString(&word))
+      return failure();
+    auto parsed = symbolize(word);
+    if (!parsed)
+      return parser.emitError(at) << "unknown nvgpu " << what << " '" << word
+                                  << "' (expected one of: " << values << ")";
+    value = *parsed;
+    return success();
+  };
+  if (parser.parseLess() || parser.parseKeyword("mma") || parser.parseEqual() ||
+      parseEnum(
+          mma, [](StringRef w) { return symbolizeNVGPUMma(w); }, "mma",
+          "mma_sync, wgmma"))
+    return {};
+  llvm::StringSet<> seen;
+  while (succeeded(parser.parseOptionalComma())) {
+    std::string key;
+    SMLoc keyLoc = parser.getCurrentLocation();
+    if (parser.parseKeywordOrString(&key) || parser.parseEqual())
+      return {};
+    if (!seen.insert(key).second) {
+      parser.emitError(keyLoc) << "field '" << key << "' given twice";
+      return {};
+    }
+    ParseResult r = success();
+    if (key == "precision")
+      r = parseEnum(
+          precision, [](StringRef w) { return symbolizeNVGPUPrecision(w); },
+          "precision", "native, tf32");
+    else if (key == "cluster_m")
+      r = parser.parseInteger(clusterM);
+    else
+      r = parser.emitError(keyLoc) << "unknown nvgpu field '" << key
+                                   << "' (expected 'precision' or 'cluster_m')";
+    if (failed(r))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    mma, precision, clusterM);
+}
+
+void NVGPUConfigAttr::print(AsmPrinter &printer) const {
+  printer << "<mma = " << stringifyNVGPUMma(getMma());
+  if (getPrecision() != NVGPUPrecision::native)
+    printer << ", precision = " << stringifyNVGPUPrecision(getPrecision());
+  if (getClusterM() != 1)
+    printer << ", cluster_m = " << getClusterM();
+  printer << ">";
+}
+
+LogicalResult
+NVGPUConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        NVGPUMma mma, NVGPUPrecision precision,
+                        int64_t clusterM) {
+  if (clusterM != 1 && clusterM != 2)
+    return emitError() << "nvgpu cluster_m must be 1 or 2, got " << clusterM;
+  if (clusterM != 1 && mma != NVGPUMma::wgmma)
+    return emitError() << "nvgpu cluster_m = " << clusterM
+                       << " needs mma = wgmma (the clustered kernel "
+                          "multicasts TMA loads)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ConfigAttr
 //===----------------------------------------------------------------------===//
 

@@ -336,6 +336,18 @@ FailureOr<bool> SelectStrategyPass::select(GemmOp gemm, TargetAttr target,
       }
     }
   }
+  // Knobs for this shape (nvgpu: thread block clusters where the tiles pair
+  // up).
+  std::string shapeWhy;
+  SmallVector<int64_t> dims = {gemm.getBatchSize(), gemm.getM(), gemm.getN(),
+                               gemm.getK()};
+  Attribute shapeKnobs = best->knobs.getKnobsForShape(
+      target, best->toAttr(ctx), dims, gemm.getRhsLayout(), shapeWhy);
+  if (shapeKnobs && shapeKnobs != best->knobs) {
+    best->knobs = cast<GemmBackendAttrInterface>(shapeKnobs);
+    remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "KnobsForShape"))
+        << remark::reason("{0}", shapeWhy);
+  }
   gemm.setConfigAttr(best->toAttr(ctx));
   return true;
 }
@@ -370,6 +382,11 @@ SelectStrategyPass::checkConfig(GemmOp gemm, TargetAttr target,
   // The rule on tile_n that depends on the layout of B.
   if (failed(impl.checkConfig(target, config, p.operandBytes, why,
                               gemm.getRhsLayout())))
+    return failure();
+  // And those that depend on the shape (nvgpu: thread block clusters).
+  SmallVector<int64_t> dims = {gemm.getBatchSize(), gemm.getM(), gemm.getN(),
+                               gemm.getK()};
+  if (failed(impl.checkConfigForShape(config, dims, why)))
     return failure();
   scoreDataParallel(p, c);
   c.groupM = config.getGroupM();

@@ -42,6 +42,13 @@ def XPU_GemmBackendAttrInterface : AttrInterface<"GemmBackendAttrInterface"> {
            "int64_t":$operandBytes, "std::string &":$why,
            "::mlir::xpu::RhsLayout":$rhsLayout)>,
     InterfaceMethod<
+      "Whether `config`'s rules that depend on the GEMM's shape `dims` "
+      "(`[batch, m, n, k]`) hold (default: there are none).",
+      "::llvm::LogicalResult", "checkConfigForShape",
+      (ins "::mlir::xpu::ConfigAttr":$config, "::llvm::ArrayRef<int64_t>":$dims,
+           "std::string &":$why), [{}],
+      [{ return ::mlir::success(); }]>,
+    InterfaceMethod<
       "The operand element type the kernels of `gemm` read.",
       "::mlir::Type", "getOperandType", (ins "::mlir::xpu::GemmOp":$gemm)>,
     InterfaceMethod<
@@ -176,6 +183,16 @@ def XPU_GemmBackendAttrInterface : AttrInterface<"GemmBackendAttrInterface"> {
       "::mlir::Attribute", "getKnobsForSchedule",
       (ins "::mlir::xpu::Schedule":$kind, "std::string &":$change,
            "std::string &":$why), [{}],
+      /*defaultImplementation=*/[{ return $_attr; }]>,
+    InterfaceMethod<
+      "Knobs for the selected `config` on a GEMM of `dims` (`[batch, m, n, "
+      "k]`) with a B of layout `rhsLayout`: the attribute itself, or knobs "
+      "the backend runs faster at this shape (nvgpu: thread block clusters), "
+      "valid for `config` with them, with `why` saying why.",
+      "::mlir::Attribute", "getKnobsForShape",
+      (ins "::mlir::xpu::TargetAttr":$target, "::mlir::xpu::ConfigAttr":$config,
+           "::llvm::ArrayRef<int64_t>":$dims,
+           "::mlir::xpu::RhsLayout":$rhsLayout, "std::string &":$why), [{}],
       /*defaultImplementation=*/[{ return $_attr; }]>
   ];
 }

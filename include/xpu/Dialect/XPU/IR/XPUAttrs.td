@@ -351,6 +351,15 @@ def XPU_NVGPUConfigAttr : XPU_Attr<"NVGPUConfig", "nvgpu"> {
       mantissas, with f32 accumulation: rounded to nearest before `mma.sync`
       m16n8k8; `wgmma` m64nNk8 reads them from shared memory as TMA loaded
       them, unrounded).
+    * `cluster_m` (optional, 1 or 2; wgmma only): workgroups per thread
+      block cluster along M. With 2, the two workgroups of a cluster compute
+      vertically adjacent tiles of the same tile column: each TMA-loads half
+      of the B box and multicasts it into both workgroups' shared memory, so
+      each reads half as much B from L2; a ring slot is refilled once the
+      consumers of both workgroups are done with it. It needs the
+      `data_parallel` schedule and an even number of tile rows walked in
+      pairs (`group_m` even, or covering all tile rows), which
+      `convert-xpu-to-nvgpu` checks.
 
     The rules that depend on the target and the tile are the nvgpu
     backend's (`NVGPUBackend.h`), checked by `xpu-select-strategy` and
@@ -360,6 +369,9 @@ def XPU_NVGPUConfigAttr : XPU_Attr<"NVGPUConfig", "nvgpu"> {
     #xpu.config<tile = [128, 256, 64], group_m = 8, subgroups = [2, 4],
                 stages = 4, schedule = data_parallel,
                 backend = #xpu.nvgpu<mma = wgmma>>
+    #xpu.config<tile = [128, 256, 64], group_m = 8, subgroups = [2, 4],
+                stages = 4, schedule = data_parallel,
+                backend = #xpu.nvgpu<mma = wgmma, cluster_m = 2>>
     #xpu.config<tile = [128, 128, 16], group_m = 8, subgroups = [2, 2],
                 stages = 3, schedule = data_parallel,
                 backend = #xpu.nvgpu<mma = mma_sync, precision = tf32>>
@@ -367,12 +379,21 @@ def XPU_NVGPUConfigAttr : XPU_Attr<"NVGPUConfig", "nvgpu"> {
   }];
   let parameters = (ins
     EnumParameter<XPU_NVGPUMma>:$mma,
-    DefaultValuedParameter<"NVGPUPrecision", "NVGPUPrecision::native">:$precision
+    DefaultValuedParameter<"NVGPUPrecision", "NVGPUPrecision::native">:$precision,
+    DefaultValuedParameter<"int64_t", "1">:$clusterM
   );
-  let assemblyFormat =
-      "`<` `mma` `=` $mma (`,` `precision` `=` $precision^)? `>`";
+  let builders = [
+    AttrBuilder<(ins "NVGPUMma":$mma, "NVGPUPrecision":$precision), [{
+      return $_get($_ctxt, mma, precision, /*clusterM=*/1);
+    }]>
+  ];
+  // `<mma = M (, precision = P)? (, cluster_m = C)?>`, the optional fields
+  // in any order, each at most once, and left out when at their default.
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     bool isWgmma() const { return getMma() == NVGPUMma::wgmma; }
+    bool isClustered() const { return getClusterM() > 1; }
     bool isTF32() const { return getPrecision() == NVGPUPrecision::tf32; }
   }];
 }
