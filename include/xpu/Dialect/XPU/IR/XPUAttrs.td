@@ -358,8 +358,13 @@ def XPU_NVGPUConfigAttr : XPU_Attr<"NVGPUConfig", "nvgpu"> {
       each reads half as much B from L2; a ring slot is refilled once the
       consumers of both workgroups are done with it. It needs the
       `data_parallel` schedule and an even number of tile rows walked in
-      pairs (`group_m` even, or covering all tile rows), which
-      `convert-xpu-to-nvgpu` checks.
+      pairs (`group_m` even, or covering all tile rows), and with a
+      `[k, n]` B a `tile_n` that is a multiple of 128;
+      `xpu-select-strategy` sets it where those hold.
+
+    Syntax: `#xpu.nvgpu<mma = M (, precision = P)? (, cluster_m = C)?>`,
+    the optional fields in any order, each at most once; they print only
+    when not at their default.
 
     The rules that depend on the target and the tile are the nvgpu
     backend's (`NVGPUBackend.h`), checked by `xpu-select-strategy` and
