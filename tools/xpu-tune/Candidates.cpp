@@ -67,7 +67,11 @@ constexpr size_t kScheduledTiles = 3;
 /// xpu-select-strategy compares schedules by): every tile data-parallel,
 /// and the best kScheduledTiles tiles also persistent and Stream-K (with the
 /// program count the model finds fastest) where their knobs run those
-/// schedules. The default's rank and time are set when it is one of them.
+/// schedules. A data-parallel tile whose backend prefers other knobs at this
+/// shape (getKnobsForShape: nvgpu's thread block clusters) is offered with
+/// both, the preferred first: the model scores them alike, the measurement
+/// tells them apart. The default's rank and time are set when it is one of
+/// them.
 std::vector<Candidate> rankCandidates(GemmOp gemm, TargetAttr target,
                                       ConfigAttr def, Candidate &defCandidate) {
   MLIRContext *ctx = gemm.getContext();
@@ -81,6 +85,8 @@ std::vector<Candidate> rankCandidates(GemmOp gemm, TargetAttr target,
     p.operandType = read;
   CostParams params;
   std::vector<std::pair<TileCandidate, double>> tiles;
+  SmallVector<int64_t> dims = {gemm.getBatchSize(), gemm.getM(), gemm.getN(),
+                               gemm.getK()};
   for (TileCandidate &c : enumerateTileCandidates(p, target, start)) {
     std::string why;
     if (checkTileCandidate(p, target, c, /*keepStagesAndGrf=*/false, why) !=
@@ -92,14 +98,28 @@ std::vector<Candidate> rankCandidates(GemmOp gemm, TargetAttr target,
         scoreSchedule(p, target, c, c.schedule, params, why);
     if (failed(score))
       continue;
+    std::string shapeWhy;
+    Attribute shapeKnobs = c.knobs.getKnobsForShape(
+        target, c.toAttr(ctx), dims, gemm.getRhsLayout(), shapeWhy);
+    if (shapeKnobs && shapeKnobs != c.knobs) {
+      TileCandidate preferred = c;
+      preferred.knobs = cast<GemmBackendAttrInterface>(shapeKnobs);
+      tiles.push_back({preferred, score->time});
+    }
     tiles.push_back({c, score->time});
   }
   std::stable_sort(tiles.begin(), tiles.end(),
                    [](auto &a, auto &b) { return a.second < b.second; });
   std::vector<std::pair<ConfigAttr, double>> scored;
-  for (auto [i, t] : llvm::enumerate(tiles)) {
+  size_t withSchedules = 0;
+  for (auto &t : tiles) {
     scored.push_back({t.first.toAttr(ctx), t.second});
-    if (i >= kScheduledTiles)
+    // Other schedules for the first kScheduledTiles tiles, on the knobs
+    // chosen without the shape (those run them).
+    std::string change, why;
+    if (t.first.knobs.getKnobsForSchedule(Schedule::persistent, change, why) !=
+            t.first.knobs ||
+        withSchedules++ >= kScheduledTiles)
       continue;
     for (Schedule kind : {Schedule::persistent, Schedule::stream_k}) {
       std::string change, why;
