@@ -10,13 +10,10 @@
 // memory bound; 512 tiles are 4 waves: 706478 ns. 4 stages of (128 + 256) x
 // 32 x 4 bytes: the 196608 bytes of the bf16 kernel.
 // CHECK-LABEL: func.func @sm90a_tf32
-// The 32 tile rows pair up: thread block clusters of 2 along M; B is [k, n]
-// here and tile_n 256 holds 4 boxes of 64 columns, 2 per workgroup.
-//       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 32], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma, precision = tf32, cluster_m = 2>>}
+//       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 32], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma, precision = tf32>>}
 module attributes {xpu.target = #xpu.target<"sm_90a">} {
 func.func @sm90a_tf32(%a: tensor<4096x4096xf32>, %b: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
-  // expected-remark @+4 {{nvgpu backend on sm_90a: f32 operands run on tensor cores as tf32 with wgmma (sm_90a: TMA and warpgroup MMA, tile_k 32)}}
-  // expected-remark @+3 {{thread block clusters of 2x1 on sm_90a}}
+  // expected-remark @+3 {{nvgpu backend on sm_90a: f32 operands run on tensor cores as tf32 with wgmma (sm_90a: TMA and warpgroup MMA, tile_k 32)}}
   // expected-remark @+2 {{selected for 4096x4096x4096 (m x n x k) on sm_90a: tile [128, 256, 32], subgroups [2, 4], group_m 8, stages 4, wgmma tf32: 512 tiles on 132 compute units = 3.88 waves, wave efficiency 0.97, useful work 1.00, model time 706478 ns (memory bound); 226 registers per thread (budget 255); SLM 196608 of 233472 bytes}}
   // expected-remark @+1 {{schedule data_parallel}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<4096x4096xf32>, tensor<4096x4096xf32>) -> tensor<4096x4096xf32>

@@ -353,18 +353,15 @@ func.func @launch_bound_persistent(%a: tensor<8192x32xbf16>, %b: tensor<32x8192x
 // = 360448 ns as mma.sync on sm_90. One workgroup per SM: the setmaxnreg
 // split takes 128 x (40 + 2 x 232) = 64512 of 65536 registers (and 233472 /
 // 196608 = 1), so 132 at once.
-// The 32 tile rows pair up: thread block clusters of 2 along M, whose
-// workgroups share (multicast) the B box.
 // With schedule=stream_k (the FORCED run) the GEMM runs on mma.sync: the
 // wgmma kernel computes whole tiles over all of K; tile_k 32.
 // FORCED-LABEL: func.func @sm90a_wgmma
 //       FORCED:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 32], group_m = 8, subgroups = [2, 4], stages = 4, schedule = stream_k<programs = 64>, backend = #xpu.nvgpu<mma = mma_sync>>}
 module attributes {xpu.target = #xpu.target<"sm_90a">} {
 // CHECK-LABEL: func.func @sm90a_wgmma
-//       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 64], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma, cluster_m = 2>>}
+//       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 64], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>}
 func.func @sm90a_wgmma(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xf32> {
-  // expected-remark @+4 {{nvgpu backend on sm_90a: bf16 operands run on tensor cores with wgmma (sm_90a: TMA and warpgroup MMA, tile_k 64)}}
-  // expected-remark @+3 {{thread block clusters of 2x1 on sm_90a: the 32 tile rows pair up, so the two workgroups of a cluster compute vertically adjacent tiles, and each TMA-loads half of their B box and multicasts it to both}}
+  // expected-remark @+3 {{nvgpu backend on sm_90a: bf16 operands run on tensor cores with wgmma (sm_90a: TMA and warpgroup MMA, tile_k 64)}}
   // expected-remark @+2 {{selected for 4096x4096x4096 (m x n x k) on sm_90a: tile [128, 256, 64], subgroups [2, 4], group_m 8, stages 4, wgmma: 512 tiles on 132 compute units = 3.88 waves, wave efficiency 0.97, useful work 1.00, model time 360448 ns (memory bound); 226 registers per thread (budget 255); SLM 196608 of 233472 bytes; 0 of 6 candidates rejected (0 registers, 0 SLM, 0 backend rules)}}
   // expected-remark @+1 {{schedule data_parallel (wave efficiency 0.97 over 4 waves; persistent programs model 0.01 faster, less than 0.10): 512 tiles, 132 workgroups at once; data_parallel: 3.88 waves, efficiency 0.96, 364448 ns}}
   %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xf32>

@@ -67,11 +67,11 @@ constexpr size_t kScheduledTiles = 3;
 /// xpu-select-strategy compares schedules by): every tile data-parallel,
 /// and the best kScheduledTiles tiles also persistent and Stream-K (with the
 /// program count the model finds fastest) where their knobs run those
-/// schedules. A data-parallel tile whose backend prefers other knobs at this
-/// shape (getKnobsForShape: nvgpu's thread block clusters) is offered with
-/// both, the preferred first: the model scores them alike, the measurement
-/// tells them apart. The default's rank and time are set when it is one of
-/// them.
+/// schedules. A data-parallel tile that can also run with other knobs at
+/// this shape (getAlternativeKnobs: nvgpu's thread block clusters) is
+/// offered with both, its own first: the model scores them alike, the
+/// measurement tells them apart. The default's rank and time are set when
+/// it is one of them.
 std::vector<Candidate> rankCandidates(GemmOp gemm, TargetAttr target,
                                       ConfigAttr def, Candidate &defCandidate) {
   MLIRContext *ctx = gemm.getContext();
@@ -98,15 +98,15 @@ std::vector<Candidate> rankCandidates(GemmOp gemm, TargetAttr target,
         scoreSchedule(p, target, c, c.schedule, params, why);
     if (failed(score))
       continue;
-    std::string shapeWhy;
-    Attribute shapeKnobs = c.knobs.getKnobsForShape(
-        target, c.toAttr(ctx), dims, gemm.getRhsLayout(), shapeWhy);
-    if (shapeKnobs && shapeKnobs != c.knobs) {
-      TileCandidate preferred = c;
-      preferred.knobs = cast<GemmBackendAttrInterface>(shapeKnobs);
-      tiles.push_back({preferred, score->time});
-    }
     tiles.push_back({c, score->time});
+    std::string alternativeWhy;
+    Attribute alternative = c.knobs.getAlternativeKnobs(
+        target, c.toAttr(ctx), dims, gemm.getRhsLayout(), alternativeWhy);
+    if (alternative && alternative != c.knobs) {
+      TileCandidate other = c;
+      other.knobs = cast<GemmBackendAttrInterface>(alternative);
+      tiles.push_back({other, score->time});
+    }
   }
   std::stable_sort(tiles.begin(), tiles.end(),
                    [](auto &a, auto &b) { return a.second < b.second; });
@@ -114,8 +114,8 @@ std::vector<Candidate> rankCandidates(GemmOp gemm, TargetAttr target,
   size_t withSchedules = 0;
   for (auto &t : tiles) {
     scored.push_back({t.first.toAttr(ctx), t.second});
-    // Other schedules for the first kScheduledTiles tiles, on the knobs
-    // chosen without the shape (those run them).
+    // Other schedules for the first kScheduledTiles tiles, on their own
+    // knobs (the alternatives may not run them).
     std::string change, why;
     if (t.first.knobs.getKnobsForSchedule(Schedule::persistent, change, why) !=
             t.first.knobs ||

@@ -467,8 +467,8 @@ static LogicalResult materializeNVGPULayouts(GemmOp gemm, TargetAttr target,
 }
 
 namespace {
-/// Workgroups per thread block cluster the strategy gives wgmma kernels
-/// whose tiles pair up (getKnobsForShape).
+/// Workgroups per thread block cluster that xpu-tune tries for wgmma
+/// kernels whose tiles pair up (getAlternativeKnobs).
 constexpr int64_t kClusterM = 2;
 
 struct NVGPUGemmBackend final
@@ -609,11 +609,13 @@ struct NVGPUGemmBackend final
     // The wgmma kernel's TMA ring has at least 2 slots.
     return cast<NVGPUConfigAttr>(attr).isWgmma() ? 2 : 1;
   }
-  Attribute getKnobsForShape(Attribute attr, TargetAttr target,
-                             ConfigAttr config, ArrayRef<int64_t> dims,
-                             RhsLayout rhsLayout, std::string &why) const {
+  Attribute getAlternativeKnobs(Attribute attr, TargetAttr target,
+                                ConfigAttr config, ArrayRef<int64_t> dims,
+                                RhsLayout rhsLayout, std::string &why) const {
     // wgmma data-parallel tiles in clusters of 2 along M where they pair up:
-    // each workgroup reads half of B from L2 (docs/NVIDIA.md).
+    // each workgroup reads half of B from L2 (docs/NVIDIA.md). Not the
+    // default: on an H100 they ran 1-10% slower than the same tiles alone
+    // (docs/Performance.md); the tuner measures them.
     auto knobs = cast<NVGPUConfigAttr>(attr);
     if (!knobs.isWgmma() || knobs.isClustered() ||
         config.getSchedule().getKind() != Schedule::data_parallel)
@@ -630,13 +632,10 @@ struct NVGPUGemmBackend final
                                    rhsLayout)) ||
         failed(nvidia::checkClusterShape(withClusters, dims, reason)))
       return attr;
-    why = llvm::formatv(
-        "thread block clusters of {0}x1 on {1}: the {2} tile rows pair up, "
-        "so the two workgroups of a cluster compute vertically adjacent "
-        "tiles, and each TMA-loads half of their B box and multicasts it "
-        "to both",
-        kClusterM, target.getChip(),
-        llvm::divideCeil(dims[1], config.getTile()[0]));
+    why = llvm::formatv("thread block clusters of {0}x1 on {1}: the {2} tile "
+                        "rows pair up",
+                        kClusterM, target.getChip(),
+                        llvm::divideCeil(dims[1], config.getTile()[0]));
     return clustered;
   }
   Attribute getKnobsForSchedule(Attribute attr, Schedule kind,

@@ -336,18 +336,6 @@ FailureOr<bool> SelectStrategyPass::select(GemmOp gemm, TargetAttr target,
       }
     }
   }
-  // Knobs for this shape (nvgpu: thread block clusters where the tiles pair
-  // up).
-  std::string shapeWhy;
-  SmallVector<int64_t> dims = {gemm.getBatchSize(), gemm.getM(), gemm.getN(),
-                               gemm.getK()};
-  Attribute shapeKnobs = best->knobs.getKnobsForShape(
-      target, best->toAttr(ctx), dims, gemm.getRhsLayout(), shapeWhy);
-  if (shapeKnobs && shapeKnobs != best->knobs) {
-    best->knobs = cast<GemmBackendAttrInterface>(shapeKnobs);
-    remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "KnobsForShape"))
-        << remark::reason("{0}", shapeWhy);
-  }
   gemm.setConfigAttr(best->toAttr(ctx));
   return true;
 }

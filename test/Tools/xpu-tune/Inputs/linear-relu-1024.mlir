@@ -1,5 +1,5 @@
 // nn.Linear(512, 1024) + ReLU on a [1024, 512] input, in linalg on tensors:
-// on sm_90a its wgmma tiles pair up into thread block clusters.
+// on sm_90a its wgmma tiles pair up, so thread block clusters apply.
 func.func @forward(%x: tensor<1024x512xf32>, %w: tensor<512x1024xf32> {xpu.weight}, %b: tensor<1024xf32> {xpu.weight}) -> tensor<1024x1024xf32> {
   %cst = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1024x1024xf32>

@@ -185,11 +185,11 @@ def XPU_GemmBackendAttrInterface : AttrInterface<"GemmBackendAttrInterface"> {
            "std::string &":$why), [{}],
       /*defaultImplementation=*/[{ return $_attr; }]>,
     InterfaceMethod<
-      "Knobs for the selected `config` on a GEMM of `dims` (`[batch, m, n, "
-      "k]`) with a B of layout `rhsLayout`: the attribute itself, or knobs "
-      "the backend runs faster at this shape (nvgpu: thread block clusters), "
-      "valid for `config` with them, with `why` saying why.",
-      "::mlir::Attribute", "getKnobsForShape",
+      "Other knobs that `config` can run with on a GEMM of `dims` (`[batch, "
+      "m, n, k]`) with a B of layout `rhsLayout`, for xpu-tune to measure "
+      "next to the config's own (nvgpu: thread block clusters), with `why` "
+      "describing them; the attribute itself when there are none.",
+      "::mlir::Attribute", "getAlternativeKnobs",
       (ins "::mlir::xpu::TargetAttr":$target, "::mlir::xpu::ConfigAttr":$config,
            "::llvm::ArrayRef<int64_t>":$dims,
            "::mlir::xpu::RhsLayout":$rhsLayout, "std::string &":$why), [{}],
