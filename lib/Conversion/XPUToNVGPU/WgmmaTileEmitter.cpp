@@ -59,6 +59,16 @@ static constexpr uint32_t kConsumerRegisters = nvidia::kConsumerRegisters;
 /// before a staged epilogue reuses the ring.
 static constexpr int64_t kConsumersBarrier = 1;
 
+/// The kernel's dynamic shared memory as bytes (memref<?xi8, workgroup>).
+static Value getDynamicSharedMemory(OpBuilder &b, Location loc) {
+  Attribute workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  return gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                      MemRefLayoutAttrInterface(), workgroup));
+}
+
 /// Bytes of one mbarrier object.
 static constexpr int64_t kMBarrierBytes = 8;
 
@@ -101,10 +111,7 @@ WgmmaRing WgmmaTileEmitter::createRing(bool fixedRoles) {
   ring.full = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
   if (clustered) {
     // The empty barriers after the ring, and this workgroup's cluster rank.
-    Value shared = gpu::DynamicSharedMemoryOp::create(
-        b, loc,
-        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                        MemRefLayoutAttrInterface(), workgroup));
+    Value shared = getDynamicSharedMemory(b, loc);
     Value barriers = memref::ViewOp::create(
         b, loc,
         MemRefType::get({p.stages}, b.getI64Type(), MemRefLayoutAttrInterface(),
@@ -185,10 +192,7 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
   int64_t eb = p.operandBytes();
   Attribute workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  Value shared = gpu::DynamicSharedMemoryOp::create(
-      b, loc,
-      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                      MemRefLayoutAttrInterface(), workgroup));
+  Value shared = getDynamicSharedMemory(b, loc);
   // A view of `shape` at byte `offset` of dynamic shared memory.
   auto view = [&](Value offset, ArrayRef<int64_t> shape) -> Value {
     auto type = MemRefType::get(shape, p.operandType,
@@ -501,10 +505,7 @@ void WgmmaTileEmitter::emitStagedEpilogue(const FragmentEpilogue &epilogue,
   MLIRContext *ctx = b.getContext();
   Attribute workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  Value shared = gpu::DynamicSharedMemoryOp::create(
-      b, loc,
-      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                      MemRefLayoutAttrInterface(), workgroup));
+  Value shared = getDynamicSharedMemory(b, loc);
   Value staging = memref::ViewOp::create(
       b, loc,
       MemRefType::get({16 * p.tn}, b.getF32Type(), MemRefLayoutAttrInterface(),

@@ -281,6 +281,25 @@ ParseResult parseBool(AsmParser &parser, bool &value) {
 }
 } // namespace
 
+/// Parses `(, key = value)*`: each key a keyword or string given at most
+/// once (`seen` collects them), its value read by `parseField(key,
+/// keyLoc)`.
+static ParseResult parseKeyedFields(
+    AsmParser &parser, llvm::StringSet<> &seen,
+    function_ref<ParseResult(StringRef key, SMLoc keyLoc)> parseField) {
+  while (succeeded(parser.parseOptionalComma())) {
+    std::string key;
+    SMLoc keyLoc = parser.getCurrentLocation();
+    if (parser.parseKeywordOrString(&key) || parser.parseEqual())
+      return failure();
+    if (!seen.insert(key).second)
+      return parser.emitError(keyLoc) << "field '" << key << "' given twice";
+    if (parseField(key, keyLoc))
+      return failure();
+  }
+  return success();
+}
+
 Attribute TargetAttr::parse(AsmParser &parser, Type) {
   MLIRContext *ctx = parser.getContext();
   std::string chip;
@@ -289,16 +308,7 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
     return {};
   const TargetPreset *preset = lookupTargetPreset(chip);
   TargetFields f = preset ? TargetFields::from(*preset) : TargetFields();
-  llvm::StringSet<> seen;
-  while (succeeded(parser.parseOptionalComma())) {
-    std::string key;
-    SMLoc keyLoc = parser.getCurrentLocation();
-    if (parser.parseKeywordOrString(&key) || parser.parseEqual())
-      return {};
-    if (!seen.insert(key).second) {
-      parser.emitError(keyLoc) << "field '" << key << "' given twice";
-      return {};
-    }
+  auto parseField = [&](StringRef key, SMLoc keyLoc) -> ParseResult {
     ParseResult r = success();
     if (key == "vendor") {
       r = parser.parseString(&f.vendor);
@@ -332,16 +342,15 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
               .Case("max_workgroup_size", &f.maxWorkgroupSize)
               .Case("max_block_slm_bytes", &f.maxBlockSlmBytes)
               .Default(nullptr);
-      if (!field) {
-        parser.emitError(keyLoc) << "unknown #xpu.target field '" << key << "'";
-        return {};
-      }
+      if (!field)
+        return parser.emitError(keyLoc)
+               << "unknown #xpu.target field '" << key << "'";
       r = parser.parseInteger(*field);
     }
-    if (failed(r))
-      return {};
-  }
-  if (parser.parseGreater())
+    return r;
+  };
+  llvm::StringSet<> seen;
+  if (parseKeyedFields(parser, seen, parseField) || parser.parseGreater())
     return {};
   if (!preset) {
     static constexpr StringLiteral required[] = {
@@ -596,30 +605,19 @@ Attribute NVGPUConfigAttr::parse(AsmParser &parser, Type) {
           mma, [](StringRef w) { return symbolizeNVGPUMma(w); }, "mma",
           "mma_sync, wgmma"))
     return {};
-  llvm::StringSet<> seen;
-  while (succeeded(parser.parseOptionalComma())) {
-    std::string key;
-    SMLoc keyLoc = parser.getCurrentLocation();
-    if (parser.parseKeywordOrString(&key) || parser.parseEqual())
-      return {};
-    if (!seen.insert(key).second) {
-      parser.emitError(keyLoc) << "field '" << key << "' given twice";
-      return {};
-    }
-    ParseResult r = success();
+  auto parseField = [&](StringRef key, SMLoc keyLoc) -> ParseResult {
     if (key == "precision")
-      r = parseEnum(
+      return parseEnum(
           precision, [](StringRef w) { return symbolizeNVGPUPrecision(w); },
           "precision", "native, tf32");
-    else if (key == "cluster_m")
-      r = parser.parseInteger(clusterM);
-    else
-      r = parser.emitError(keyLoc) << "unknown nvgpu field '" << key
-                                   << "' (expected 'precision' or 'cluster_m')";
-    if (failed(r))
-      return {};
-  }
-  if (parser.parseGreater())
+    if (key == "cluster_m")
+      return parser.parseInteger(clusterM);
+    return parser.emitError(keyLoc)
+           << "unknown nvgpu field '" << key
+           << "' (expected 'precision' or 'cluster_m')";
+  };
+  llvm::StringSet<> seen;
+  if (parseKeyedFields(parser, seen, parseField) || parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
                     mma, precision, clusterM);
