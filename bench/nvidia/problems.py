@@ -114,11 +114,22 @@ BATCHED = [
     for name, b, m, n, k in (("bmm_64x1024_diag", 64, 1024, 1024, 1024),
                              ("bmm_kb03", 128, 512, 2048, 1024))]
 
-SETS = {"bench": PROBLEMS, "edges": DIAGNOSTIC, "bmm": BATCHED}
+# 4096x4096 GEMMs of growing K, to split a kernel's time into what every
+# tile costs once (prologue, epilogue, launch) and what each k tile costs
+# (the main loop), against cuBLAS at the same shapes: the time of one wave
+# is a + b K. build.py --set ksweep compiles them.
+KSWEEP = [
+    Problem("ksweep_%d" % k, "gemm", 4096, 4096, k,
+            variants=("bf16-wgmma", "bf16-wgmma-persistent"),
+            peers=("cuBLAS bf16",))
+    for k in (256, 512, 1024, 2048, 4096)]
+
+SETS = {"bench": PROBLEMS, "edges": DIAGNOSTIC, "bmm": BATCHED,
+        "ksweep": KSWEEP}
 
 
 def find(name):
-    for p in PROBLEMS + DIAGNOSTIC + BATCHED:
+    for p in [p for ps in SETS.values() for p in ps]:
         if p.name == name:
             return p
     raise KeyError(name)

@@ -276,7 +276,7 @@ def main():
     rows, report = [], {"device": dev.name, "date": time.ctime(),
                         "torch": torch.__version__, "results": []}
     failures = 0
-    for p in problems.PROBLEMS + problems.DIAGNOSTIC + problems.BATCHED:
+    for p in [p for ps in problems.SETS.values() for p in ps]:
         if p.name not in by_problem or (only and p.name not in only):
             continue
         entries = [e for e in by_problem[p.name]
