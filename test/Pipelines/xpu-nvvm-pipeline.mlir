@@ -66,6 +66,21 @@
 // NOCLUSTER-SAME: mbarrier.arrive.shared.b64
 // NOCLUSTER-NOT: multicast
 // NOCLUSTER-SAME: wgmma.mma_async
+// Pingpong consumers (persistent programs): the producer gives registers
+// up and the consumers take them once, around the tile loop; a consumer
+// arrives on the named barrier of the tile's turn (256 threads: both
+// consumers) once it has issued its wgmma, and the other one waits there.
+// RUN: xpu-opt %S/Inputs/gemm-pingpong.mlir --xpu-nvvm-pipeline="chip=sm_90a binary-format=isa" | FileCheck %s --check-prefix=PINGPONG
+// PINGPONG: gpu.binary @forward_mma0
+// PINGPONG-SAME: setmaxnreg.dec.sync.aligned.u32 \0940;
+// PINGPONG-SAME: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [
+// PINGPONG-SAME: setmaxnreg.inc.sync.aligned.u32 \09232;
+// PINGPONG-SAME: bar.sync \09[[BAR:%r[0-9]+]], 256;
+// PINGPONG-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// PINGPONG-SAME: bar.arrive [[BAR]], 256;
+// PINGPONG-SAME: wgmma.wait_group.sync.aligned \090;
+// PINGPONG: gpu.binary @forward_mma1
+// PINGPONG-SAME: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 //
 // sm_80, f32 model with precision=tf32: mma.sync m16n8k8 tf32.
 // RUN: xpu-opt %s --xpu-nvvm-pipeline="chip=sm_80 precision=tf32 binary-format=isa" | FileCheck %s --check-prefix=TF32

@@ -140,6 +140,29 @@ func.func @hand_cluster_persistent(%a: tensor<256x256xbf16>, %b: tensor<256x256x
 
 // -----
 
+// Pingpong consumers take turns at a persistent program's tiles.
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+func.func @hand_pingpong_data_parallel(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xf32> {
+  // expected-error @+1 {{xpu-select-strategy: the config written by hand is invalid on sm_90a: consumers pingpong: the two consumer warpgroups take turns at a program's tiles (the persistent schedule), not data_parallel}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 128, 64], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma, consumers = pingpong>>} : (tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<256x256xf32>
+  return %g : tensor<256x256xf32>
+}
+}
+
+// -----
+
+// One pingpong consumer holds a whole tile: 128x256 is 256 accumulators a
+// thread.
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+func.func @hand_pingpong_tile(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xf32> {
+  // expected-error @+1 {{xpu-select-strategy: the config written by hand is invalid on sm_90a: consumers pingpong: one warpgroup holds the whole 128x256 tile, 256 f32 accumulators a thread (at most 128: tile_m * tile_n <= 16384)}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [128, 256, 64], group_m = 8, subgroups = [2, 4], stages = 2, schedule = persistent<programs = 2>, backend = #xpu.nvgpu<mma = wgmma, consumers = pingpong>>} : (tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<256x256xf32>
+  return %g : tensor<256x256xf32>
+}
+}
+
+// -----
+
 // A [k, n] B is multicast in whole 64-column boxes: tile_n 64 has one.
 module attributes {xpu.target = #xpu.target<"sm_90a">} {
 func.func @hand_cluster_kn_tile_n(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> tensor<256x256xf32> {

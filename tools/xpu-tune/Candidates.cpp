@@ -67,8 +67,9 @@ constexpr size_t kScheduledTiles = 3;
 /// xpu-select-strategy compares schedules by): every tile data-parallel,
 /// and the best kScheduledTiles tiles also persistent and Stream-K (with the
 /// program count the model finds fastest) where their knobs run those
-/// schedules. A data-parallel tile that can also run with other knobs at
-/// this shape (getAlternativeKnobs: nvgpu's thread block clusters) is
+/// schedules. A tile that can also run with other knobs at this shape and
+/// schedule (getAlternativeKnobs: nvgpu's thread block clusters for
+/// data-parallel programs, pingpong consumers for persistent ones) is
 /// offered with both, its own first: the model scores them alike, the
 /// measurement tells them apart. The default's rank and time are set when
 /// it is one of them.
@@ -134,6 +135,15 @@ std::vector<Candidate> rankCandidates(GemmOp gemm, TargetAttr target,
       c.schedule = ScheduleAttr::get(ctx, kind, score->plan.programs,
                                      Fixup::deterministic);
       scored.push_back({c.toAttr(ctx), score->time});
+      // The same schedule with the knobs' alternative for it (nvgpu's
+      // pingpong consumers for persistent programs), scored alike.
+      std::string alternativeWhy;
+      Attribute alternative = c.knobs.getAlternativeKnobs(
+          target, c.toAttr(ctx), dims, gemm.getRhsLayout(), alternativeWhy);
+      if (alternative && alternative != c.knobs) {
+        c.knobs = cast<GemmBackendAttrInterface>(alternative);
+        scored.push_back({c.toAttr(ctx), score->time});
+      }
     }
   }
   std::stable_sort(scored.begin(), scored.end(),

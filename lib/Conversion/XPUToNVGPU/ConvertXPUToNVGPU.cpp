@@ -40,6 +40,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -77,6 +78,17 @@ static constexpr int64_t kBufferAlignment = 128;
 /// are of `operandType`): the problem, the config's tiling and instruction
 /// family, and the operand pitches the kernel reads (`aPitch`, `bPitch`
 /// elements: those of xpu-materialize-layouts, nvidia::getOperandPitch).
+int64_t MmaKernelPlan::wgmmaGroupsInFlight() const {
+  // Cooperative consumers keep one group in flight each: two warpgroups'
+  // m64n<tn> groups keep the tensor cores busy. A pingpong consumer runs
+  // alone, with groups of its own tile's k tile, and one group in flight
+  // left the tensor cores idle a third of the time on an H100: it keeps all
+  // but three slots of the ring in flight (one it waits for, two the
+  // producer fills ahead), which measured best at 5 and 6 stages
+  // (docs/Performance.md).
+  return pingPong ? std::max<int64_t>(stages - 3, 1) : 1;
+}
+
 static MmaKernelPlan planKernel(ConfigAttr config, ArrayRef<int64_t> dims,
                                 RhsLayout layout, bool lhsBatched,
                                 bool rhsBatched, Type operandType,
@@ -102,6 +114,7 @@ static MmaKernelPlan planKernel(ConfigAttr config, ArrayRef<int64_t> dims,
   p.stages = p.wgmma ? config.getStages() : nvidia::getMmaSyncStages(config);
   p.groupM = std::max<int64_t>(config.getGroupM(), 1);
   p.clusterM = knobs ? knobs.getClusterM() : 1;
+  p.pingPong = knobs && knobs.isPingPong();
   NVGPUMma mma = p.wgmma ? NVGPUMma::wgmma : NVGPUMma::mma_sync;
   p.aPitch = nvidia::getOperandPitch(p.k, operandType, mma);
   p.bPitch = nvidia::getOperandPitch(p.rhsNK ? p.k : p.n, operandType, mma);
@@ -348,8 +361,52 @@ public:
       WgmmaKernelOperands ops;
       ops.aMap = aMap;
       ops.bMap = bMap;
-      ring = WgmmaTileEmitter(b, loc, p, ops).createRing(fixedRoles);
+      WgmmaTileEmitter emitter(b, loc, p, ops);
+      ring = emitter.createRing(fixedRoles);
+      if (!fixedRoles)
+        return splitRoles(emitter, b);
     }
+    return success();
+  }
+
+  /// Branches a persistent wgmma kernel on the warpgroup around its tile
+  /// loop (warp specialization): the producer runs ahead through all of
+  /// the program's loads, and the roles re-balance their registers once.
+  LogicalResult splitRoles(WgmmaTileEmitter &emitter, OpBuilder &b) {
+    Block *body = b.getInsertionBlock();
+    SmallVector<Operation *> rest;
+    SmallVector<GemmTileOp> tiles;
+    for (auto it = b.getInsertionPoint(); &*it != body->getTerminator(); ++it)
+      rest.push_back(&*it);
+    // The producer runs a clone of what surrounds the tile ops: only index
+    // arithmetic and the loops over tiles may.
+    Operation *blocker = nullptr;
+    for (Operation *op : rest) {
+      op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
+        if (auto tile = dyn_cast<GemmTileOp>(nested)) {
+          tiles.push_back(tile);
+          return WalkResult::skip();
+        }
+        if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+            isMemoryEffectFree(nested))
+          return WalkResult::advance();
+        blocker = nested;
+        return WalkResult::interrupt();
+      });
+      if (blocker)
+        break;
+    }
+    if (blocker) {
+      if (p.pingPong)
+        return blocker->emitError()
+               << kPassArg
+               << ": pingpong consumers need the roles split around the "
+                  "program's tile loop, and this op has memory effects";
+      return success();
+    }
+    for (GemmTileOp tile : emitter.splitRoles(rest, tiles))
+      producerTiles.insert(tile);
+    split = true;
     return success();
   }
 
@@ -366,9 +423,12 @@ public:
       ops.bMap = bMap;
       ops.c = dest;
       ops.epilogue = epilogue;
+      WgmmaRole role = producerTiles.contains(op)
+                           ? WgmmaRole::producer
+                           : (split ? WgmmaRole::consumers : WgmmaRole::all);
       WgmmaTileEmitter(b, loc, p, ops)
           .emitTile(ring, getFragmentEpilogue(op), batch, m0, n0,
-                    op.getKBegin(), op.getKEnd());
+                    op.getKBegin(), op.getKEnd(), Value(), Value(), role);
       rewriter.eraseOp(op);
       return success();
     }
@@ -426,6 +486,10 @@ private:
   /// ring.
   Value aMap, bMap;
   WgmmaRing ring;
+  /// Whether the kernel branches on the role around its tile loop, and the
+  /// tile ops of the producer's branch.
+  bool split = false;
+  DenseSet<Operation *> producerTiles;
 };
 
 } // namespace
@@ -642,17 +706,25 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
   if (p.wgmma) {
     remark::passed(loc, remarkOpts(kPassArg, "Kernel")) << remark::reason(
         "{0}: {1} on tensor cores, wgmma m64n{2}k{15} {3}, f32 accumulators: "
-        "{4} of {5} threads (1 TMA producer warpgroup, {6} consumer "
-        "warpgroup(s) of 64 rows), tile {7}x{8}x{9}, {10}-stage TMA/mbarrier "
+        "{4} of {5} threads (1 TMA producer warpgroup, {6}), tile "
+        "{7}x{8}x{9}, {10}-stage TMA/mbarrier "
         "ring with 128-byte swizzle, {11} bytes of dynamic shared memory, B "
         "read {12}{16}; {13} accumulators per consumer thread; {14}",
         name, shape, p.tn,
         p.operandType.isF32() ? std::string("tf32 (f32 operands as TMA loaded "
                                             "them, not rounded first)")
                               : llvm::formatv("{0}", p.operandType).str(),
-        schedule, threads, p.consumerWarpgroups(), p.tm, p.tn, p.tk, p.stages,
-        sharedBytes, p.rhsNK ? "K-major ([n, k])" : "N-major ([k, n])",
-        p.tn / 2,
+        schedule, threads,
+        p.pingPong
+            ? std::string("2 pingpong consumer warpgroups that take turns at "
+                          "whole tiles, one's epilogue during the other's "
+                          "wgmma")
+            : llvm::formatv("{0} consumer warpgroup(s) of 64 rows",
+                            p.consumerWarpgroups())
+                  .str(),
+        p.tm, p.tn, p.tk, p.stages, sharedBytes,
+        p.rhsNK ? "K-major ([n, k])" : "N-major ([k, n])",
+        p.consumerRows() / 64 * p.tn / 2,
         p.stagedEpilogue
             ? llvm::formatv(
                   "epilogue in a loop over the accumulators staged through "

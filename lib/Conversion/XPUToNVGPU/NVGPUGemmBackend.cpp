@@ -74,10 +74,15 @@ int64_t nvidia::getMmaSyncStages(ConfigAttr config) {
   return std::max<int64_t>(config.getStages(), 2);
 }
 
+int64_t nvidia::getConsumerWarpgroups(ConfigAttr config) {
+  NVGPUConfigAttr knobs = config.getNVGPU();
+  return knobs && knobs.isPingPong() ? 2 : config.getTile()[0] / 64;
+}
+
 int64_t nvidia::getThreads(ConfigAttr config) {
   NVGPUConfigAttr knobs = config.getNVGPU();
   if (knobs && knobs.isWgmma())
-    return 128 * (config.getTile()[0] / 64 + 1);
+    return 128 * (getConsumerWarpgroups(config) + 1);
   return config.getSubgroups()[0] * config.getSubgroups()[1] * 32;
 }
 
@@ -256,7 +261,20 @@ static LogicalResult checkWgmmaConfig(TargetAttr target, ConfigAttr config,
     return fail("the wgmma kernel computes whole tiles over all of K (its "
                 "mbarrier ring carries across a program's tiles): the "
                 "schedule must be data_parallel or persistent, not stream_k");
-  int64_t clusterM = config.getNVGPU().getClusterM();
+  NVGPUConfigAttr knobs = config.getNVGPU();
+  if (knobs.isPingPong() && schedule.getKind() != Schedule::persistent)
+    return fail(llvm::formatv("consumers pingpong: the two consumer "
+                              "warpgroups take turns at a program's tiles "
+                              "(the persistent schedule), not {0}",
+                              stringifySchedule(schedule.getKind())));
+  if (knobs.isPingPong() && tm * tn / 128 > nvidia::kPingPongAccumulators)
+    return fail(llvm::formatv("consumers pingpong: one warpgroup holds the "
+                              "whole {0}x{1} tile, {2} f32 accumulators a "
+                              "thread (at most {3}: tile_m * tile_n <= {4})",
+                              tm, tn, tm * tn / 128,
+                              nvidia::kPingPongAccumulators,
+                              128 * nvidia::kPingPongAccumulators));
+  int64_t clusterM = knobs.getClusterM();
   if (clusterM > 1 && schedule.getKind() != Schedule::data_parallel)
     return fail(llvm::formatv("cluster_m {0}: the workgroups of a cluster "
                               "compute one tile each, side by side (the "
@@ -481,10 +499,10 @@ struct NVGPUGemmBackend final
         knobs.isClustered()
             ? llvm::formatv(", clusters of {0}x1", knobs.getClusterM()).str()
             : std::string();
-    return llvm::formatv(", {0}{1}{2}", stringifyNVGPUMma(knobs.getMma()),
-                         knobs.getPrecision() == NVGPUPrecision::tf32 ? " tf32"
-                                                                      : "",
-                         cluster)
+    return llvm::formatv(
+               ", {0}{1}{2}{3}", stringifyNVGPUMma(knobs.getMma()),
+               knobs.getPrecision() == NVGPUPrecision::tf32 ? " tf32" : "",
+               cluster, knobs.isPingPong() ? ", pingpong consumers" : "")
         .str();
   }
   LogicalResult checkGemm(Attribute, GemmOp gemm, TargetAttr target,
@@ -530,9 +548,9 @@ struct NVGPUGemmBackend final
                                target.getThreadsPerUnit() / (threads / 32));
     NVGPUConfigAttr knobs = config.getNVGPU();
     if (knobs && knobs.isWgmma()) {
-      int64_t registers =
-          128 * (nvidia::kProducerRegisters +
-                 config.getTile()[0] / 64 * nvidia::kConsumerRegisters);
+      int64_t registers = 128 * (nvidia::kProducerRegisters +
+                                 nvidia::getConsumerWarpgroups(config) *
+                                     nvidia::kConsumerRegisters);
       perUnit = std::min(perUnit, target.getRegistersPerUnit() / registers);
     }
     int64_t slm = nvidia::getWorkgroupSlmBytes(config, operandBytes);
@@ -617,6 +635,29 @@ struct NVGPUGemmBackend final
     // default: on an H100 they ran 1-10% slower than the same tiles alone
     // (docs/Performance.md); the tuner measures them.
     auto knobs = cast<NVGPUConfigAttr>(attr);
+    int64_t bytes = knobs.isTF32() ? 4 : 2;
+    std::string reason;
+    // Persistent wgmma tiles small enough for one warpgroup: pingpong
+    // consumers, which hide one tile's epilogue behind the other's wgmma
+    // but issue one warpgroup's wgmma at a time (docs/NVIDIA.md).
+    if (knobs.isWgmma() && !knobs.isPingPong() &&
+        config.getSchedule().getKind() == Schedule::persistent) {
+      auto pingPong = NVGPUConfigAttr::get(
+          attr.getContext(), knobs.getMma(), knobs.getPrecision(),
+          /*clusterM=*/1, NVGPUConsumers::pingpong);
+      ConfigAttr withPingPong =
+          ConfigAttr::get(attr.getContext(), config.getTile(),
+                          config.getGroupM(), config.getSubgroups(),
+                          config.getStages(), config.getSchedule(), pingPong);
+      if (failed(nvidia::checkConfig(target, withPingPong, bytes, reason,
+                                     rhsLayout)))
+        return attr;
+      why = llvm::formatv("pingpong consumers on {0}: one warpgroup holds a "
+                          "whole {1}x{2} tile",
+                          target.getChip(), config.getTile()[0],
+                          config.getTile()[1]);
+      return pingPong;
+    }
     if (!knobs.isWgmma() || knobs.isClustered() ||
         config.getSchedule().getKind() != Schedule::data_parallel)
       return attr;
@@ -626,8 +667,6 @@ struct NVGPUGemmBackend final
         ConfigAttr::get(attr.getContext(), config.getTile(), config.getGroupM(),
                         config.getSubgroups(), config.getStages(),
                         config.getSchedule(), clustered);
-    int64_t bytes = knobs.isTF32() ? 4 : 2;
-    std::string reason;
     if (failed(nvidia::checkConfig(target, withClusters, bytes, reason,
                                    rhsLayout)) ||
         failed(nvidia::checkClusterShape(withClusters, dims, reason)))
@@ -641,6 +680,14 @@ struct NVGPUGemmBackend final
   Attribute getKnobsForSchedule(Attribute attr, Schedule kind,
                                 std::string &change, std::string &why) const {
     auto knobs = cast<NVGPUConfigAttr>(attr);
+    // Stream-K goes to mma.sync below, which has no consumer warpgroups.
+    if (knobs.isPingPong() && kind == Schedule::data_parallel) {
+      change = "cooperative consumers";
+      why = "pingpong consumers take turns at a persistent program's tiles, "
+            "and a data-parallel program computes one";
+      return NVGPUConfigAttr::get(attr.getContext(), knobs.getMma(),
+                                  knobs.getPrecision());
+    }
     if (knobs.isClustered() && kind == Schedule::persistent) {
       change = "no thread block clusters";
       why = "the workgroups of a cluster compute one tile each, side by side "

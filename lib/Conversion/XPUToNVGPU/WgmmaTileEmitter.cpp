@@ -46,6 +46,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -126,9 +127,15 @@ WgmmaRing WgmmaTileEmitter::createRing(bool fixedRoles) {
   } else {
     ring.empty = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
   }
-  ring.kTilesDone =
-      memref::AllocaOp::create(b, loc, MemRefType::get({1}, b.getIndexType()));
-  memref::StoreOp::create(b, loc, idx(0), ring.kTilesDone, idx(0));
+  auto counter = [&] {
+    Value c = memref::AllocaOp::create(b, loc,
+                                       MemRefType::get({1}, b.getIndexType()));
+    memref::StoreOp::create(b, loc, idx(0), c, idx(0));
+    return c;
+  };
+  ring.kTilesDone = counter();
+  if (p.pingPong)
+    ring.tilesDone = counter();
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   auto ifOp = scf::IfOp::create(
       b, loc,
@@ -140,8 +147,11 @@ WgmmaRing WgmmaTileEmitter::createRing(bool fixedRoles) {
     for (int64_t s = 0; s < p.stages; ++s) {
       nvgpu::MBarrierInitOp::create(b, loc, ring.full, idx(1), idx(s), Value());
       if (!clustered) {
+        // One consumer warpgroup reads a pingpong kernel's slot, all of
+        // them a cooperative one's.
         nvgpu::MBarrierInitOp::create(
-            b, loc, ring.empty, idx(p.consumerWarpgroups()), idx(s), Value());
+            b, loc, ring.empty, idx(p.pingPong ? 1 : p.consumerWarpgroups()),
+            idx(s), Value());
         continue;
       }
       // Every consumer warpgroup of the cluster frees the slot: the
@@ -168,10 +178,128 @@ WgmmaRing WgmmaTileEmitter::createRing(bool fixedRoles) {
   return ring;
 }
 
+Value WgmmaTileEmitter::getSlot(const KTiles &kTiles, Value kt) {
+  Value at = arith::AddIOp::create(b, loc, kTiles.done, kt);
+  return arith::RemUIOp::create(
+      b, loc, at, arith::ConstantIndexOp::create(b, loc, p.stages));
+}
+
+Value WgmmaTileEmitter::getParity(const KTiles &kTiles, Value kt, bool flip) {
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value at = arith::AddIOp::create(b, loc, kTiles.done, kt);
+  Value round = arith::DivUIOp::create(b, loc, at, idx(p.stages));
+  Value odd = arith::RemUIOp::create(b, loc, round, idx(2));
+  Value bit =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, odd, idx(1));
+  if (!flip)
+    return bit;
+  Value one = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  return arith::XOrIOp::create(b, loc, bit, one);
+}
+
+std::pair<Value, Value> WgmmaTileEmitter::getNextSlot(Value slot,
+                                                      Value parity) {
+  Value next = arith::AddIOp::create(b, loc, slot,
+                                     arith::ConstantIndexOp::create(b, loc, 1));
+  Value wraps =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
+                            arith::ConstantIndexOp::create(b, loc, p.stages));
+  Value first = arith::ConstantIndexOp::create(b, loc, 0);
+  return {arith::SelectOp::create(b, loc, wraps, first, next),
+          arith::XOrIOp::create(b, loc, parity, wraps)};
+}
+
+/// The time-out, in ticks, of one mbarrier try-wait (the waits loop).
+static constexpr int64_t kWaitTicks = 10000000;
+
 void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
                                 const FragmentEpilogue &epilogue, Value batch,
                                 Value m0, Value n0, Value k0, Value k1,
-                                Value workspace, Value slot) {
+                                Value workspace, Value slot, WgmmaRole role) {
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value warpgroup = arith::DivUIOp::create(b, loc, tid, idx(128));
+  Value inGroup = arith::RemUIOp::create(b, loc, tid, idx(128));
+  // This tile's k tile kt is the ring's k tile done + kt.
+  KTiles kTiles;
+  kTiles.done = memref::LoadOp::create(b, loc, ring.kTilesDone, idx(0));
+  Value span = arith::SubIOp::create(b, loc, k1, k0);
+  kTiles.count = arith::DivUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, span, idx(p.tk - 1)), idx(p.tk));
+  memref::StoreOp::create(
+      b, loc, arith::AddIOp::create(b, loc, kTiles.done, kTiles.count),
+      ring.kTilesDone, idx(0));
+  if (role == WgmmaRole::producer)
+    return emitProducer(ring, kTiles, batch, m0, n0, k0);
+  if (role == WgmmaRole::consumers)
+    return emitConsumers(ring, kTiles, epilogue, warpgroup, inGroup, batch, m0,
+                         n0, workspace, slot);
+
+  auto roles = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warpgroup,
+                            idx(p.consumerWarpgroups())),
+      /*withElseRegion=*/true);
+  if (p.clusterM > 1) {
+    // A workgroup leaves only once the others of its cluster are done
+    // arriving on its empty barriers.
+    assert(ring.fixedRoles && "clustered workgroups compute one tile each");
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfter(roles);
+    NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
+    NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(roles.thenBlock());
+  if (ring.fixedRoles)
+    NVVM::SetMaxRegisterOp::create(b, loc, kProducerRegisters,
+                                   NVVM::SetMaxRegisterAction::decrease);
+  emitProducer(ring, kTiles, batch, m0, n0, k0);
+  b.setInsertionPointToStart(roles.elseBlock());
+  if (ring.fixedRoles)
+    NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
+                                   NVVM::SetMaxRegisterAction::increase);
+  emitConsumers(ring, kTiles, epilogue, warpgroup, inGroup, batch, m0, n0,
+                workspace, slot);
+}
+
+SmallVector<GemmTileOp>
+WgmmaTileEmitter::splitRoles(ArrayRef<Operation *> ops,
+                             ArrayRef<GemmTileOp> tiles) {
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value warpgroup = arith::DivUIOp::create(b, loc, tid, idx(128));
+  auto roles = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warpgroup,
+                            idx(p.consumerWarpgroups())),
+      /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(roles.thenBlock());
+  NVVM::SetMaxRegisterOp::create(b, loc, kProducerRegisters,
+                                 NVVM::SetMaxRegisterAction::decrease);
+  IRMapping map;
+  for (Operation *op : ops)
+    b.clone(*op, map);
+  b.setInsertionPointToStart(roles.elseBlock());
+  NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
+                                 NVVM::SetMaxRegisterAction::increase);
+  Operation *yield = roles.elseBlock()->getTerminator();
+  for (Operation *op : ops)
+    op->moveBefore(yield);
+  return llvm::map_to_vector(tiles, [&](GemmTileOp tile) {
+    return cast<GemmTileOp>(map.lookup(tile.getOperation()));
+  });
+}
+
+void WgmmaTileEmitter::emitProducer(const WgmmaRing &ring, const KTiles &kTiles,
+                                    Value batch, Value m0, Value n0, Value k0) {
   MLIRContext *ctx = b.getContext();
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -182,13 +310,6 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
   auto mul = [&](Value x, Value y) -> Value {
     return arith::MulIOp::create(b, loc, x, y);
   };
-  auto cmp = [&](arith::CmpIPredicate pred, Value x, Value y) -> Value {
-    return arith::CmpIOp::create(b, loc, pred, x, y);
-  };
-  auto i64 = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
-  };
-  int64_t consumers = p.consumerWarpgroups();
   int64_t eb = p.operandBytes();
   Attribute workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -209,129 +330,163 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
     s.append(shape.begin(), shape.end());
     return s;
   };
-
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value warpgroup = arith::DivUIOp::create(b, loc, tid, idx(128));
-  Value inGroup = arith::RemUIOp::create(b, loc, tid, idx(128));
-  Value full = ring.full, empty = ring.empty;
-  // This tile's k tile kt is the ring's k tile done + kt.
-  Value done = memref::LoadOp::create(b, loc, ring.kTilesDone, idx(0));
-
-  Value span = arith::SubIOp::create(b, loc, k1, k0);
-  Value kTiles =
-      arith::DivUIOp::create(b, loc, add(span, idx(p.tk - 1)), idx(p.tk));
-  memref::StoreOp::create(b, loc, add(done, kTiles), ring.kTilesDone, idx(0));
-  // The ring's slot of this tile's k tile kt, and the parity of the round
-  // that slot is in.
-  auto slotOf = [&](Value kt) -> Value {
-    return arith::RemUIOp::create(b, loc, add(done, kt), idx(p.stages));
-  };
-  auto parity = [&](Value kt, bool flip) -> Value {
-    Value round = arith::DivUIOp::create(b, loc, add(done, kt), idx(p.stages));
-    Value odd = arith::RemUIOp::create(b, loc, round, idx(2));
-    Value bit = cmp(arith::CmpIPredicate::eq, odd, idx(1));
-    if (!flip)
-      return bit;
-    Value one = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
-    return arith::XOrIOp::create(b, loc, bit, one);
-  };
-  Value ticks = idx(10000000);
-
-  auto roles = scf::IfOp::create(
-      b, loc, cmp(arith::CmpIPredicate::eq, warpgroup, idx(consumers)),
-      /*withElseRegion=*/true);
   bool clustered = p.clusterM > 1;
-  if (clustered) {
-    // A workgroup leaves only once the others of its cluster are done
-    // arriving on its empty barriers.
-    assert(ring.fixedRoles && "clustered workgroups compute one tile each");
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointAfter(roles);
-    NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
-    NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
-  }
-
-  // Producer.
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(roles.thenBlock());
-    if (ring.fixedRoles)
-      NVVM::SetMaxRegisterOp::create(b, loc, kProducerRegisters,
-                                     NVVM::SetMaxRegisterAction::decrease);
-    auto leader = scf::IfOp::create(
-        b, loc, cmp(arith::CmpIPredicate::eq, inGroup, idx(0)), false);
-    b.setInsertionPointToStart(leader.thenBlock());
-    scf::ForOp::create(
-        b, loc, idx(0), kTiles, idx(1), ValueRange(),
-        [&](OpBuilder &, Location, Value kt, ValueRange) {
-          Value stage = slotOf(kt);
-          if (clustered) {
-            Value phase = arith::ExtUIOp::create(b, loc, b.getI32Type(),
-                                                 parity(kt, true));
-            NVVM::MBarrierTryWaitParityOp::create(
-                b, loc, getClusterEmptyBarrier(ring, stage), phase,
-                arith::ConstantIntOp::create(b, loc, b.getI32Type(), 10000000));
-          } else {
-            nvgpu::MBarrierTryWaitParityOp::create(
-                b, loc, empty, parity(kt, true), ticks, stage);
-          }
-          // The whole stage lands in this workgroup's slot, B's part from
-          // every producer of the cluster.
-          nvgpu::MBarrierArriveExpectTxOp::create(
-              b, loc, full, idx(p.wgmmaStageBytes()), stage, Value());
-          Value kOff = add(k0, mul(kt, idx(p.tk)));
-          auto load = [&](Value map, Value dstOffset, ArrayRef<int64_t> box,
-                          bool batched, ArrayRef<Value> coords,
-                          Value multicast) {
-            SmallVector<Value> c(coords);
-            if (batched)
-              c.push_back(batch);
-            Value dst = view(dstOffset, boxShape(batched, box));
-            nvgpu::TmaAsyncLoadOp::create(b, loc, dst, full, map, c, stage,
-                                          multicast, Value());
-          };
-          // Coordinates innermost first.
-          load(ops.aMap, mul(stage, idx(aBytes)), {p.tm, p.tk}, p.lhsBatched,
-               {kOff, m0}, Value());
-          Value bBase = add(idx(bRegion), mul(stage, idx(bBytes)));
-          // Clustered, rank r loads part r of B into the same place of
-          // every workgroup's slot: rows [r tn / c, (r + 1) tn / c) of an
-          // [n, k] box, the 64-column boxes j = r mod c of a [k, n] B.
-          Value multicast, rank = idx(0);
-          if (clustered) {
-            multicast = arith::ConstantIntOp::create(
-                b, loc, b.getI16Type(), (int64_t{1} << p.clusterM) - 1);
-            rank = ring.rank;
-          }
-          if (p.rhsNK) {
-            int64_t rows = p.tn / p.clusterM;
-            load(ops.bMap, add(bBase, mul(rank, idx(rows * p.tk * eb))),
-                 {rows, p.tk}, p.rhsBatched,
-                 {kOff, add(n0, mul(rank, idx(rows)))}, multicast);
-          } else {
-            for (int64_t i = 0; i < p.tn / 64 / p.clusterM; ++i) {
-              Value j = add(idx(i * p.clusterM), rank);
-              load(ops.bMap, add(bBase, mul(j, idx(p.tk * 128))), {p.tk, 64},
-                   p.rhsBatched, {add(n0, mul(j, idx(64))), kOff}, multicast);
-            }
-          }
-          scf::YieldOp::create(b, loc);
-        });
-  }
-
-  // Consumers.
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value inGroup = arith::RemUIOp::create(b, loc, tid, idx(128));
+  auto leader = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, inGroup, idx(0)),
+      false);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(roles.elseBlock());
-  if (ring.fixedRoles)
-    NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
-                                   NVVM::SetMaxRegisterAction::increase);
+  b.setInsertionPointToStart(leader.thenBlock());
+  // The slot and the parity the producer waits for are carried from one
+  // k tile to the next (a division per tile, not per k tile).
+  scf::ForOp::create(
+      b, loc, idx(0), kTiles.count, idx(1),
+      ValueRange{getSlot(kTiles, idx(0)), getParity(kTiles, idx(0), true)},
+      [&](OpBuilder &, Location, Value kt, ValueRange iter) {
+        Value stage = iter[0], emptyParity = iter[1];
+        if (clustered) {
+          Value phase =
+              arith::ExtUIOp::create(b, loc, b.getI32Type(), emptyParity);
+          NVVM::MBarrierTryWaitParityOp::create(
+              b, loc, getClusterEmptyBarrier(ring, stage), phase,
+              arith::ConstantIntOp::create(b, loc, b.getI32Type(), kWaitTicks));
+        } else {
+          nvgpu::MBarrierTryWaitParityOp::create(
+              b, loc, ring.empty, emptyParity, idx(kWaitTicks), stage);
+        }
+        // The whole stage lands in this workgroup's slot, B's part from
+        // every producer of the cluster.
+        nvgpu::MBarrierArriveExpectTxOp::create(
+            b, loc, ring.full, idx(p.wgmmaStageBytes()), stage, Value());
+        Value kOff = add(k0, mul(kt, idx(p.tk)));
+        auto load = [&](Value map, Value dstOffset, ArrayRef<int64_t> box,
+                        bool batched, ArrayRef<Value> coords, Value multicast) {
+          SmallVector<Value> c(coords);
+          if (batched)
+            c.push_back(batch);
+          Value dst = view(dstOffset, boxShape(batched, box));
+          nvgpu::TmaAsyncLoadOp::create(b, loc, dst, ring.full, map, c, stage,
+                                        multicast, Value());
+        };
+        // Coordinates innermost first.
+        load(ops.aMap, mul(stage, idx(aBytes)), {p.tm, p.tk}, p.lhsBatched,
+             {kOff, m0}, Value());
+        Value bBase = add(idx(bRegion), mul(stage, idx(bBytes)));
+        // Clustered, rank r loads part r of B into the same place of
+        // every workgroup's slot: rows [r tn / c, (r + 1) tn / c) of an
+        // [n, k] box, the 64-column boxes j = r mod c of a [k, n] B.
+        Value multicast, rank = idx(0);
+        if (clustered) {
+          multicast = arith::ConstantIntOp::create(
+              b, loc, b.getI16Type(), (int64_t{1} << p.clusterM) - 1);
+          rank = ring.rank;
+        }
+        if (p.rhsNK) {
+          int64_t rows = p.tn / p.clusterM;
+          load(ops.bMap, add(bBase, mul(rank, idx(rows * p.tk * eb))),
+               {rows, p.tk}, p.rhsBatched,
+               {kOff, add(n0, mul(rank, idx(rows)))}, multicast);
+        } else {
+          for (int64_t i = 0; i < p.tn / 64 / p.clusterM; ++i) {
+            Value j = add(idx(i * p.clusterM), rank);
+            load(ops.bMap, add(bBase, mul(j, idx(p.tk * 128))), {p.tk, 64},
+                 p.rhsBatched, {add(n0, mul(j, idx(64))), kOff}, multicast);
+          }
+        }
+        auto [nextSlot, nextParity] = getNextSlot(stage, emptyParity);
+        scf::YieldOp::create(b, loc, ValueRange{nextSlot, nextParity});
+      });
+}
+
+void WgmmaTileEmitter::emitConsumers(const WgmmaRing &ring,
+                                     const KTiles &kTiles,
+                                     const FragmentEpilogue &epilogue,
+                                     Value warpgroup, Value inGroup,
+                                     Value batch, Value m0, Value n0,
+                                     Value workspace, Value slot) {
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  if (!p.pingPong) {
+    // Warpgroup w computes rows [64 w, 64 w + 64) of every tile.
+    Value firstRow = arith::MulIOp::create(b, loc, warpgroup, idx(64));
+    SmallVector<Value> acc = emitMainLoop(ring, kTiles, firstRow, inGroup);
+    emitConsumerEpilogue(ring, epilogue, acc, firstRow, inGroup, batch, m0, n0,
+                         workspace, slot);
+    return;
+  }
+  // Pingpong: the tile's turn says which consumer computes all of it; the
+  // other one waits until that one has waited for its last k tile (the
+  // ring holds the next tile's k tiles from then on) before it goes on to
+  // the next tile, its own.
+  assert(!workspace && "pingpong consumers compute whole tiles");
+  Value tile = memref::LoadOp::create(b, loc, ring.tilesDone, idx(0));
+  memref::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, tile, idx(1)),
+                          ring.tilesDone, idx(0));
+  Value turn = arith::RemUIOp::create(b, loc, tile, idx(2));
+  Value barrier = arith::IndexCastUIOp::create(
+      b, loc, b.getI32Type(),
+      arith::AddIOp::create(b, loc, turn, idx(kPingPongBarrier)));
+  Value bothConsumers =
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), 2 * 128);
+  auto mine = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warpgroup, turn),
+      /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(mine.thenBlock());
+  Value firstRow = idx(0);
+  SmallVector<Value> acc = emitMainLoop(ring, kTiles, firstRow, inGroup, [&] {
+    NVVM::BarrierArriveOp::create(b, loc, barrier, bothConsumers);
+  });
+  emitConsumerEpilogue(ring, epilogue, acc, firstRow, inGroup, batch, m0, n0,
+                       workspace, slot);
+  b.setInsertionPointToStart(mine.elseBlock());
+  NVVM::BarrierOp::create(b, loc, TypeRange(), barrier, bothConsumers,
+                          NVVM::BarrierReductionAttr(), Value());
+}
+
+SmallVector<Value>
+WgmmaTileEmitter::emitMainLoop(const WgmmaRing &ring, const KTiles &kTiles,
+                               Value firstRow, Value inGroup,
+                               function_ref<void()> afterIssue) {
+  MLIRContext *ctx = b.getContext();
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto mul = [&](Value x, Value y) -> Value {
+    return arith::MulIOp::create(b, loc, x, y);
+  };
+  auto cmp = [&](arith::CmpIPredicate pred, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, pred, x, y);
+  };
+  auto i64 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  };
+  int64_t eb = p.operandBytes();
+  int64_t aBytes = p.tm * p.tk * eb, bBytes = p.tn * p.tk * eb;
+  int64_t bRegion = p.stages * aBytes;
+  int64_t blocks = p.consumerRows() / 64;
+  bool clustered = p.clusterM > 1;
+  Attribute workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Value shared = getDynamicSharedMemory(b, loc);
   int64_t accRegs = p.tn / 2;
   auto accType = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(accRegs, b.getF32Type()));
   Value zero = LLVM::ZeroOp::create(b, loc, accType);
   // Shared-memory descriptors: the start address field of a stage's slot.
   auto address = [&](Value byteOffset) -> Value {
-    Value v = view(byteOffset, {1});
+    Value v = memref::ViewOp::create(
+        b, loc,
+        MemRefType::get({1}, p.operandType, MemRefLayoutAttrInterface(),
+                        workgroup),
+        shared, byteOffset, ValueRange());
     Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, v);
     return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), ptr);
   };
@@ -341,19 +496,17 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
     int64_t fields = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (1ll << 62);
     return arith::OrIOp::create(b, loc, start, i64(fields));
   };
-  // One thread per consumer warpgroup gives the slot of k tile `kt - 1`
-  // back to the producer (when kt > 0).
-  auto releaseBefore = [&](Value kt) {
+  // One thread per consumer warpgroup gives ring slot `stage` back to the
+  // producer when `when` holds.
+  auto release = [&](Value stage, Value when) {
     Value release = arith::AndIOp::create(
-        b, loc, cmp(arith::CmpIPredicate::ugt, kt, idx(0)),
-        cmp(arith::CmpIPredicate::eq, inGroup, idx(0)));
+        b, loc, when, cmp(arith::CmpIPredicate::eq, inGroup, idx(0)));
     auto ifOp = scf::IfOp::create(b, loc, release, false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    Value stage = slotOf(add(kt, idx(p.stages - 1)));
     if (!clustered) {
       nvgpu::MBarrierArriveOp::create(
-          b, loc, nvgpu::MBarrierTokenType::get(ctx), empty, stage);
+          b, loc, nvgpu::MBarrierTokenType::get(ctx), ring.empty, stage);
       return;
     }
     // The slot's empty barrier in every workgroup of the cluster: each of
@@ -374,8 +527,9 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
           NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA));
     }
   };
-  Value consumer = warpgroup;
-  Value rowsOff = mul(consumer, idx(64 * p.tk * eb));
+  // Commit groups (one per k tile) a consumer keeps in flight while it
+  // issues the next one.
+  int64_t inFlight = p.wgmmaGroupsInFlight();
   // One wgmma reads 32 bytes of each operand row: k16 of bf16 or f16, k8
   // of tf32 (f32 as TMA wrote it to shared memory: nothing rounds it to
   // tf32 before the tensor cores read it).
@@ -386,95 +540,140 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
                                                   : NVVM::WGMMATypes::tf32;
   assert((type != NVVM::WGMMATypes::tf32 || p.rhsNK) &&
          "wgmma reads tf32 operands K-major only");
+  // The 64-row blocks of A start 64 rows (of 128 swizzled bytes) apart.
+  Value rowsOff = mul(firstRow, idx(p.tk * eb));
+  // The accumulators, then the slot and the parity to wait for, carried
+  // from one k tile to the next.
+  SmallVector<Value> inits(blocks, zero);
+  inits.push_back(getSlot(kTiles, idx(0)));
+  inits.push_back(getParity(kTiles, idx(0), false));
   auto loop = scf::ForOp::create(
-      b, loc, idx(0), kTiles, idx(1), ValueRange{zero},
+      b, loc, idx(0), kTiles.count, idx(1), inits,
       [&](OpBuilder &, Location, Value kt, ValueRange iter) {
-        Value stage = slotOf(kt);
-        nvgpu::MBarrierTryWaitParityOp::create(b, loc, full, parity(kt, false),
-                                               ticks, stage);
-        Value aDesc = descriptor(address(add(mul(stage, idx(aBytes)), rowsOff)),
-                                 16, 1024);
+        Value stage = iter[blocks], fullParity = iter[blocks + 1];
+        nvgpu::MBarrierTryWaitParityOp::create(b, loc, ring.full, fullParity,
+                                               idx(kWaitTicks), stage);
+        Value aBase = add(mul(stage, idx(aBytes)), rowsOff);
         Value bAddr = address(add(idx(bRegion), mul(stage, idx(bBytes))));
         Value bDesc = p.rhsNK ? descriptor(bAddr, 16, 1024)
                               : descriptor(bAddr, p.tk * 128, 1024);
         NVVM::WgmmaFenceAlignedOp::create(b, loc);
-        Value acc = iter[0];
+        SmallVector<Value> acc(iter.take_front(blocks));
         for (int64_t ks = 0; ks < p.tk / wgmmaK; ++ks) {
           // K-major: 32 bytes further along the row; N-major B: wgmmaK rows
           // of 128 bytes further down. Descriptor addresses count 16 bytes.
-          Value a = arith::AddIOp::create(b, loc, aDesc, i64(ks * 32 / 16));
           int64_t bStep = p.rhsNK ? ks * 32 / 16 : ks * wgmmaK * 128 / 16;
           Value bd = arith::AddIOp::create(b, loc, bDesc, i64(bStep));
-          acc = NVVM::WgmmaMmaAsyncOp::create(
-              b, loc, accType, acc, a, bd, shape, type, type,
-              NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-              NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-              NVVM::MMALayout::row,
-              p.rhsNK ? NVVM::MMALayout::col : NVVM::MMALayout::row,
-              NVVM::MMAIntOverflowAttr());
+          for (int64_t blk = 0; blk < blocks; ++blk) {
+            Value aDesc = descriptor(
+                address(add(aBase, idx(blk * 64 * p.tk * eb))), 16, 1024);
+            Value a = arith::AddIOp::create(b, loc, aDesc, i64(ks * 32 / 16));
+            acc[blk] = NVVM::WgmmaMmaAsyncOp::create(
+                b, loc, accType, acc[blk], a, bd, shape, type, type,
+                NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+                NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+                NVVM::MMALayout::row,
+                p.rhsNK ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+                NVVM::MMAIntOverflowAttr());
+          }
         }
         NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-        // This k tile's group stays in flight; the previous one is done,
-        // so its slot goes back to the producer.
-        NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
-        releaseBefore(kt);
+        // The last `inFlight` groups stay in flight; the one before them is
+        // done, so its slot goes back to the producer.
+        NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight);
+        // The slot of k tile kt - inFlight.
+        Value back = arith::SelectOp::create(
+            b, loc, cmp(arith::CmpIPredicate::uge, stage, idx(inFlight)),
+            arith::SubIOp::create(b, loc, stage, idx(inFlight)),
+            add(stage, idx(p.stages - inFlight)));
+        release(back, cmp(arith::CmpIPredicate::uge, kt, idx(inFlight)));
+        auto [nextSlot, nextParity] = getNextSlot(stage, fullParity);
+        acc.push_back(nextSlot);
+        acc.push_back(nextParity);
         scf::YieldOp::create(b, loc, acc);
       });
+  if (afterIssue)
+    afterIssue();
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  // The last k tile's slot goes back to the producer too, for the next
-  // tile of this workgroup.
-  releaseBefore(kTiles);
+  // The last k tiles' slots go back to the producer too, for the next tile
+  // of this workgroup.
+  for (int64_t i = inFlight; i >= 1; --i)
+    release(
+        getSlot(kTiles, arith::SubIOp::create(b, loc, kTiles.count, idx(i))),
+        cmp(arith::CmpIPredicate::uge, kTiles.count, idx(i)));
+  return SmallVector<Value>(loop.getResults().take_front(blocks));
+}
 
-  // The accumulators as mma.sync-style 16x8 tiles of this warp.
-  Value result = loop.getResult(0);
-  auto tileType = VectorType::get({2, 2}, b.getF32Type());
-  SmallVector<Value> tiles;
-  for (int64_t j = 0; j < p.tn / 8; ++j) {
-    Value tile = ub::PoisonOp::create(b, loc, tileType);
-    for (int64_t r = 0; r < 4; ++r) {
-      Value x = LLVM::ExtractValueOp::create(b, loc, result, 4 * j + r);
-      tile = vector::InsertOp::create(b, loc, x, tile,
-                                      ArrayRef<int64_t>{r / 2, r % 2});
-    }
-    tiles.push_back(tile);
-  }
+void WgmmaTileEmitter::emitConsumerEpilogue(const WgmmaRing &ring,
+                                            const FragmentEpilogue &epilogue,
+                                            ArrayRef<Value> accumulators,
+                                            Value firstRow, Value inGroup,
+                                            Value batch, Value m0, Value n0,
+                                            Value workspace, Value slot) {
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto mul = [&](Value x, Value y) -> Value {
+    return arith::MulIOp::create(b, loc, x, y);
+  };
   Value lane = arith::RemUIOp::create(b, loc, inGroup, idx(32));
   Value warp = arith::DivUIOp::create(b, loc, inGroup, idx(32));
-  Value rowInTile = add(mul(consumer, idx(64)), mul(warp, idx(16)));
-  if (p.stagedEpilogue && !workspace) {
-    // The workgroup's only tile (a data-parallel program): once every
-    // consumer's wgmma is done with the ring, its slots hold the f32
-    // accumulators, 16 rows x tile_n for each warp.
-    assert(ring.fixedRoles && "a staged epilogue reuses the whole ring");
-    auto i32 = [&](int64_t v) -> Value {
-      return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
-    };
-    NVVM::BarrierOp::create(b, loc, TypeRange(), i32(kConsumersBarrier),
-                            i32(128 * consumers), NVVM::BarrierReductionAttr(),
-                            Value());
-    Value warpRows = mul(add(mul(consumer, idx(4)), warp), idx(16 * p.tn * 4));
-    emitStagedEpilogue(epilogue, tiles, warpRows, lane, add(m0, rowInTile), n0,
-                       batch);
-    return;
-  }
-  if (!workspace) {
-    emitFragmentEpilogue(b, loc, p, ops.c, ops.epilogue, epilogue, tiles, 1,
-                         p.tn / 8, lane, add(m0, rowInTile), n0, batch);
-    return;
-  }
-  // f32 partial sums, row-major tm x tn at `slot`.
-  Value g = arith::DivUIOp::create(b, loc, lane, idx(4));
-  Value t = arith::RemUIOp::create(b, loc, lane, idx(4));
-  Value base = mul(slot, idx(p.tm * p.tn));
-  for (int64_t j = 0; j < p.tn / 8; ++j)
-    for (int64_t h = 0; h < 2; ++h) {
-      Value row = add(add(rowInTile, g), idx(h * 8));
-      Value col = add(mul(t, idx(2)), idx(j * 8));
-      Value pair = vector::ExtractOp::create(b, loc, tiles[j], h);
-      Value flat = add(base, add(mul(row, idx(p.tn)), col));
-      vector::StoreOp::create(b, loc, pair, workspace, flat,
-                              /*nontemporal=*/false, llvm::MaybeAlign(8));
+  for (auto [blk, result] : llvm::enumerate(accumulators)) {
+    // The accumulators as mma.sync-style 16x8 tiles of this warp.
+    auto tileType = VectorType::get({2, 2}, b.getF32Type());
+    SmallVector<Value> tiles;
+    for (int64_t j = 0; j < p.tn / 8; ++j) {
+      Value tile = ub::PoisonOp::create(b, loc, tileType);
+      for (int64_t r = 0; r < 4; ++r) {
+        Value x = LLVM::ExtractValueOp::create(b, loc, result, 4 * j + r);
+        tile = vector::InsertOp::create(b, loc, x, tile,
+                                        ArrayRef<int64_t>{r / 2, r % 2});
+      }
+      tiles.push_back(tile);
     }
+    Value rowInTile = add(add(firstRow, idx(64 * static_cast<int64_t>(blk))),
+                          mul(warp, idx(16)));
+    if (p.stagedEpilogue && !workspace) {
+      // The workgroup's only tile (a data-parallel program): once every
+      // consumer's wgmma is done with the ring, its slots hold the f32
+      // accumulators, 16 rows x tile_n for each warp.
+      assert(ring.fixedRoles && !p.pingPong &&
+             "a staged epilogue reuses the whole ring");
+      auto i32 = [&](int64_t v) -> Value {
+        return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+      };
+      NVVM::BarrierOp::create(b, loc, TypeRange(), i32(kConsumersBarrier),
+                              i32(128 * p.consumerWarpgroups()),
+                              NVVM::BarrierReductionAttr(), Value());
+      // Warp w of the tile (16 rows each) stages at 16 w rows.
+      Value warpRows = mul(arith::DivUIOp::create(b, loc, rowInTile, idx(16)),
+                           idx(16 * p.tn * 4));
+      emitStagedEpilogue(epilogue, tiles, warpRows, lane, add(m0, rowInTile),
+                         n0, batch);
+      continue;
+    }
+    if (!workspace) {
+      emitFragmentEpilogue(b, loc, p, ops.c, ops.epilogue, epilogue, tiles, 1,
+                           p.tn / 8, lane, add(m0, rowInTile), n0, batch);
+      continue;
+    }
+    // f32 partial sums, row-major tm x tn at `slot`.
+    Value g = arith::DivUIOp::create(b, loc, lane, idx(4));
+    Value t = arith::RemUIOp::create(b, loc, lane, idx(4));
+    Value base = mul(slot, idx(p.tm * p.tn));
+    for (int64_t j = 0; j < p.tn / 8; ++j)
+      for (int64_t h = 0; h < 2; ++h) {
+        Value row = add(add(rowInTile, g), idx(h * 8));
+        Value col = add(mul(t, idx(2)), idx(j * 8));
+        Value pair = vector::ExtractOp::create(b, loc, tiles[j], h);
+        Value flat = add(base, add(mul(row, idx(p.tn)), col));
+        vector::StoreOp::create(b, loc, pair, workspace, flat,
+                                /*nontemporal=*/false, llvm::MaybeAlign(8));
+      }
+  }
 }
 
 void WgmmaTileEmitter::emitStagedEpilogue(const FragmentEpilogue &epilogue,

@@ -269,6 +269,63 @@ func.func @staged_epilogue(%x: tensor<256x512xbf16>, %w: tensor<512x512xbf16>, %
 
 // -----
 
+// sm_90a, pingpong consumers on 3 persistent programs over the 2 x 4 = 8
+// tiles of 128x128: the kernel branches on the warpgroup once, around the
+// tile loop; the producer (warpgroup 2) gives registers up and loads every
+// tile's k tiles, the consumers take registers and go through every tile
+// too (to count the ring's k tiles), and tile i goes to consumer i % 2:
+// 2 wgmma m64n128k16 (one per 64-row block) per k-step, 4 k-steps per k
+// tile, then, once it has issued its last wgmma, it arrives on named
+// barrier 2 + i % 2 (256 threads: both consumers), waits for its wgmma and
+// applies the epilogue
+// to its 2 x 16 x 2 bf16 pairs; the other one waits on that barrier before
+// its next tile. A slot is read by one consumer: every mbarrier counts 1.
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+// CHECK-LABEL: func.func @pingpong
+//       CHECK: gpu.func @pingpong_mma0(
+// CHECK-COUNT-8:   nvgpu.mbarrier.init %{{.+}}[%{{.+}}], %c1{{(_[0-9]+)?}} :
+//       CHECK:   scf.if
+//  CHECK-NEXT:     nvvm.setmaxregister  decrease 40
+//       CHECK:     scf.for %{{.+}} = %block_id_x to %c8{{.*}} step %c3
+//       CHECK:       nvgpu.tma.async.load
+//   CHECK-NOT:       nvvm.wgmma
+//       CHECK:   } else {
+//  CHECK-NEXT:     nvvm.setmaxregister  increase 232
+//       CHECK:     scf.for %{{.+}} = %block_id_x to %c8{{.*}} step %c3
+// The tile's turn: tiles done so far (the second counter, after the k
+// tiles') modulo 2.
+//       CHECK:       %[[TILE:.+]] = memref.load %[[TILES:alloca_[0-9]+]][%{{.+}}] : memref<1xindex>
+//       CHECK:       %[[NEXT:.+]] = arith.addi %[[TILE]], %c1{{.*}} : index
+//       CHECK:       memref.store %[[NEXT]], %[[TILES]]
+//       CHECK:       %[[TURN:.+]] = arith.remui %[[TILE]], %c2{{.*}} : index
+//       CHECK:       %[[ID:.+]] = arith.addi %[[TURN]], %c2{{.*}} : index
+//       CHECK:       %[[BAR:.+]] = arith.index_castui %[[ID]] : index to i32
+//       CHECK:       %[[MINE:.+]] = arith.cmpi eq, %{{.+}}, %[[TURN]] : index
+//       CHECK:       scf.if %[[MINE]]
+//       CHECK:         scf.for {{.+}} iter_args(
+// CHECK-COUNT-8:         nvvm.wgmma.mma_async {{.+}} <m = 64, n = 128, k = 16>
+//   CHECK-NOT:           nvvm.wgmma.mma_async
+//       CHECK:         nvvm.barrier.arrive id = %[[BAR]] number_of_threads = %c256_i32
+//       CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-COUNT-64:      vector.store %{{.+}}, %{{.+}}[%{{.+}}] {alignment = 4 : i64} : memref<131072xbf16>, vector<2xbf16>
+//   CHECK-NOT:         vector.store
+//       CHECK:       } else {
+//  CHECK-NEXT:         nvvm.barrier id = %[[BAR]] number_of_threads = %c256_i32
+//       CHECK:   gpu.return
+func.func @pingpong(%x: tensor<256x512xbf16>, %w: tensor<512x512xbf16>, %bias: tensor<512xf32>) -> tensor<256x512xbf16> {
+  // expected-remark @+1 {{pingpong_mma0: 256x512x512 on tensor cores, wgmma m64n128k16 bf16, f32 accumulators: 3 program(s), 1 tile op(s) (persistent) of 384 threads (1 TMA producer warpgroup, 2 pingpong consumer warpgroups that take turns at whole tiles, one's epilogue during the other's wgmma), tile 128x128x64, 4-stage TMA/mbarrier ring with 128-byte swizzle, 131072 bytes of dynamic shared memory, B read K-major ([n, k]); 128 accumulators per consumer thread; epilogue on the accumulator registers}}
+  %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%bias per_col : tensor<512xf32>) {
+  ^bb0(%acc: f32, %b: f32):
+    %v = arith.addf %acc, %b : f32
+    %o = arith.truncf %v : f32 to bf16
+    xpu.yield %o : bf16
+  } {config = #xpu.config<tile = [128, 128, 64], group_m = 8, subgroups = [2, 2], stages = 4, schedule = persistent<programs = 3>, backend = #xpu.nvgpu<mma = wgmma, consumers = pingpong>>} : (tensor<256x512xbf16>, tensor<512x512xbf16>) -> tensor<256x512xbf16>
+  return %g : tensor<256x512xbf16>
+}
+}
+
+// -----
+
 // sm_90a with an [n, k] B: K-major descriptors (wgmma layout col for B);
 // the second GEMM's config asks for mma.sync (a 32-row tile cannot feed a
 // 64-row wgmma: xpu-select-strategy would not give it wgmma).

@@ -420,7 +420,7 @@ func.func @nvgpu_unknown_precision(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 // -----
 
 func.func @nvgpu_unknown_field(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
-  // expected-error @+2 {{unknown nvgpu field 'cluster_n' (expected 'precision' or 'cluster_m')}}
+  // expected-error @+2 {{unknown nvgpu field 'cluster_n' (expected 'precision', 'cluster_m' or 'consumers')}}
   // expected-error @+1 {{failed to parse XPU_ConfigAttr parameter 'backend'}}
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma, cluster_n = 2>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
@@ -450,6 +450,33 @@ func.func @nvgpu_cluster_mma_sync(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
   // expected-error @+2 {{nvgpu cluster_m = 2 needs mma = wgmma (the clustered kernel multicasts TMA loads)}}
   // expected-error @+1 {{failed to parse XPU_ConfigAttr parameter 'backend'}}
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync, cluster_m = 2>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @nvgpu_pingpong_mma_sync(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+2 {{nvgpu consumers = pingpong needs mma = wgmma (mma.sync kernels have no consumer warpgroups)}}
+  // expected-error @+1 {{failed to parse XPU_ConfigAttr parameter 'backend'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 1], stages = 2, schedule = persistent, backend = #xpu.nvgpu<mma = mma_sync, consumers = pingpong>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @nvgpu_pingpong_cluster(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+2 {{nvgpu consumers = pingpong runs persistent programs, and cluster_m = 2 data-parallel ones}}
+  // expected-error @+1 {{failed to parse XPU_ConfigAttr parameter 'backend'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 1], stages = 2, schedule = persistent, backend = #xpu.nvgpu<mma = wgmma, consumers = pingpong, cluster_m = 2>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @nvgpu_unknown_consumers(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+2 {{unknown nvgpu consumers 'pingpongpong' (expected one of: cooperative, pingpong)}}
+  // expected-error @+1 {{failed to parse XPU_ConfigAttr parameter 'backend'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 1], stages = 2, schedule = persistent, backend = #xpu.nvgpu<mma = wgmma, consumers = pingpongpong>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
 

@@ -78,9 +78,16 @@ int64_t getOperandPitch(int64_t cols, Type elt, NVGPUMma mma);
 /// Stages the mma.sync kernel runs: the config's, at least 2 (a one-stage
 /// config never fills its second stage).
 int64_t getMmaSyncStages(ConfigAttr config);
+/// Consumer warpgroups of a wgmma kernel of `config`: tile_m / 64 that
+/// split each tile by rows (cooperative), or 2 that take turns at whole
+/// tiles (pingpong).
+int64_t getConsumerWarpgroups(ConfigAttr config);
+/// f32 accumulators a pingpong consumer thread holds at most: a whole
+/// tile_m x tile_n tile over 128 threads, within kConsumerRegisters.
+inline constexpr int64_t kPingPongAccumulators = 128;
 /// Threads of one workgroup of `config`: 32 per warp of the subgroup
 /// layout (mma_sync), 128 per warpgroup with one producer warpgroup and
-/// tile_m / 64 consumers (wgmma).
+/// getConsumerWarpgroups consumers (wgmma).
 int64_t getThreads(ConfigAttr config);
 /// Whether the epilogue `epilogue` (first argument the accumulator, then
 /// one per epilogue operand of types `operandTypes`) producing `result`

@@ -74,7 +74,17 @@ struct MmaKernelPlan {
   /// cluster_m). With 2, cluster rank r computes the tile at m0 and TMA-loads
   /// the r-th half of B, multicast to both workgroups.
   int64_t clusterM = 1;
-  int64_t consumerWarpgroups() const { return tm / 64; }
+  /// wgmma, persistent programs (#xpu.nvgpu's consumers = pingpong): two
+  /// consumer warpgroups take turns at the program's tiles, each computing
+  /// a whole tile (tm / 64 wgmma per k-step), instead of tm / 64 of them
+  /// splitting every tile by rows.
+  bool pingPong = false;
+  int64_t consumerWarpgroups() const { return pingPong ? 2 : tm / 64; }
+  /// Rows of the tile one consumer warpgroup computes.
+  int64_t consumerRows() const { return pingPong ? tm : 64; }
+  /// wgmma commit groups (one per k tile) a consumer keeps in flight while
+  /// it issues the next.
+  int64_t wgmmaGroupsInFlight() const;
   int64_t wgmmaThreads() const { return 128 * (consumerWarpgroups() + 1); }
   /// Bytes of one stage's A and B boxes.
   int64_t wgmmaStageBytes() const { return (tm + tn) * tk * operandBytes(); }
@@ -184,10 +194,14 @@ struct WgmmaKernelOperands {
 /// earlier tile of this workgroup consumed, so that a tile's k tile `kt`
 /// is the ring's `kTilesDone + kt`: its slot and phase parity follow from
 /// that. `fixedRoles`: the producer and consumer warpgroups re-balance
-/// their registers (setmaxnreg); only where each runs one tile, since the
-/// role branch sits inside the tile.
+/// their registers (setmaxnreg) inside the tile; only where each runs one
+/// tile, since the role branch sits inside the tile (a kernel that branches
+/// on the role around its tile loop does it there: WgmmaRole).
+/// `tilesDone` (memref<1xindex>) counts the tiles this workgroup's
+/// consumers went through, whose parity says which pingpong consumer
+/// computes the next one.
 struct WgmmaRing {
-  Value full, empty, kTilesDone;
+  Value full, empty, kTilesDone, tilesDone;
   bool fixedRoles = true;
   /// Clustered (plan.clusterM > 1): `empty` is null, and the empty
   /// barriers are 8-byte mbarriers after the ring in dynamic shared memory,
@@ -197,6 +211,18 @@ struct WgmmaRing {
   Value clusterEmpty, rank;
 };
 
+/// Which warpgroups' part of a tile WgmmaTileEmitter::emitTile emits: all of
+/// them, branching on the warpgroup inside the tile, or only the producer's
+/// or the consumers' part, in a kernel that branches on the warpgroup once
+/// around its tile loop (warp specialization: a persistent program's
+/// producer then runs ahead through all of its tiles' loads).
+enum class WgmmaRole { all, producer, consumers };
+
+/// The named barriers (0 is the workgroup's, kConsumersBarrier the staged
+/// epilogue's) on which pingpong consumers take turns: tile i of a program
+/// uses barrier kPingPongBarrier + i % 2.
+inline constexpr int64_t kPingPongBarrier = 2;
+
 /// Emits, inside a kernel of `plan.wgmmaThreads()` threads, one workgroup
 /// tile on sm_90a: warpgroup `tm / 64` (the producer) has one thread issue
 /// the TMA loads of each k tile into a `stages`-deep ring of 1024-byte
@@ -205,7 +231,14 @@ struct WgmmaRing {
 /// warpgroup waits for a slot, runs wgmma m64n<tn>k16 on its 64 rows (A and
 /// B K-major, or B N-major for a [k, n] B) with one group in flight, frees
 /// the previous slot, and finally applies the epilogue to its accumulator
-/// registers and stores the tile (or its f32 partial sums).
+/// registers and stores the tile (or its f32 partial sums). Pingpong
+/// consumers (plan.pingPong) take turns at a program's tiles instead: tile
+/// i goes to consumer i % 2, which runs tm / 64 wgmma a k-step on the
+/// whole tile, tells the other one on named barrier kPingPongBarrier + i %
+/// 2 once it has waited for its last k tile, and applies its epilogue while
+/// the other one's wgmma run; the other waits there before it starts tile
+/// i + 1, so that no consumer waits on a ring slot more than one round
+/// ahead of the producer.
 class WgmmaTileEmitter {
 public:
   WgmmaTileEmitter(OpBuilder &b, Location loc, const MmaKernelPlan &plan,
@@ -225,7 +258,17 @@ public:
   /// next tile's loads while the consumers apply this one's epilogue.
   void emitTile(const WgmmaRing &ring, const FragmentEpilogue &epilogue,
                 Value batch, Value m0, Value n0, Value k0, Value k1,
-                Value workspace = {}, Value slot = {});
+                Value workspace = {}, Value slot = {},
+                WgmmaRole role = WgmmaRole::all);
+
+  /// Branches the kernel on the warpgroup before `ops` (ops of one block,
+  /// in order, that compute a program's tiles): the producer warpgroup
+  /// gives registers up (setmaxnreg) and runs a clone of them, the
+  /// consumers take registers and run them; returns the clones of `tiles`
+  /// (the tile ops inside `ops`) in the producer's branch. Only ops free of
+  /// memory effects may surround the tile ops.
+  SmallVector<GemmTileOp> splitRoles(ArrayRef<Operation *> ops,
+                                     ArrayRef<GemmTileOp> tiles);
 
   /// Bytes of dynamic shared memory the kernel needs.
   static int64_t sharedBytes(const MmaKernelPlan &plan);
@@ -239,6 +282,43 @@ private:
   /// The shared-memory pointer (!llvm.ptr<3>) of a clustered ring's empty
   /// barrier of slot `stage`.
   Value getClusterEmptyBarrier(const WgmmaRing &ring, Value stage);
+
+  /// Where a tile's k tiles are in the ring: `done` k tiles of earlier
+  /// tiles came before, `count` are this tile's.
+  struct KTiles {
+    Value done, count;
+  };
+  /// The ring slot of the tile's k tile `kt`, and the parity of the round
+  /// that slot is in (`flip`: the other one, which the producer waits for
+  /// on the empty barriers).
+  Value getSlot(const KTiles &kTiles, Value kt);
+  Value getParity(const KTiles &kTiles, Value kt, bool flip);
+  /// The slot after `slot` and the parity of its round (flipped where the
+  /// ring wraps around).
+  std::pair<Value, Value> getNextSlot(Value slot, Value parity);
+  /// The producer's part of a tile: one thread issues its k tiles' loads.
+  void emitProducer(const WgmmaRing &ring, const KTiles &kTiles, Value batch,
+                    Value m0, Value n0, Value k0);
+  /// The consumers' part of a tile (`warpgroup`: the thread's, `inGroup`:
+  /// its index in it).
+  void emitConsumers(const WgmmaRing &ring, const KTiles &kTiles,
+                     const FragmentEpilogue &epilogue, Value warpgroup,
+                     Value inGroup, Value batch, Value m0, Value n0,
+                     Value workspace, Value slot);
+  /// One consumer warpgroup's main loop over the tile's k tiles, its rows
+  /// starting at row `firstRow` of the tile: the f32 accumulators of its
+  /// 64-row blocks (one !llvm.struct of tn / 2 f32 each).
+  /// `afterIssue` runs once the last wgmma is issued, before they are
+  /// waited for.
+  SmallVector<Value> emitMainLoop(const WgmmaRing &ring, const KTiles &kTiles,
+                                  Value firstRow, Value inGroup,
+                                  function_ref<void()> afterIssue = {});
+  /// The epilogue or the partial store of a consumer's accumulators.
+  void emitConsumerEpilogue(const WgmmaRing &ring,
+                            const FragmentEpilogue &epilogue,
+                            ArrayRef<Value> accumulators, Value firstRow,
+                            Value inGroup, Value batch, Value m0, Value n0,
+                            Value workspace, Value slot);
 
   void emitStagedEpilogue(const FragmentEpilogue &epilogue,
                           ArrayRef<Value> tiles, Value stagingOffset,

@@ -586,6 +586,7 @@ Attribute NVGPUConfigAttr::parse(AsmParser &parser, Type) {
   NVGPUMma mma = NVGPUMma::mma_sync;
   NVGPUPrecision precision = NVGPUPrecision::native;
   int64_t clusterM = 1;
+  NVGPUConsumers consumers = NVGPUConsumers::cooperative;
   // Reads an enum keyword of `what` into `value`.
   auto parseEnum = [&](auto &value, auto symbolize, StringRef what,
                        StringRef values) -> ParseResult {
@@ -612,15 +613,19 @@ Attribute NVGPUConfigAttr::parse(AsmParser &parser, Type) {
           "precision", "native, tf32");
     if (key == "cluster_m")
       return parser.parseInteger(clusterM);
+    if (key == "consumers")
+      return parseEnum(
+          consumers, [](StringRef w) { return symbolizeNVGPUConsumers(w); },
+          "consumers", "cooperative, pingpong");
     return parser.emitError(keyLoc)
            << "unknown nvgpu field '" << key
-           << "' (expected 'precision' or 'cluster_m')";
+           << "' (expected 'precision', 'cluster_m' or 'consumers')";
   };
   llvm::StringSet<> seen;
   if (parseKeyedFields(parser, seen, parseField) || parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
-                    mma, precision, clusterM);
+                    mma, precision, clusterM, consumers);
 }
 
 void NVGPUConfigAttr::print(AsmPrinter &printer) const {
@@ -629,19 +634,28 @@ void NVGPUConfigAttr::print(AsmPrinter &printer) const {
     printer << ", precision = " << stringifyNVGPUPrecision(getPrecision());
   if (getClusterM() != 1)
     printer << ", cluster_m = " << getClusterM();
+  if (getConsumers() != NVGPUConsumers::cooperative)
+    printer << ", consumers = " << stringifyNVGPUConsumers(getConsumers());
   printer << ">";
 }
 
 LogicalResult
 NVGPUConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         NVGPUMma mma, NVGPUPrecision precision,
-                        int64_t clusterM) {
+                        int64_t clusterM, NVGPUConsumers consumers) {
   if (clusterM != 1 && clusterM != 2)
     return emitError() << "nvgpu cluster_m must be 1 or 2, got " << clusterM;
   if (clusterM != 1 && mma != NVGPUMma::wgmma)
     return emitError() << "nvgpu cluster_m = " << clusterM
                        << " needs mma = wgmma (the clustered kernel "
                           "multicasts TMA loads)";
+  if (consumers == NVGPUConsumers::pingpong && mma != NVGPUMma::wgmma)
+    return emitError() << "nvgpu consumers = pingpong needs mma = wgmma "
+                          "(mma.sync kernels have no consumer warpgroups)";
+  if (consumers == NVGPUConsumers::pingpong && clusterM != 1)
+    return emitError() << "nvgpu consumers = pingpong runs persistent "
+                          "programs, and cluster_m = "
+                       << clusterM << " data-parallel ones";
   return success();
 }
 

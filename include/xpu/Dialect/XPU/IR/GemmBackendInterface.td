@@ -187,8 +187,9 @@ def XPU_GemmBackendAttrInterface : AttrInterface<"GemmBackendAttrInterface"> {
     InterfaceMethod<
       "Other knobs that `config` can run with on a GEMM of `dims` (`[batch, "
       "m, n, k]`) with a B of layout `rhsLayout`, for xpu-tune to measure "
-      "next to the config's own (nvgpu: thread block clusters), with `why` "
-      "describing them; the attribute itself when there are none.",
+      "next to the config's own (nvgpu: thread block clusters for a "
+      "data-parallel config, pingpong consumers for a persistent one), with "
+      "`why` describing them; the attribute itself when there are none.",
       "::mlir::Attribute", "getAlternativeKnobs",
       (ins "::mlir::xpu::TargetAttr":$target, "::mlir::xpu::ConfigAttr":$config,
            "::llvm::ArrayRef<int64_t>":$dims,

@@ -72,6 +72,15 @@ def XPU_NVGPUMma : I32EnumAttr<"NVGPUMma",
   let cppNamespace = "::mlir::xpu";
 }
 
+def XPU_NVGPUConsumers : I32EnumAttr<"NVGPUConsumers",
+    "how the consumer warpgroups of a wgmma kernel share its tiles", [
+      I32EnumAttrCase<"cooperative", 0>,
+      I32EnumAttrCase<"pingpong", 1>
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::xpu";
+}
+
 def XPU_NVGPUPrecision : I32EnumAttr<"NVGPUPrecision",
     "how the NVIDIA tensor cores read the GEMM operands", [
       I32EnumAttrCase<"native", 0>,
@@ -362,8 +371,17 @@ def XPU_NVGPUConfigAttr : XPU_Attr<"NVGPUConfig", "nvgpu"> {
       `[k, n]` B a `tile_n` that is a multiple of 128. `xpu-select-strategy`
       does not choose it (on an H100 it ran 1-10% slower than the same tile
       alone); `xpu-tune` measures it where it applies.
+    * `consumers` (optional; wgmma only): `cooperative` (the default: the
+      `tile_m / 64` consumer warpgroups split each tile by rows) or
+      `pingpong` (two consumer warpgroups take a persistent program's tiles
+      in turns, each the whole `tile_m x tile_n` tile, so that one applies
+      its epilogue while the other's wgmma run; the mainloops take turns
+      too). It needs the `persistent` schedule and at most 128 f32
+      accumulators a thread (`tile_m * tile_n <= 16384`, such as 128x128
+      or 64x256).
 
-    Syntax: `#xpu.nvgpu<mma = M (, precision = P)? (, cluster_m = C)?>`,
+    Syntax: `#xpu.nvgpu<mma = M (, precision = P)? (, cluster_m = C)?
+    (, consumers = K)?>`,
     the optional fields in any order, each at most once; they print only
     when not at their default.
 
@@ -378,6 +396,9 @@ def XPU_NVGPUConfigAttr : XPU_Attr<"NVGPUConfig", "nvgpu"> {
     #xpu.config<tile = [128, 256, 64], group_m = 8, subgroups = [2, 4],
                 stages = 4, schedule = data_parallel,
                 backend = #xpu.nvgpu<mma = wgmma, cluster_m = 2>>
+    #xpu.config<tile = [128, 128, 64], group_m = 8, subgroups = [2, 4],
+                stages = 6, schedule = persistent,
+                backend = #xpu.nvgpu<mma = wgmma, consumers = pingpong>>
     #xpu.config<tile = [128, 128, 16], group_m = 8, subgroups = [2, 2],
                 stages = 3, schedule = data_parallel,
                 backend = #xpu.nvgpu<mma = mma_sync, precision = tf32>>
@@ -386,20 +407,31 @@ def XPU_NVGPUConfigAttr : XPU_Attr<"NVGPUConfig", "nvgpu"> {
   let parameters = (ins
     EnumParameter<XPU_NVGPUMma>:$mma,
     DefaultValuedParameter<"NVGPUPrecision", "NVGPUPrecision::native">:$precision,
-    DefaultValuedParameter<"int64_t", "1">:$clusterM
+    DefaultValuedParameter<"int64_t", "1">:$clusterM,
+    DefaultValuedParameter<"NVGPUConsumers", "NVGPUConsumers::cooperative">:$consumers
   );
   let builders = [
     AttrBuilder<(ins "NVGPUMma":$mma, "NVGPUPrecision":$precision), [{
-      return $_get($_ctxt, mma, precision, /*clusterM=*/1);
+      return $_get($_ctxt, mma, precision, /*clusterM=*/1,
+                   NVGPUConsumers::cooperative);
+    }]>,
+    AttrBuilder<(ins "NVGPUMma":$mma, "NVGPUPrecision":$precision,
+                     "int64_t":$clusterM), [{
+      return $_get($_ctxt, mma, precision, clusterM,
+                   NVGPUConsumers::cooperative);
     }]>
   ];
-  // `<mma = M (, precision = P)? (, cluster_m = C)?>`, the optional fields
+  // `<mma = M (, precision = P)? (, cluster_m = C)? (, consumers = K)?>`,
+  // the optional fields
   // in any order, each at most once, and left out when at their default.
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     bool isWgmma() const { return getMma() == NVGPUMma::wgmma; }
     bool isClustered() const { return getClusterM() > 1; }
+    bool isPingPong() const {
+      return getConsumers() == NVGPUConsumers::pingpong;
+    }
     bool isTF32() const { return getPrecision() == NVGPUPrecision::tf32; }
   }];
 }
