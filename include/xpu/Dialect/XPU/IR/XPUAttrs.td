@@ -396,7 +396,7 @@ def XPU_NVGPUConfigAttr : XPU_Attr<"NVGPUConfig", "nvgpu"> {
     #xpu.config<tile = [128, 256, 64], group_m = 8, subgroups = [2, 4],
                 stages = 4, schedule = data_parallel,
                 backend = #xpu.nvgpu<mma = wgmma, cluster_m = 2>>
-    #xpu.config<tile = [128, 128, 64], group_m = 8, subgroups = [2, 4],
+    #xpu.config<tile = [128, 128, 64], group_m = 8, subgroups = [2, 2],
                 stages = 6, schedule = persistent,
                 backend = #xpu.nvgpu<mma = wgmma, consumers = pingpong>>
     #xpu.config<tile = [128, 128, 16], group_m = 8, subgroups = [2, 2],
