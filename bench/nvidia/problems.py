@@ -61,11 +61,16 @@ PROBLEMS = [
                      # (B multicast), same run.
                      ((128, 256, 64), (2, 4), 4, "sm_90a"),
                      ((128, 256, 64), (2, 4), 4, "sm_90a", 2),
-                     ((128, 128, 64), (2, 2), 4, "sm_90a", 2))),
+                     ((128, 128, 64), (2, 2), 4, "sm_90a", 2),
+                     # Pingpong consumers (persistent, one SM each).
+                     ((128, 128, 64), (2, 2), 6, "sm_90a", "pingpong"),
+                     ((128, 128, 64), (2, 2), 7, "sm_90a", "pingpong"),
+                     ((64, 256, 64), (1, 4), 5, "sm_90a", "pingpong"))),
     Problem("gemm_8192", "gemm", 8192, 8192, 8192,
             variants=("bf16", "bf16-wgmma", "tf32", "tf32-wgmma"),
             configs=(((128, 256, 64), (2, 4), 4, "sm_90a"),
-                     ((128, 256, 64), (2, 4), 4, "sm_90a", 2))),
+                     ((128, 256, 64), (2, 4), 4, "sm_90a", 2),
+                     ((128, 128, 64), (2, 2), 6, "sm_90a", "pingpong"))),
     Problem("gemm_odd", "gemm", 8205, 5921, 2949,
             variants=("bf16", "bf16-wgmma", "tf32", "tf32-wgmma",
                       "bf16-persistent",
@@ -76,7 +81,12 @@ PROBLEMS = [
             variants=("bf16", "bf16-wgmma", "tf32", "tf32-wgmma",
                       "bf16-persistent",
                       "bf16-stream-k", "bf16-wgmma-persistent"),
-            compile=True),
+            compile=True,
+            # The GELU epilogue on cooperative and pingpong consumers.
+            configs=(((128, 256, 64), (2, 4), 4, "sm_90a"),
+                     ((128, 128, 64), (2, 2), 6, "sm_90a", "pingpong"),
+                     ((128, 128, 64), (2, 2), 7, "sm_90a", "pingpong"),
+                     ((64, 256, 64), (1, 4), 5, "sm_90a", "pingpong"))),
     Problem("linear_bn_relu", "linear_bn_relu", 4096, 4096, 4096,
             variants=("bf16", "bf16-wgmma"), compile=True),
     Problem("linear_softmax", "linear_softmax", 4096, 4096, 4096,
@@ -325,13 +335,47 @@ def xpu_gemm_with_config(p, config):
     the config sweep: tensor-core knobs (#xpu.nvgpu) for wgmma on sm_90a
     where the tile suits it, else mma.sync."""
     (tm, tn, tk), (wr, wc), stages, chip = config[:4]
-    cluster_m = config[4] if len(config) > 4 else 1
+    cluster_m, pingpong = _config_extras(config)
     wgmma = (chip == "sm_90a" and tm in (64, 128) and tn % 64 == 0
              and tn <= 256 and tk == 64)
     mma = "wgmma" if wgmma else "mma_sync"
     if cluster_m > 1:
         mma += ", cluster_m = %d" % cluster_m
+    schedule = "data_parallel"
+    if pingpong:
+        mma += ", consumers = pingpong"
+        schedule = "persistent"
     m, n, k, b = p.m, p.n, p.k, p.batch
+    attr = ("{config = #xpu.config<tile = [%d, %d, %d], group_m = 8, "
+            "subgroups = [%d, %d], stages = %d, schedule = %s, "
+            "backend = #xpu.nvgpu<mma = %s>>}" % (tm, tn, tk, wr, wc, stages,
+                                                  schedule, mma))
+    if p.kind == "linear_gelu":
+        # x @ W^T + b, then GELU (erf), as run.py's reference: the
+        # epilogue that pingpong consumers should hide.
+        tx, tw, tv, tc = _t((m, k), "bf16"), _t((n, k), "bf16"), \
+            _t((n,), "bf16"), _t((m, n), "bf16")
+        return "\n".join([
+            "func.func @forward(%%x: %s, %%w: %s, %%bias: %s) -> %s {" % (
+                tx, tw, tv, tc),
+            "  %%g = xpu.gemm %%x, %%w rhs_layout(nk) acc(f32) "
+            "epilogue(%%bias per_col : %s) {" % tv,
+            "  ^bb0(%acc: f32, %c: bf16):",
+            "    %half = arith.constant 0.5 : f32",
+            "    %one = arith.constant 1.0 : f32",
+            "    %rsqrt2 = arith.constant 0.707106769 : f32",
+            "    %cf = arith.extf %c : bf16 to f32",
+            "    %v = arith.addf %acc, %cf : f32",
+            "    %s = arith.mulf %v, %rsqrt2 : f32",
+            "    %e = math.erf %s : f32",
+            "    %q = arith.addf %e, %one : f32",
+            "    %h = arith.mulf %v, %half : f32",
+            "    %r = arith.mulf %h, %q : f32",
+            "    %t = arith.truncf %r : f32 to bf16",
+            "    xpu.yield %t : bf16",
+            "  } %s : (%s, %s) -> %s" % (attr, tx, tw, tc),
+            "  return %%g : %s" % tc,
+            "}", ""]).replace("%%", "%")
     pre = (b,) if p.kind == "bmm" else ()
     ta, tb, tc = _t(pre + (m, k), "bf16"), _t(pre + (k, n), "bf16"), \
         _t(pre + (m, n), "bf16")
@@ -341,17 +385,25 @@ def xpu_gemm_with_config(p, config):
         "  ^bb0(%acc: f32):",
         "    %t = arith.truncf %acc : f32 to bf16",
         "    xpu.yield %t : bf16",
-        "  } {config = #xpu.config<tile = [%d, %d, %d], group_m = 8, "
-        "subgroups = [%d, %d], stages = %d, schedule = data_parallel, "
-        "backend = #xpu.nvgpu<mma = %s>>} : (%s, %s) -> %s" % (
-            tm, tn, tk, wr, wc, stages, mma, ta, tb, tc),
+        "  } %s : (%s, %s) -> %s" % (attr, ta, tb, tc),
         "  return %%g : %s" % tc,
         "}", ""]).replace("%%", "%")
 
 
+def _config_extras(config):
+    """The optional elements after (tile, warps, stages, chip): an int is
+    cluster_m, "pingpong" asks for pingpong consumers (persistent)."""
+    extras = config[4:]
+    cluster_m = next((e for e in extras if isinstance(e, int)), 1)
+    return cluster_m, "pingpong" in extras
+
+
 def config_name(config):
-    """configs: (tile, warps, stages, chip[, cluster_m])."""
+    """configs: (tile, warps, stages, chip[, cluster_m][, "pingpong"])."""
     (tm, tn, tk), (wr, wc), stages, chip = config[:4]
-    cluster = "_c%d" % config[4] if len(config) > 4 and config[4] > 1 else ""
+    cluster_m, pingpong = _config_extras(config)
+    suffix = "_c%d" % cluster_m if cluster_m > 1 else ""
+    if pingpong:
+        suffix += "_pp"
     return "cfg%dx%dx%d_w%dx%d_s%d_%s%s" % (tm, tn, tk, wr, wc, stages, chip,
-                                            cluster)
+                                            suffix)

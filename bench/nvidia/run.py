@@ -244,6 +244,9 @@ def main():
                     "times (PyTorch profiler)")
     ap.add_argument("--skip-variant", action="append", default=[],
                     help="leave out the xpu variants of this name")
+    ap.add_argument("--variant", action="append", default=[],
+                    help="time only the xpu variants of these names (for "
+                    "a profiler that should see one kernel)")
     args = ap.parse_args()
 
     with open(os.path.join(args.lib_dir, "manifest.json")) as f:
@@ -280,7 +283,8 @@ def main():
         if p.name not in by_problem or (only and p.name not in only):
             continue
         entries = [e for e in by_problem[p.name]
-                   if e["variant"] not in args.skip_variant]
+                   if e["variant"] not in args.skip_variant and
+                   (not args.variant or e["variant"] in args.variant)]
         size = sum(t.numel() * 2 for t in make_inputs(p, torch.bfloat16, 0))
         nsets = 3 if size * 2 < (1 << 31) else 2
         results = {}
