@@ -70,6 +70,18 @@ static Value getDynamicSharedMemory(OpBuilder &b, Location loc) {
                       MemRefLayoutAttrInterface(), workgroup));
 }
 
+Value WgmmaTileEmitter::idx(int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value WgmmaTileEmitter::add(Value x, Value y) {
+  return arith::AddIOp::create(b, loc, x, y);
+}
+
+Value WgmmaTileEmitter::mul(Value x, Value y) {
+  return arith::MulIOp::create(b, loc, x, y);
+}
+
 /// Bytes of one mbarrier object.
 static constexpr int64_t kMBarrierBytes = 8;
 
@@ -98,9 +110,6 @@ WgmmaTileEmitter::WgmmaTileEmitter(OpBuilder &b, Location loc,
 
 WgmmaRing WgmmaTileEmitter::createRing(bool fixedRoles) {
   MLIRContext *ctx = b.getContext();
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
   WgmmaRing ring;
   ring.fixedRoles = fixedRoles;
   Attribute workgroup =
@@ -179,16 +188,11 @@ WgmmaRing WgmmaTileEmitter::createRing(bool fixedRoles) {
 }
 
 Value WgmmaTileEmitter::getSlot(const KTiles &kTiles, Value kt) {
-  Value at = arith::AddIOp::create(b, loc, kTiles.done, kt);
-  return arith::RemUIOp::create(
-      b, loc, at, arith::ConstantIndexOp::create(b, loc, p.stages));
+  return arith::RemUIOp::create(b, loc, add(kTiles.done, kt), idx(p.stages));
 }
 
 Value WgmmaTileEmitter::getParity(const KTiles &kTiles, Value kt, bool flip) {
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  Value at = arith::AddIOp::create(b, loc, kTiles.done, kt);
+  Value at = add(kTiles.done, kt);
   Value round = arith::DivUIOp::create(b, loc, at, idx(p.stages));
   Value odd = arith::RemUIOp::create(b, loc, round, idx(2));
   Value bit =
@@ -201,12 +205,10 @@ Value WgmmaTileEmitter::getParity(const KTiles &kTiles, Value kt, bool flip) {
 
 std::pair<Value, Value> WgmmaTileEmitter::getNextSlot(Value slot,
                                                       Value parity) {
-  Value next = arith::AddIOp::create(b, loc, slot,
-                                     arith::ConstantIndexOp::create(b, loc, 1));
-  Value wraps =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
-                            arith::ConstantIndexOp::create(b, loc, p.stages));
-  Value first = arith::ConstantIndexOp::create(b, loc, 0);
+  Value next = add(slot, idx(1));
+  Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
+                                      idx(p.stages));
+  Value first = idx(0);
   return {arith::SelectOp::create(b, loc, wraps, first, next),
           arith::XOrIOp::create(b, loc, parity, wraps)};
 }
@@ -218,9 +220,6 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
                                 const FragmentEpilogue &epilogue, Value batch,
                                 Value m0, Value n0, Value k0, Value k1,
                                 Value workspace, Value slot, WgmmaRole role) {
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value warpgroup = arith::DivUIOp::create(b, loc, tid, idx(128));
   Value inGroup = arith::RemUIOp::create(b, loc, tid, idx(128));
@@ -228,11 +227,10 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
   KTiles kTiles;
   kTiles.done = memref::LoadOp::create(b, loc, ring.kTilesDone, idx(0));
   Value span = arith::SubIOp::create(b, loc, k1, k0);
-  kTiles.count = arith::DivUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, span, idx(p.tk - 1)), idx(p.tk));
-  memref::StoreOp::create(
-      b, loc, arith::AddIOp::create(b, loc, kTiles.done, kTiles.count),
-      ring.kTilesDone, idx(0));
+  kTiles.count =
+      arith::DivUIOp::create(b, loc, add(span, idx(p.tk - 1)), idx(p.tk));
+  memref::StoreOp::create(b, loc, add(kTiles.done, kTiles.count),
+                          ring.kTilesDone, idx(0));
   if (role == WgmmaRole::producer)
     return emitProducer(ring, kTiles, batch, m0, n0, k0);
   if (role == WgmmaRole::consumers)
@@ -270,9 +268,6 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
 SmallVector<GemmTileOp>
 WgmmaTileEmitter::splitRoles(ArrayRef<Operation *> ops,
                              ArrayRef<GemmTileOp> tiles) {
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value warpgroup = arith::DivUIOp::create(b, loc, tid, idx(128));
   auto roles = scf::IfOp::create(
@@ -301,15 +296,6 @@ WgmmaTileEmitter::splitRoles(ArrayRef<Operation *> ops,
 void WgmmaTileEmitter::emitProducer(const WgmmaRing &ring, const KTiles &kTiles,
                                     Value batch, Value m0, Value n0, Value k0) {
   MLIRContext *ctx = b.getContext();
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  auto add = [&](Value x, Value y) -> Value {
-    return arith::AddIOp::create(b, loc, x, y);
-  };
-  auto mul = [&](Value x, Value y) -> Value {
-    return arith::MulIOp::create(b, loc, x, y);
-  };
   int64_t eb = p.operandBytes();
   Attribute workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -406,12 +392,9 @@ void WgmmaTileEmitter::emitConsumers(const WgmmaRing &ring,
                                      Value warpgroup, Value inGroup,
                                      Value batch, Value m0, Value n0,
                                      Value workspace, Value slot) {
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
   if (!p.pingPong) {
     // Warpgroup w computes rows [64 w, 64 w + 64) of every tile.
-    Value firstRow = arith::MulIOp::create(b, loc, warpgroup, idx(64));
+    Value firstRow = mul(warpgroup, idx(64));
     SmallVector<Value> acc = emitMainLoop(ring, kTiles, firstRow, inGroup);
     emitConsumerEpilogue(ring, epilogue, acc, firstRow, inGroup, batch, m0, n0,
                          workspace, slot);
@@ -423,12 +406,10 @@ void WgmmaTileEmitter::emitConsumers(const WgmmaRing &ring,
   // the next tile, its own.
   assert(!workspace && "pingpong consumers compute whole tiles");
   Value tile = memref::LoadOp::create(b, loc, ring.tilesDone, idx(0));
-  memref::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, tile, idx(1)),
-                          ring.tilesDone, idx(0));
+  memref::StoreOp::create(b, loc, add(tile, idx(1)), ring.tilesDone, idx(0));
   Value turn = arith::RemUIOp::create(b, loc, tile, idx(2));
   Value barrier = arith::IndexCastUIOp::create(
-      b, loc, b.getI32Type(),
-      arith::AddIOp::create(b, loc, turn, idx(kPingPongBarrier)));
+      b, loc, b.getI32Type(), add(turn, idx(kPingPongBarrier)));
   Value bothConsumers =
       arith::ConstantIntOp::create(b, loc, b.getI32Type(), 2 * 128);
   auto mine = scf::IfOp::create(
@@ -453,15 +434,6 @@ WgmmaTileEmitter::emitMainLoop(const WgmmaRing &ring, const KTiles &kTiles,
                                Value firstRow, Value inGroup,
                                function_ref<void()> afterIssue) {
   MLIRContext *ctx = b.getContext();
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  auto add = [&](Value x, Value y) -> Value {
-    return arith::AddIOp::create(b, loc, x, y);
-  };
-  auto mul = [&](Value x, Value y) -> Value {
-    return arith::MulIOp::create(b, loc, x, y);
-  };
   auto cmp = [&](arith::CmpIPredicate pred, Value x, Value y) -> Value {
     return arith::CmpIOp::create(b, loc, pred, x, y);
   };
@@ -610,15 +582,6 @@ void WgmmaTileEmitter::emitConsumerEpilogue(const WgmmaRing &ring,
                                             Value firstRow, Value inGroup,
                                             Value batch, Value m0, Value n0,
                                             Value workspace, Value slot) {
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  auto add = [&](Value x, Value y) -> Value {
-    return arith::AddIOp::create(b, loc, x, y);
-  };
-  auto mul = [&](Value x, Value y) -> Value {
-    return arith::MulIOp::create(b, loc, x, y);
-  };
   Value lane = arith::RemUIOp::create(b, loc, inGroup, idx(32));
   Value warp = arith::DivUIOp::create(b, loc, inGroup, idx(32));
   for (auto [blk, result] : llvm::enumerate(accumulators)) {
@@ -681,15 +644,6 @@ void WgmmaTileEmitter::emitStagedEpilogue(const FragmentEpilogue &epilogue,
                                           Value stagingOffset, Value lane,
                                           Value rowOrigin, Value colOrigin,
                                           Value batch) {
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  auto add = [&](Value x, Value y) -> Value {
-    return arith::AddIOp::create(b, loc, x, y);
-  };
-  auto mul = [&](Value x, Value y) -> Value {
-    return arith::MulIOp::create(b, loc, x, y);
-  };
   auto rem = [&](Value x, int64_t y) -> Value {
     return arith::RemUIOp::create(b, loc, x, idx(y));
   };

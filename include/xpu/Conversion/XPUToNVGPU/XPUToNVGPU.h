@@ -279,6 +279,9 @@ private:
   /// 16 x tile_n f32 of shared memory at byte `stagingOffset`: one loop
   /// applies it to every element and stores rows of the result (4 columns
   /// a lane).
+  Value idx(int64_t v);
+  Value add(Value x, Value y);
+  Value mul(Value x, Value y);
   /// The shared-memory pointer (!llvm.ptr<3>) of a clustered ring's empty
   /// barrier of slot `stage`.
   Value getClusterEmptyBarrier(const WgmmaRing &ring, Value stage);
