@@ -105,6 +105,10 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
   pm.addPass(createXPULinalgToGPULoopsPass(loops));
   pm.addNestedPass<func::FuncOp>(createXPUSharedAllocsToDynamicPass());
   pm.addPass(createLowerAffinePass());
+  // Constants and index arithmetic on them go into the kernels, not through
+  // their parameters: the kernels' tile arithmetic folds (divisions by
+  // constants become shifts).
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addNestedPass<func::FuncOp>(createXPUAsyncLaunchesPass());
   pm.addPass(createXPUSanitizeKernelNamesPass());
