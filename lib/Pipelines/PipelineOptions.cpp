@@ -235,6 +235,16 @@ LogicalResult mlir::xpu::checkScheduleOptions(const GPUScheduleOptions &options,
   return success();
 }
 
+LogicalResult mlir::xpu::checkSimtVectorOption(int64_t simtVector,
+                                               PipelineOptionErrorFn emitError) {
+  if (simtVector == 0 || simtVector == 1 || simtVector == 2 ||
+      simtVector == 4)
+    return success();
+  return emitError("invalid value '" + Twine(simtVector) +
+                   "' for option 'simt-vector' (expected 0 for the "
+                   "backend's choice, 1, 2 or 4)");
+}
+
 LogicalResult
 XPUOptimizePipelineOptions::validate(PipelineOptionErrorFn emitError) const {
   if (failed(validateCommon(emitError)) ||

@@ -84,6 +84,8 @@ struct GPUFrontEndOptions {
   GPUScheduleOptions schedule;
   /// xpu-select-strategy's tuning-db.
   std::string tuningDb;
+  /// xpu-select-strategy's simt-vector.
+  int64_t simtVector = 0;
   /// End the front end right after xpu-select-strategy
   /// (buildXPUStrategyPrefix: a tuner reads the GEMMs and their configs).
   bool stopAfterStrategy = false;
@@ -107,6 +109,7 @@ GPUFrontEndOptions getGPUFrontEndOptions(const Options &options, StringRef chip,
   frontEnd.backend = backend.str();
   frontEnd.schedule = options.getScheduleOptions();
   frontEnd.tuningDb = options.tuningDb;
+  frontEnd.simtVector = options.simtVector;
   return frontEnd;
 }
 

@@ -114,6 +114,7 @@ void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm,
     strategy.fixup = options.schedule.fixup;
     strategy.tf32 = options.precision.tf32;
     strategy.tuningDb = options.tuningDb;
+    strategy.simtVector = options.simtVector;
     pm.addNestedPass<func::FuncOp>(createXPUSelectStrategyPass(strategy));
     if (options.stopAfterStrategy)
       return;

@@ -17,15 +17,16 @@
 // configs carry no Xe knobs): 8x256 on [1, 8] subgroups is an 8x32 block,
 // 16 lanes along n, 8x2 accumulators per lane:
 // 64 + 16 + ceil(3 * 16 / 4) * (8 + 2) = 200 <= 256; a 16-row tile would need
-// 64 + 32 + 12 * 18 = 312. On sm_90 the SIMT kernels have the NVIDIA SIMT
-// model (40 + 5 per accumulator, plus the accumulators per live epilogue
-// value): a 32x32 tile on one warp, 32 accumulators per thread, needs
-// 40 + 160 + 32 = 232 <= 255, a 64x32 one 40 + 320 + 64 = 424.
+// 64 + 32 + 12 * 18 = 312. On sm_90 the SIMT kernels run in runs of 4
+// (#xpu.simt<vector = 4>) on 32x64 warp blocks, tiles up to 128x128,
+// tile_k 16 for 16-bit operands, with the NVIDIA model of that layout
+// (12 + 7 * acc / 4 + live, budget 128): 128x128 on [4, 2] warps, 64
+// accumulators per thread: 12 + 112 + 1 = 125 <= 128.
 // RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-select-strategy{backend=simt}))' | FileCheck %s --check-prefix=SIMT
 // SIMT-LABEL: func.func @pvc_large_square
 //       SIMT:   xpu.gemm {{.*}} {config = #xpu.config<tile = [8, 256, 16], group_m = 8, subgroups = [1, 8], stages = 4, schedule = data_parallel>}
 // SIMT-LABEL: func.func @sm90_large_square
-//       SIMT:   xpu.gemm {{.*}} {config = #xpu.config<tile = [32, 32, 32], group_m = 8, subgroups = [1, 1], stages = 4, schedule = data_parallel>}
+//       SIMT:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 128, 16], group_m = 8, subgroups = [4, 2], stages = 4, schedule = data_parallel, backend = #xpu.simt<vector = 4>>}
 
 // Numbers used below (docs/Design.md's target table, docs/Strategy.md's
 // model). Per compute unit: pvc f32 52400 / 128 = 409.375 GFLOP/s, bf16
@@ -135,12 +136,13 @@ func.func @skinny_m(%a: tensor<1x4096xf32>, %b: tensor<4096x4096xf32>) -> tensor
 // 25.6016 = 440 ns > compute 2*8*16*112 / 409.375 = 70. 16x16: 45 tiles of
 // 600 ns. K / 16 = 7 steps -> 3 stages, SLM 3*24*16*4 = 4608; 8*16*4/64 = 8
 // GRFs + 16 = 24.
-// On sm_90 (third RUN): m tiles start at 16: 16x16 -> 9 * 5 = 45 tiles;
-// memory (32*112*4 + 256*4) / 36.3636 = 422 ns.
+// On sm_90 (third RUN): SIMT kernels in runs of 4 rows and columns, so a
+// warp's 32 lanes need a block of at least 16x32 (4 x 8 lanes): 9 * 3 = 27
+// tiles, tile_k 8.
 // CHECK-LABEL: func.func @odd_shape
 //       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [8, 16, 16], group_m = 8, subgroups = [1, 1], stages = 3, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>}
 // SM90-LABEL: func.func @odd_shape
-//       SM90:   xpu.gemm {{.*}} {config = #xpu.config<tile = [16, 16, 16], group_m = 8, subgroups = [1, 1], stages = 3, schedule = data_parallel>}
+//       SM90:   xpu.gemm {{.*}} {config = #xpu.config<tile = [16, 32, 8], group_m = 8, subgroups = [1, 1], stages = 3, schedule = data_parallel, backend = #xpu.simt<vector = 4>>}
 func.func @odd_shape(%a: tensor<131x97xf32>, %b: tensor<97x67xf32>) -> tensor<131x67xf32> {
   // expected-remark @+2 {{selected for 131x67x97 (m x n x k) on pvc: tile [8, 16, 16], subgroups [1, 1], group_m 8, stages 3, grf_mode 128: 85 tiles on 128 compute units = 0.66 waves, wave efficiency 0.66, useful work 0.81, model time 440 ns (memory bound); 24 registers per thread (budget 128); SLM 4608 of 131072 bytes; 0 of 30 candidates rejected (0 registers, 0 SLM, 0 backend rules)}}
   // expected-remark @+1 {{schedule data_parallel (the last wave leaves 0.34 of the machine idle, but Stream-K models slower (7434 ns vs 1440 ns)): 85 tiles, 8192 workgroups at once; data_parallel: 0.66 waves, efficiency 0.20, 1440 ns}}
@@ -371,14 +373,15 @@ func.func @sm90a_wgmma(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -
 
 // -----
 
-// f32 operands on NVIDIA: SIMT kernels (no backend knobs) unless tf32 is
-// asked for (the TF32 run): then the nvgpu backend, mma.sync m16n8k8 with
+// f32 operands on NVIDIA: SIMT kernels in runs of 4 (#xpu.simt<vector = 4>:
+// ld.shared.v4 and ld.global.v4, tile_k 8) on 32x64 warp blocks unless tf32 is asked
+// for (the TF32 run): then the nvgpu backend, mma.sync m16n8k8 with
 // precision = tf32.
 // TF32-LABEL: func.func @sm80_f32
 //       TF32:   backend = #xpu.nvgpu<mma = mma_sync, precision = tf32>>}
 module attributes {xpu.target = #xpu.target<"sm_80">} {
 // CHECK-LABEL: func.func @sm80_f32
-//       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [{{[0-9]+}}, {{[0-9]+}}, 16], group_m = 8, subgroups = [{{[0-9]+}}, {{[0-9]+}}], stages = 4, schedule = data_parallel>}
+//       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [{{[0-9]+}}, {{[0-9]+}}, 8], group_m = 8, subgroups = [{{[0-9]+}}, {{[0-9]+}}], stages = 4, schedule = data_parallel, backend = #xpu.simt<vector = 4>>}
 func.func @sm80_f32(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   // expected-remark @+3 {{simt backend on sm_80: f32 operands without tf32 do not run on tensor cores}}
   // expected-remark @+2 {{selected for 1024x1024x1024 (m x n x k) on sm_80}}

@@ -179,7 +179,8 @@ def XPUConvertXPUToGPUPass : Pass<"convert-xpu-to-gpu",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
   let statistics = [
     Statistic<"numKernels", "num-kernels", "GEMM kernels generated">
   ];

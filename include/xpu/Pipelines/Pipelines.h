@@ -266,6 +266,10 @@ struct GPUScheduleOptions {
 LogicalResult checkScheduleOptions(const GPUScheduleOptions &options,
                                    PipelineOptionErrorFn emitError);
 
+/// Checks the simt-vector option's value (0, 1, 2 or 4).
+LogicalResult checkSimtVectorOption(int64_t simtVector,
+                                    PipelineOptionErrorFn emitError);
+
 /// The options every GPU pipeline takes, declared once: the chip, the
 /// GEMM schedule, the host access check and the kernel binaries' dump.
 /// `Derived` is the pipeline's options struct.
@@ -310,6 +314,12 @@ struct GPUPipelineOptions : LoweringPipelineOptions<Derived, Kind> {
                      "GEMMs with a valid entry for the chip get its measured "
                      "best config (xpu-select-strategy's tuning-db)"),
       llvm::cl::init("")};
+  ::mlir::detail::PassOptions::Option<int64_t> simtVector{
+      *this, "simt-vector",
+      llvm::cl::desc("Micro-tile layout of the GEMMs that run on the SIMT "
+                     "kernels (#xpu.simt's vector: 1, 2 or 4; default 0: "
+                     "4 on NVIDIA chips, else 1)"),
+      llvm::cl::init(0)};
   GPUScheduleOptions getScheduleOptions() const {
     return {schedule, programs, fixup};
   }
@@ -320,7 +330,8 @@ protected:
     return success(
         succeeded(this->validateCommon(emitError)) &&
         succeeded(checkPipelineChip(Kind, "chip", chip, emitError)) &&
-        succeeded(checkScheduleOptions(getScheduleOptions(), emitError)));
+        succeeded(checkScheduleOptions(getScheduleOptions(), emitError)) &&
+        succeeded(checkSimtVectorOption(simtVector, emitError)));
   }
 };
 

@@ -12,6 +12,11 @@
 //     the config splits the tile, and the lanes of a subgroup split their
 //     block, along n first so that neighbouring lanes touch neighbouring
 //     columns;
+//   * with #xpu.simt<vector = V> (SimtLayout::isVector; NVIDIA's default),
+//     the micro-tile is runs of V rows and V columns, A is staged k-major,
+//     shared memory is read V values at a time, global memory too where
+//     the layout allows, and the next slice is read into registers while
+//     the current one is computed;
 //   * `output` tiles and fix-ups apply the epilogue to each accumulator
 //     before the store; `partial` tiles store the f32 accumulators to their
 //     workspace slot; `atomic_add` tiles add them with masked float atomics;
@@ -41,6 +46,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -156,17 +162,25 @@ public:
     body();
   }
 
+  /// Offsets of accumulator row `i` and column `j` of this thread from its
+  /// first row and column: runs of vm rows and vn columns (SimtLayout).
+  int64_t rowOffset(int64_t i) const {
+    return (i / l.vm) * (l.lanesM * l.vm) + i % l.vm;
+  }
+  int64_t colOffset(int64_t j) const {
+    return (j / l.vn) * (l.lanesN * l.vn) + j % l.vn;
+  }
   /// Global row and column of accumulator (i, j) of this thread.
   Value rowOf(Value m0, int64_t i) {
-    return add(m0, toInt(add(k.rowBase, cIdx(i))));
+    return add(m0, toInt(add(k.rowBase, cIdx(rowOffset(i)))));
   }
   Value colOf(Value n0, int64_t j) {
-    return add(n0, toInt(add(k.colBase, cIdx(j * l.lanesN))));
+    return add(n0, toInt(add(k.colBase, cIdx(colOffset(j)))));
   }
   /// Tile-local flat offset of accumulator (i, j) in a tm x tn slot.
   Value slotOffset(int64_t i, int64_t j) {
-    Value row = add(k.rowBase, cIdx(i));
-    Value col = add(k.colBase, cIdx(j * l.lanesN));
+    Value row = add(k.rowBase, cIdx(rowOffset(i)));
+    Value col = add(k.colBase, cIdx(colOffset(j)));
     return toInt(add(mul(row, cIdx(l.tn)), col));
   }
   /// rows < m and cols < n when the tile overruns them.
@@ -208,6 +222,36 @@ private:
                  bool maskN, bool maskK);
   /// Accumulates one K-slice from SLM buffer `buf` into `acc`.
   SmallVector<Value> computeSlice(Value buf, ValueRange acc);
+
+  // Vector layouts (SimtLayout::isVector).
+
+  /// How one operand's K-slice moves from global to shared memory in a
+  /// vector layout: `rows x cols` elements of the global operand (cols the
+  /// contiguous dimension), read `width` at a time, each round of the
+  /// workgroup's threads one read each; `transposed` when the slice is
+  /// stored k-major (A, and an [n, k] B).
+  struct SliceCopy {
+    const Surface *s;
+    int64_t rows, cols, width;
+    bool transposed, maskRow, maskCol;
+    Value row0, col0, slm;
+    int64_t slmPitch, slmSlice;
+  };
+  SliceCopy getSliceCopy(const Surface &s, int64_t rows, int64_t cols,
+                         bool transposed, Value row0, Value col0, bool maskRow,
+                         bool maskCol, Value slm, int64_t slmPitch,
+                         int64_t slmSlice);
+  /// The reads of one K-slice (registers), then their stores into buffer
+  /// `buf`: split so that the next slice's reads are in flight while the
+  /// current one is computed.
+  SmallVector<Value> fetchSlice(const SliceCopy &c, Value batch);
+  void stashSlice(const SliceCopy &c, ValueRange values, Value buf);
+  /// computeSlice for vector layouts: `vector`-wide shared-memory reads.
+  SmallVector<Value> computeVectorSlice(Value buf, ValueRange acc);
+  /// accumulate for vector layouts.
+  SmallVector<Value> accumulateVector(GemmTileOp op, const Surface &a,
+                                      const Surface &bs, Value batch, Value m0,
+                                      Value n0, Value k0, Value k1);
 };
 
 Value TileBuilder::loadMasked(const Surface &s, Value row, Value col,
@@ -320,6 +364,8 @@ SmallVector<Value> TileBuilder::accumulate(GemmTileOp op, const Surface &a,
                                            const Surface &bs, Value batch,
                                            Value m0, Value n0, Value k0,
                                            Value k1) {
+  if (l.isVector())
+    return accumulateVector(op, a, bs, batch, m0, n0, k0, k1);
   bool nk = op.getRhsLayout() == RhsLayout::nk;
   bool maskM = op.getM() % l.tm != 0, maskN = op.getN() % l.tn != 0;
   bool maskK = op.getK() % l.tk != 0;
@@ -360,6 +406,233 @@ SmallVector<Value> TileBuilder::accumulate(GemmTileOp op, const Surface &a,
       scf::YieldOp::create(b, loc, next);
     });
   }
+  return SmallVector<Value>(kLoop.getResults());
+}
+
+TileBuilder::SliceCopy TileBuilder::getSliceCopy(const Surface &s, int64_t rows,
+                                                 int64_t cols, bool transposed,
+                                                 Value row0, Value col0,
+                                                 bool maskRow, bool maskCol,
+                                                 Value slm, int64_t slmPitch,
+                                                 int64_t slmSlice) {
+  SliceCopy c{&s,      rows, cols, 1,   transposed, maskRow,
+              maskCol, row0, col0, slm, slmPitch,   slmSlice};
+  // Whole `vector`-wide reads: every read starts at a multiple of the width
+  // in the contiguous dimension and the rows (and batch slabs) keep that
+  // alignment; a read is then wholly inside or outside the logical columns
+  // when their count is a multiple of the width too.
+  int64_t w = l.vector;
+  if (cols % w == 0 && s.pitch % w == 0 && s.batchStride % w == 0 &&
+      s.cols % w == 0)
+    c.width = w;
+  return c;
+}
+
+SmallVector<Value> TileBuilder::fetchSlice(const SliceCopy &c, Value batch) {
+  int64_t perRow = c.cols / c.width;
+  int64_t reads = c.rows * perRow;
+  int64_t rounds = llvm::divideCeil(reads, l.threads());
+  Type eltType = operandType;
+  Type valueType = c.width == 1 ? eltType : VectorType::get({c.width}, eltType);
+  Value zero =
+      arith::ConstantOp::create(b, loc, valueType, b.getZeroAttr(valueType));
+  SmallVector<Value> values;
+  for (int64_t r = 0; r < rounds; ++r) {
+    Value e = add(k.tid, cIdx(r * l.threads()));
+    // The last round's extra threads read element 0 of the slice, which the
+    // stash then skips (reads of one slice never fault: masked below).
+    bool partial = (r + 1) * l.threads() > reads;
+    Value valid = partial ? ult(e, cIdx(reads)) : Value();
+    if (partial)
+      e = arith::SelectOp::create(b, loc, valid, e, cIdx(0));
+    Value row = add(c.row0, toInt(div(e, cIdx(perRow))));
+    Value col = add(c.col0, toInt(mul(rem(e, cIdx(perRow)), cIdx(c.width))));
+    Value ok = inBounds(row, col, c.s->rows, c.s->cols, c.maskRow, c.maskCol);
+    auto load = [&](OpBuilder &nested, Location nestedLoc) -> Value {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(nested.getInsertionBlock(),
+                          nested.getInsertionPoint());
+      Value offset = add(mul(row, cInt(c.s->pitch)), col);
+      if (c.s->batchStride)
+        offset = add(mul(batch, cInt(c.s->batchStride)), offset);
+      if (c.width == 1)
+        return memref::LoadOp::create(b, nestedLoc, c.s->flat, toIndex(offset));
+      return vector::LoadOp::create(
+          b, nestedLoc, cast<VectorType>(valueType), c.s->flat,
+          ValueRange{toIndex(offset)}, /*nontemporal=*/false,
+          llvm::MaybeAlign(c.width * getElementBytes(eltType)));
+    };
+    if (!ok) {
+      values.push_back(load(b, loc));
+      continue;
+    }
+    auto ifOp = scf::IfOp::create(
+        b, loc, ok,
+        [&](OpBuilder &nested, Location nestedLoc) {
+          scf::YieldOp::create(nested, nestedLoc, load(nested, nestedLoc));
+        },
+        [&](OpBuilder &nested, Location nestedLoc) {
+          scf::YieldOp::create(nested, nestedLoc, zero);
+        });
+    values.push_back(ifOp.getResult(0));
+  }
+  return values;
+}
+
+void TileBuilder::stashSlice(const SliceCopy &c, ValueRange values, Value buf) {
+  int64_t perRow = c.cols / c.width;
+  int64_t reads = c.rows * perRow;
+  Value base = mul(buf, cIdx(c.slmSlice));
+  for (auto [r, value] : llvm::enumerate(values)) {
+    int64_t first = static_cast<int64_t>(r) * l.threads();
+    Value e = add(k.tid, cIdx(first));
+    auto store = [&] {
+      Value row = div(e, cIdx(perRow));
+      Value col = mul(rem(e, cIdx(perRow)), cIdx(c.width));
+      if (!c.transposed) {
+        // Row-major in shared memory, as in global memory: one store.
+        Value at = add(base, add(mul(row, cIdx(c.slmPitch)), col));
+        if (c.width == 1)
+          memref::StoreOp::create(b, loc, value, c.slm, at);
+        else
+          vector::StoreOp::create(
+              b, loc, value, c.slm, at, /*nontemporal=*/false,
+              llvm::MaybeAlign(c.width * getElementBytes(operandType)));
+        return;
+      }
+      // k-major: the global row is the shared-memory column.
+      for (int64_t i = 0; i < c.width; ++i) {
+        Value v = c.width == 1 ? value
+                               : vector::ExtractOp::create(
+                                     b, loc, value, ArrayRef<int64_t>{i});
+        Value at =
+            add(base, add(mul(add(col, cIdx(i)), cIdx(c.slmPitch)), row));
+        memref::StoreOp::create(b, loc, v, c.slm, at);
+      }
+    };
+    if (first + l.threads() <= reads)
+      store();
+    else
+      buildIf(ult(e, cIdx(reads)), store);
+  }
+}
+
+SmallVector<Value> TileBuilder::computeVectorSlice(Value buf, ValueRange acc) {
+  Value aSliceBase = mul(buf, cIdx(l.aSliceElems()));
+  Value bSliceBase = mul(buf, cIdx(l.bSliceElems()));
+  int64_t bytes = l.vector * getElementBytes(operandType);
+  auto vecType = VectorType::get({l.vector}, operandType);
+  // Straight-line code over the slice's K values (tile_k is at most a few
+  // dozen): tile_k * rm * rn FMAs and no loop arithmetic between them.
+  SmallVector<Value> iter(acc);
+  for (int64_t kIdx = 0; kIdx < l.tk; ++kIdx) {
+    Value kk = cIdx(kIdx);
+    auto extend = [&](Value v) -> Value {
+      if (v.getType() == accType)
+        return v;
+      return arith::ExtFOp::create(b, loc, accType, v);
+    };
+    // Runs of `vector` rows (columns), each one shared-memory read.
+    auto readRuns = [&](Value slm, Value sliceBase, int64_t pitch, Value first,
+                        int64_t count, int64_t runStride) {
+      SmallVector<Value> out;
+      Value rowStart = add(sliceBase, mul(kk, cIdx(pitch)));
+      for (int64_t g = 0; g < count / l.vector; ++g) {
+        Value at = add(rowStart, add(first, cIdx(g * runStride)));
+        Value run = vector::LoadOp::create(b, loc, vecType, slm, at,
+                                           /*nontemporal=*/false,
+                                           llvm::MaybeAlign(bytes));
+        for (int64_t e = 0; e < l.vector; ++e)
+          out.push_back(extend(
+              vector::ExtractOp::create(b, loc, run, ArrayRef<int64_t>{e})));
+      }
+      return out;
+    };
+    SmallVector<Value> as = readRuns(k.aSlm, aSliceBase, l.aSlmPitch(),
+                                     k.rowBase, l.rm, l.lanesM * l.vm);
+    SmallVector<Value> bv = readRuns(k.bSlm, bSliceBase, l.bSlmPitch(),
+                                     k.colBase, l.rn, l.lanesN * l.vn);
+    for (int64_t i = 0; i < l.rm; ++i)
+      for (int64_t j = 0; j < l.rn; ++j)
+        iter[i * l.rn + j] =
+            math::FmaOp::create(b, loc, as[i], bv[j], iter[i * l.rn + j]);
+  }
+  return iter;
+}
+
+SmallVector<Value> TileBuilder::accumulateVector(GemmTileOp op,
+                                                 const Surface &a,
+                                                 const Surface &bs, Value batch,
+                                                 Value m0, Value n0, Value k0,
+                                                 Value k1) {
+  bool nk = op.getRhsLayout() == RhsLayout::nk;
+  bool maskM = op.getM() % l.tm != 0, maskN = op.getN() % l.tn != 0;
+  bool maskK = op.getK() % l.tk != 0;
+  Value zeroAcc =
+      arith::ConstantOp::create(b, loc, accType, b.getZeroAttr(accType));
+  SmallVector<Value> init(l.rm * l.rn, zeroAcc);
+  Value steps = toIndex(div(add(sub(k1, k0), cInt(l.tk - 1)), cInt(l.tk)));
+  auto k0Of = [&](Value step) { return add(k0, mul(toInt(step), cInt(l.tk))); };
+  // A [m, k] slice, k-major in shared memory; B [k, n] row-major, or [n, k]
+  // transposed.
+  auto copies = [&](Value kStart) {
+    SmallVector<SliceCopy> c;
+    c.push_back(getSliceCopy(a, l.tm, l.tk, /*transposed=*/true, m0, kStart,
+                             maskM, maskK, k.aSlm, l.aSlmPitch(),
+                             l.aSliceElems()));
+    if (nk)
+      c.push_back(getSliceCopy(bs, l.tn, l.tk, /*transposed=*/true, n0, kStart,
+                               maskN, maskK, k.bSlm, l.bSlmPitch(),
+                               l.bSliceElems()));
+    else
+      c.push_back(getSliceCopy(bs, l.tk, l.tn, /*transposed=*/false, kStart, n0,
+                               maskK, maskN, k.bSlm, l.bSlmPitch(),
+                               l.bSliceElems()));
+    return c;
+  };
+  auto fetch = [&](ArrayRef<SliceCopy> cs) {
+    SmallVector<SmallVector<Value>> values;
+    for (const SliceCopy &c : cs)
+      values.push_back(fetchSlice(c, batch));
+    return values;
+  };
+  auto stash = [&](ArrayRef<SliceCopy> cs, ArrayRef<SmallVector<Value>> values,
+                   Value buf) {
+    for (auto [c, v] : llvm::zip(cs, values))
+      stashSlice(c, v, buf);
+  };
+
+  scf::ForOp kLoop;
+  if (l.buffers == 1) {
+    kLoop = buildLoop(cIdx(0), steps, init, [&](Value step, ValueRange acc) {
+      SmallVector<SliceCopy> cs = copies(k0Of(step));
+      stash(cs, fetch(cs), cIdx(0));
+      gpu::BarrierOp::create(b, loc);
+      SmallVector<Value> next = computeVectorSlice(cIdx(0), acc);
+      gpu::BarrierOp::create(b, loc);
+      scf::YieldOp::create(b, loc, next);
+    });
+    return SmallVector<Value>(kLoop.getResults());
+  }
+  // Double buffering through registers: step s reads slice s + 1 from
+  // global memory, computes slice s from its buffer, then stores slice
+  // s + 1 into the other buffer, which every thread finished reading
+  // before the barrier that ended step s - 1. The last step reads its own
+  // slice again rather than branch (its stores go to the idle buffer).
+  SmallVector<SliceCopy> first = copies(k0);
+  stash(first, fetch(first), cIdx(0));
+  gpu::BarrierOp::create(b, loc);
+  Value lastStep = sub(steps, cIdx(1));
+  kLoop = buildLoop(cIdx(0), steps, init, [&](Value step, ValueRange acc) {
+    Value nextStep =
+        arith::MinUIOp::create(b, loc, add(step, cIdx(1)), lastStep);
+    SmallVector<SliceCopy> cs = copies(k0Of(nextStep));
+    SmallVector<SmallVector<Value>> next = fetch(cs);
+    SmallVector<Value> result = computeVectorSlice(rem(step, cIdx(2)), acc);
+    stash(cs, next, rem(add(step, cIdx(1)), cIdx(2)));
+    gpu::BarrierOp::create(b, loc);
+    scf::YieldOp::create(b, loc, result);
+  });
   return SmallVector<Value>(kLoop.getResults());
 }
 
@@ -475,8 +748,9 @@ LogicalResult SimtTileEmitter::beginKernel(OpBuilder &b, Location loc) {
   Value sg = div(k.tid, cIdx(l.lanes));
   Value sgRow = div(sg, cIdx(l.sgCols)), sgCol = rem(sg, cIdx(l.sgCols));
   k.rowBase = add(mul(sgRow, cIdx(l.tm / l.sgRows)),
-                  mul(div(lane, cIdx(l.lanesN)), cIdx(l.rm)));
-  k.colBase = add(mul(sgCol, cIdx(l.tn / l.sgCols)), rem(lane, cIdx(l.lanesN)));
+                  mul(div(lane, cIdx(l.lanesN)), cIdx(l.vm)));
+  k.colBase = add(mul(sgCol, cIdx(l.tn / l.sgCols)),
+                  mul(rem(lane, cIdx(l.lanesN)), cIdx(l.vn)));
   if (!operandType)
     return success();
   // Shared local memory: `buffers` slices of A and of B. Numeric address
@@ -484,14 +758,18 @@ LogicalResult SimtTileEmitter::beginKernel(OpBuilder &b, Location loc) {
   // OpenCL storage-class mapping and the NVVM lowering understand
   // (#gpu.address_space<workgroup> fails the former).
   Attribute workgroup = b.getI64IntegerAttr(3);
+  // Vector layouts read whole runs: the slices start 16-byte aligned.
+  IntegerAttr align = l.isVector() ? b.getI64IntegerAttr(16) : IntegerAttr();
   k.aSlm = memref::AllocOp::create(
       b, loc,
-      MemRefType::get({l.buffers * l.tm * l.tk}, operandType,
-                      MemRefLayoutAttrInterface(), workgroup));
+      MemRefType::get({l.buffers * l.aSliceElems()}, operandType,
+                      MemRefLayoutAttrInterface(), workgroup),
+      align);
   k.bSlm = memref::AllocOp::create(
       b, loc,
-      MemRefType::get({l.buffers * l.tk * l.tn}, operandType,
-                      MemRefLayoutAttrInterface(), workgroup));
+      MemRefType::get({l.buffers * l.bSliceElems()}, operandType,
+                      MemRefLayoutAttrInterface(), workgroup),
+      align);
   return success();
 }
 
@@ -742,7 +1020,8 @@ LogicalResult ConvertXPUToGPUPass::convert(RewriterBase &rewriter,
            << ": bf16 operands, but the kernels of this target cannot use "
               "bf16 (OpenCL SPIR-V has no bf16 type); use precision f16 or "
               "f32 here, or xpu-xe-pipeline for DPAS on Intel GPUs";
-  if (Attribute knobs = config->getBackend()) {
+  if (Attribute knobs = config->getBackend();
+      knobs && !isa<SimtConfigAttr>(knobs)) {
     auto backend = dyn_cast<GemmBackendAttrInterface>(knobs);
     return emitError(loc) << kPassArg << ": the config " << *config
                           << " is for the "
@@ -774,13 +1053,20 @@ LogicalResult ConvertXPUToGPUPass::convert(RewriterBase &rewriter,
       masks += masks.empty() ? name : std::string(", ") + name;
   remark::passed(loc, remarkOpts(kPassArg, "Kernel")) << remark::reason(
       "{0} workgroups of {1} threads ({2}x{3} subgroups of {4} lanes), {5}; "
-      "{6}x{7} accumulators per thread; {8}; masks on {9}; offsets in i{10}",
+      "{6}x{7} accumulators per thread{11}; {8}; masks on {9}; offsets in "
+      "i{10}",
       count, l.threads(), l.sgRows, l.sgCols, l.lanes, what, l.rm, l.rn,
       tiles ? llvm::formatv("{0} SLM buffer(s) of {1}x{2} + {2}x{3}", l.buffers,
                             l.tm, l.tk, l.tn)
                   .str()
             : std::string("no SLM"),
-      masks.empty() ? std::string("none") : masks, emitter.offsetBits);
+      masks.empty() ? std::string("none") : masks, emitter.offsetBits,
+      l.isVector()
+          ? llvm::formatv(" in runs of {0} rows and {0} columns, {0}-wide "
+                          "loads, A k-major in SLM",
+                          l.vector)
+                .str()
+          : std::string());
   ++numKernels;
   return success();
 }

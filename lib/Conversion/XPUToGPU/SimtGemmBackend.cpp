@@ -19,6 +19,33 @@
 using namespace mlir;
 using namespace mlir::xpu;
 
+/// The lanes of a subgroup over a `blockM x blockN` block in runs of
+/// `vector` rows and columns: a split of `lanes` (powers of two) whose runs
+/// tile the block, with the squarest micro-tile (the fewest shared-memory
+/// loads per FMA) and then the most lanes along n; failure if none.
+static FailureOr<SimtMicroTile> getVectorMicroTile(int64_t blockM,
+                                                   int64_t blockN,
+                                                   int64_t lanes,
+                                                   int64_t vector) {
+  std::optional<SimtMicroTile> best;
+  for (int64_t lanesN = 1; lanesN <= lanes; lanesN *= 2) {
+    int64_t lanesM = lanes / lanesN;
+    if (lanes % lanesN != 0 || blockN % (lanesN * vector) != 0 ||
+        blockM % (lanesM * vector) != 0)
+      continue;
+    SimtMicroTile t;
+    t.lanesM = lanesM;
+    t.lanesN = lanesN;
+    t.rm = blockM / lanesM;
+    t.rn = blockN / lanesN;
+    if (!best || std::abs(t.rm - t.rn) <= std::abs(best->rm - best->rn))
+      best = t;
+  }
+  if (!best)
+    return failure();
+  return *best;
+}
+
 FailureOr<SimtLayout> mlir::xpu::getSimtLayout(TargetAttr target,
                                                ConfigAttr config, int64_t lanes,
                                                std::string &why) {
@@ -32,6 +59,8 @@ FailureOr<SimtLayout> mlir::xpu::getSimtLayout(TargetAttr target,
   l.sgCols = sg[1];
   l.lanes = lanes;
   l.buffers = config.getStages() >= 2 ? 2 : 1;
+  if (auto simt = dyn_cast_if_present<SimtConfigAttr>(config.getBackend()))
+    l.vector = simt.getVector();
   auto fail = [&](const Twine &reason) -> FailureOr<SimtLayout> {
     why = reason.str();
     return failure();
@@ -39,15 +68,37 @@ FailureOr<SimtLayout> mlir::xpu::getSimtLayout(TargetAttr target,
   if (l.tm % l.sgRows != 0 || l.tn % l.sgCols != 0)
     return fail("the subgroup layout does not divide the tile");
   int64_t blockM = l.tm / l.sgRows, blockN = l.tn / l.sgCols;
-  SimtMicroTile t = getSimtMicroTile(blockM, blockN, l.lanes);
-  if (l.lanes % t.lanesN != 0 || blockN % t.lanesN != 0 ||
-      blockM % t.lanesM != 0)
-    return fail(llvm::formatv("{0} lanes do not split a {1}x{2} subgroup block",
-                              l.lanes, blockM, blockN));
-  l.lanesM = t.lanesM;
-  l.lanesN = t.lanesN;
-  l.rm = t.rm;
-  l.rn = t.rn;
+  if (l.isVector()) {
+    FailureOr<SimtMicroTile> t =
+        getVectorMicroTile(blockM, blockN, l.lanes, l.vector);
+    if (failed(t))
+      return fail(llvm::formatv(
+          "{0} lanes in runs of {1} rows and columns do not split a {2}x{3} "
+          "subgroup block",
+          l.lanes, l.vector, blockM, blockN));
+    if (l.tk % l.vector != 0)
+      return fail(llvm::formatv("tile_k {0} is not a multiple of the vector "
+                                "width {1}",
+                                l.tk, l.vector));
+    l.lanesM = t->lanesM;
+    l.lanesN = t->lanesN;
+    l.rm = t->rm;
+    l.rn = t->rn;
+    l.vm = l.vn = l.vector;
+  } else {
+    SimtMicroTile t = getSimtMicroTile(blockM, blockN, l.lanes);
+    if (l.lanes % t.lanesN != 0 || blockN % t.lanesN != 0 ||
+        blockM % t.lanesM != 0)
+      return fail(
+          llvm::formatv("{0} lanes do not split a {1}x{2} subgroup block",
+                        l.lanes, blockM, blockN));
+    l.lanesM = t.lanesM;
+    l.lanesN = t.lanesN;
+    l.rm = t.rm;
+    l.rn = t.rn;
+    l.vm = l.rm;
+    l.vn = 1;
+  }
   if (l.rm * l.rn > kSimtMaxAccumulators)
     return fail(llvm::formatv("{0}x{1} accumulators per thread (at most {2})",
                               l.rm, l.rn, kSimtMaxAccumulators));
@@ -57,12 +108,14 @@ FailureOr<SimtLayout> mlir::xpu::getSimtLayout(TargetAttr target,
   return l;
 }
 
-/// The A and B slices the kernel stages in shared memory: one, or two
-/// (double buffering) when the config has two stages or more.
-static int64_t getSimtSlmBytes(ConfigAttr config, int64_t operandBytes) {
+int64_t mlir::xpu::getSimtSlmBytes(ConfigAttr config, int64_t operandBytes) {
   ArrayRef<int64_t> tile = config.getTile();
   int64_t buffers = config.getStages() >= 2 ? 2 : 1;
-  return buffers * (tile[0] + tile[1]) * tile[2] * operandBytes;
+  int64_t vector = 1;
+  if (auto simt = dyn_cast_if_present<SimtConfigAttr>(config.getBackend()))
+    vector = simt.getVector();
+  int64_t pad = vector > 1 ? vector : 0;
+  return buffers * (tile[0] + tile[1] + 2 * pad) * tile[2] * operandBytes;
 }
 
 namespace {
@@ -82,8 +135,8 @@ struct SimtGemmBackend final
       why = reason.str();
       return failure();
     };
-    if (config.getBackend())
-      return fail("the SIMT kernels take no backend sub-attribute");
+    if (config.getBackend() && !isa<SimtConfigAttr>(config.getBackend()))
+      return fail("the SIMT kernels take only #xpu.simt knobs");
     int64_t lanes = target.getSubgroupSizes().front();
     if (failed(getSimtLayout(target, config, lanes, why)))
       return failure();
@@ -132,20 +185,51 @@ struct SimtGemmBackend final
 
   // The strategy: every GEMM the matrix-unit backends leave.
   int64_t getAutoRank(Attribute) const { return 1; }
+  Attribute getCandidateKnobs(Attribute attr, TargetAttr target, Type) const {
+    // NVIDIA: runs of 4 (ld.shared.v4 and ld.global.v4; the scalar layout
+    // issues a shared-memory load per FMA or two).
+    if (target.isNvidia())
+      return SimtConfigAttr::get(attr.getContext(), /*vector=*/4);
+    return attr;
+  }
+  std::string describeKnobs(Attribute attr) const {
+    int64_t vector = cast<SimtConfigAttr>(attr).getVector();
+    return vector > 1 ? llvm::formatv(", vector {0}", vector).str()
+                      : std::string();
+  }
   bool takesGemm(Attribute, TargetAttr, Type, std::string &) const {
     return true;
   }
-  int64_t getCandidateTileK(Attribute, TargetAttr target,
+  int64_t getCandidateTileK(Attribute attr, TargetAttr target,
                             int64_t operandBytes) const {
     // On Xe the register model counts the K loop's operands per step of a
     // slice (docs/Strategy.md, "Calibration"): 16.
     if (target.isIntel())
       return 16;
+    // Runs of 4 on NVIDIA: half the slice of the scalar layout, which keeps
+    // a 64-accumulator kernel within 128 registers (two 256-thread
+    // workgroups an SM; on an H100, 128x128x8 ran 5% faster than x16 at
+    // 4096^3, docs/Performance.md).
+    if (cast<SimtConfigAttr>(attr).getVector() > 1)
+      return operandBytes <= 2 ? 16 : 8;
     return operandBytes <= 2 ? 32 : 16;
   }
+  bool isCandidateTile(Attribute attr, int64_t tileM, int64_t tileN) const {
+    // Runs of 4: tiles up to 128x128, 8 warps of 32x64 blocks at most (the
+    // model prices larger compute-bound tiles alike; on an H100 128x128 ran
+    // fastest, docs/Performance.md).
+    if (cast<SimtConfigAttr>(attr).getVector() > 1)
+      return tileM <= 128 && tileN <= 128;
+    return true;
+  }
   bool usesMatrixUnits(Attribute) const { return false; }
-  int64_t getRegisterBudget(Attribute, TargetAttr target,
+  int64_t getRegisterBudget(Attribute attr, TargetAttr target,
                             int64_t budget) const {
+    // Runs of 4 on NVIDIA: at most 128 registers, two 256-thread workgroups
+    // an SM (on an H100 a 128x256 tile, 207 registers, ran 5% slower than
+    // 128x128 at 127, and 128x128x16 at 130 registers 18% slower).
+    if (target.isNvidia() && cast<SimtConfigAttr>(attr).getVector() > 1)
+      return std::min<int64_t>(budget, kSimtVectorRegisterBudget);
     // SIMT kernels carry no GRF mode: on Xe they run in the generic
     // kernels' mode (256 on pvc and bmg, xpu-embed-xe-build-options).
     if (target.isIntel())

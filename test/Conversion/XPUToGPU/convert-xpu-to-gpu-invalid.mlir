@@ -59,3 +59,13 @@ func.func @accumulators(%x: tensor<256x32xf32>, %w: tensor<32x256xf32>) -> tenso
 }
 }
 
+// -----
+
+// Runs of 4 that do not tile a warp's block: a located error.
+module attributes {xpu.target = #xpu.target<"sm_90">} {
+func.func @vector4_bad_block(%x: tensor<64x32xf32>, %w: tensor<64x32xf32>) -> tensor<64x64xf32> {
+  // expected-error @below {{convert-xpu-to-gpu: cannot generate a kernel for #xpu.config<tile = [4, 64, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.simt<vector = 4>>: 32 lanes in runs of 4 rows and columns do not split a 4x64 subgroup block}}
+  %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [4, 64, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.simt<vector = 4>>} : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>
+  return %y : tensor<64x64xf32>
+}
+}

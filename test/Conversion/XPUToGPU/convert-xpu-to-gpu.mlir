@@ -274,3 +274,52 @@ func.func @persistent(%x: tensor<48x32xf32>, %w: tensor<32x32xf32>) -> tensor<48
   return %y : tensor<48x32xf32>
 }
 }
+
+// -----
+
+// #xpu.simt<vector = 4> on sm_90: runs of 4 rows and 4 columns. 2x1 warps of
+// 32 lanes on a 64x64x16 tile: each warp owns 32x64, its lanes 4 x 8 (runs of
+// 4: 16 rows by 32 columns), so every thread keeps 8x8 accumulators. The
+// slices are moved 16 bytes at a time (K = 32 and the row pitch are
+// multiples of 4): 4 reads of A and 4 of the [n, k] B per thread, both
+// stored k-major (pitch 64 + 4) into two 16-byte aligned buffers of
+// 2 x 16 x 68 floats. The K loop reads slice s + 1 into registers first,
+// then computes slice s with straight-line code: per K value 2 runs of A and
+// 2 of B from shared memory and 64 FMAs; then stores slice s + 1, barrier.
+// CHECK-LABEL: func.func @vector4(
+// CHECK-DAG: %[[XF:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1]] : memref<64x32xf32> into memref<2048xf32>
+// CHECK-DAG: %[[WF:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1]] : memref<64x32xf32> into memref<2048xf32>
+// CHECK: gpu.launch
+// CHECK: %[[ASLM:.*]] = memref.alloc() {alignment = 16 : i64} : memref<2176xf32, 3>
+// CHECK: %[[BSLM:.*]] = memref.alloc() {alignment = 16 : i64} : memref<2176xf32, 3>
+// CHECK-NOT: scf.if
+// CHECK-COUNT-4: vector.load %[[XF]][%{{.*}}] {alignment = 16 : i64} : memref<2048xf32>, vector<4xf32>
+// CHECK-COUNT-4: vector.load %[[WF]][%{{.*}}] {alignment = 16 : i64} : memref<2048xf32>, vector<4xf32>
+// CHECK: vector.extract %{{.*}}[0] : f32 from vector<4xf32>
+// CHECK: memref.store %{{.*}}, %[[ASLM]][%{{.*}}] : memref<2176xf32, 3>
+// CHECK: gpu.barrier
+// CHECK: %[[ACC:.*]]:64 = scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(
+// CHECK-COUNT-4: vector.load %[[XF]]
+// CHECK-COUNT-4: vector.load %[[WF]]
+// CHECK-COUNT-2: vector.load %[[ASLM]][%{{.*}}] {alignment = 16 : i64} : memref<2176xf32, 3>, vector<4xf32>
+// CHECK-COUNT-2: vector.load %[[BSLM]][%{{.*}}] {alignment = 16 : i64} : memref<2176xf32, 3>, vector<4xf32>
+// CHECK-COUNT-64: math.fma
+// CHECK-NOT: scf.for
+// CHECK: memref.store %{{.*}}, %[[ASLM]]
+// CHECK: memref.store %{{.*}}, %[[BSLM]]
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.yield
+// CHECK: arith.addf %[[ACC]]#0,
+// CHECK: gpu.terminator
+module attributes {xpu.target = #xpu.target<"sm_90">} {
+func.func @vector4(%x: tensor<64x32xf32>, %w: tensor<64x32xf32>, %b: tensor<64xf32>) -> tensor<64x64xf32> {
+  // expected-remark @below {{64x64x32 for the simt backend: data_parallel: 1 tiles, one program each}}
+  // expected-remark @below {{[Passed] Kernel | Category:convert-xpu-to-gpu | Reason="1 workgroups of 64 threads (2x1 subgroups of 32 lanes), 1 tile op(s); 8x8 accumulators per thread in runs of 4 rows and 4 columns, 4-wide loads, A k-major in SLM; 2 SLM buffer(s) of 64x16 + 16x64; masks on none; offsets in i32"}}
+  %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<64xf32>) {
+  ^bb0(%acc: f32, %bias: f32):
+    %t = arith.addf %acc, %bias : f32
+    xpu.yield %t : f32
+  } {config = #xpu.config<tile = [64, 64, 16], group_m = 1, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.simt<vector = 4>>} : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>
+  return %y : tensor<64x64xf32>
+}
+}

@@ -483,18 +483,36 @@ func.func @nvgpu_unknown_consumers(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
 // -----
 
 func.func @config_backend_kind(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
-  // expected-error @+1 {{config backend must be #xpu.xe<...>, #xpu.nvgpu<...> or another GEMM backend attribute, got "tpu"}}
+  // expected-error @+1 {{config backend must be #xpu.xe<...>, #xpu.nvgpu<...>, #xpu.simt<...> or another GEMM backend attribute, got "tpu"}}
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel, backend = "tpu">} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
 
 // -----
 
-// #xpu.simt names the SIMT backend of a config without knobs; it is not
-// written in one.
+// #xpu.simt with its default layout names the SIMT backend of a config
+// without a backend; it is not written in one.
 func.func @config_backend_simt(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
-  // expected-error @+1 {{config backend must be #xpu.xe<...>, #xpu.nvgpu<...> or another GEMM backend attribute, got #xpu.simt}}
+  // expected-error @+1 {{config backend #xpu.simt is written by leaving the backend out (only #xpu.simt<vector = 2 or 4> is written)}}
   %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel, backend = #xpu.simt>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+// Written with its default value, the layout is the same.
+func.func @config_backend_simt_vector_1(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{config backend #xpu.simt is written by leaving the backend out}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel, backend = #xpu.simt<vector = 1>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @config_backend_simt_vector_3(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+2 {{simt vector must be 1, 2 or 4, got 3}}
+  // expected-error @+1 {{failed to parse XPU_ConfigAttr parameter 'backend'}}
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [4, 4, 8], group_m = 1, subgroups = [1, 1], stages = 1, schedule = data_parallel, backend = #xpu.simt<vector = 3>>} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
   return
 }
 

@@ -163,6 +163,18 @@ func.func @gemm_marks(%a: tensor<4x8xf64>, %b: tensor<8x2xf64>, %c: tensor<4x8xf
 
 // -----
 
+// The SIMT layout knob round-trips.
+// CHECK-LABEL: func.func @simt_knobs
+//       CHECK:   backend = #xpu.simt<vector = 4>>}
+//       CHECK:   backend = #xpu.simt<vector = 2>>}
+func.func @simt_knobs(%a: tensor<64x32xf32>, %b: tensor<32x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %0 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 16], group_m = 8, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.simt<vector = 4>>} : (tensor<64x32xf32>, tensor<32x64xf32>) -> tensor<64x64xf32>
+  %1 = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 16], group_m = 8, subgroups = [2, 1], stages = 2, schedule = data_parallel, backend = #xpu.simt<vector = 2>>} : (tensor<64x32xf32>, tensor<32x64xf32>) -> tensor<64x64xf32>
+  return %0, %1 : tensor<64x64xf32>, tensor<64x64xf32>
+}
+
+// -----
+
 // The NVIDIA tensor-core knobs round-trip; precision = native is the default
 // and is not printed.
 // CHECK-LABEL: func.func @nvgpu_knobs

@@ -34,7 +34,9 @@ mlir::xpu::lookupGemmBackend(Attribute attr, Location loc, StringRef passArg) {
 }
 
 Attribute mlir::xpu::getConfigKnobs(Attribute backend) {
-  return isa<SimtConfigAttr>(backend) ? Attribute() : backend;
+  // The SIMT kernels' default layout is a config without a backend.
+  auto simt = dyn_cast<SimtConfigAttr>(backend);
+  return simt && simt.getVector() == 1 ? Attribute() : backend;
 }
 
 void XPUDialect::addGemmBackend(Attribute backend) {

@@ -578,6 +578,18 @@ LogicalResult XeConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 //===----------------------------------------------------------------------===//
+// SimtConfigAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SimtConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       int64_t vector) {
+  if (vector != 1 && vector != 2 && vector != 4)
+    return emitError() << "simt vector must be 1, 2 or 4, got " << vector;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // NVGPUConfigAttr
 //===----------------------------------------------------------------------===//
 
@@ -698,12 +710,18 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << ", got " << stages;
   if (!schedule)
     return emitError() << "config needs a schedule";
-  // A config without a backend is for the SIMT kernels (#xpu.simt).
-  if (backend && !isa<XeConfigAttr, NVGPUConfigAttr>(backend) &&
-      (isa<SimtConfigAttr>(backend) || !isa<GemmBackendAttrInterface>(backend)))
+  // A config without a backend is for the SIMT kernels with their default
+  // layout (#xpu.simt): that one is not written.
+  if (auto simt = dyn_cast_if_present<SimtConfigAttr>(backend);
+      simt && simt.getVector() == 1)
+    return emitError() << "config backend #xpu.simt is written by leaving "
+                          "the backend out (only #xpu.simt<vector = 2 or 4> "
+                          "is written)";
+  if (backend && !isa<XeConfigAttr, NVGPUConfigAttr, SimtConfigAttr>(backend) &&
+      !isa<GemmBackendAttrInterface>(backend))
     return emitError() << "config backend must be #xpu.xe<...>, "
-                          "#xpu.nvgpu<...> or another GEMM backend "
-                          "attribute, got "
+                          "#xpu.nvgpu<...>, #xpu.simt<...> or another GEMM "
+                          "backend attribute, got "
                        << backend;
   return success();
 }

@@ -98,9 +98,13 @@ private:
   /// The backend `backend=` names, else the first registered one, by auto
   /// rank, that takes the GEMM (chooseGemmBackend: xe on Intel targets,
   /// nvgpu for what NVIDIA's tensor cores take, simt for the rest), with a
-  /// remark; its knobs are those the candidates start from.
+  /// remark; its knobs are those the candidates start from (with the
+  /// simt-vector option's layout for the SIMT kernels).
   FailureOr<GemmBackendAttrInterface> chooseBackend(GemmOp gemm,
                                                     TargetAttr target);
+  /// chooseBackend before the simt-vector option.
+  FailureOr<GemmBackendAttrInterface> chooseBackendKnobs(GemmOp gemm,
+                                                         TargetAttr target);
   /// Knobs that do not run a schedule (nvgpu's wgmma computes whole tiles,
   /// not Stream-K's K pieces): the candidate takes the knobs the backend
   /// offers for it instead (mma.sync, its tile_k, stages fitted and scored
@@ -170,6 +174,17 @@ ScheduleAttr SelectStrategyPass::decideSchedule(GemmOp gemm, TargetAttr target,
 
 FailureOr<GemmBackendAttrInterface>
 SelectStrategyPass::chooseBackend(GemmOp gemm, TargetAttr target) {
+  FailureOr<GemmBackendAttrInterface> backend =
+      chooseBackendKnobs(gemm, target);
+  // simt-vector: the SIMT kernels' layout, whichever way they were chosen.
+  if (succeeded(backend) && simtVector != 0 && isa<SimtConfigAttr>(*backend))
+    return cast<GemmBackendAttrInterface>(
+        SimtConfigAttr::get(gemm.getContext(), simtVector));
+  return backend;
+}
+
+FailureOr<GemmBackendAttrInterface>
+SelectStrategyPass::chooseBackendKnobs(GemmOp gemm, TargetAttr target) {
   Type operandType = getOperandType(gemm);
   if (named) {
     // backend=<name>: the named backend with the knobs it starts from.
@@ -533,6 +548,11 @@ void SelectStrategyPass::runOnOperation() {
   if (streamKThreshold < 0 || streamKThreshold > 1)
     return fail("stream-k-threshold must be in [0, 1]");
   params.streamKThreshold = streamKThreshold;
+  if (simtVector != 0 && simtVector != 1 && simtVector != 2 && simtVector != 4)
+    return fail(llvm::formatv("simt-vector must be 0 (the backend's "
+                              "choice), 1, 2 or 4, got {0}",
+                              simtVector.getValue())
+                    .str());
   if (persistentGain < 0 || persistentGain > 1)
     return fail("persistent-gain must be in [0, 1]");
   params.persistentGain = persistentGain;

@@ -105,6 +105,18 @@ RegisterModel RegisterModel::get(TargetAttr target, ConfigAttr config,
       // convert-xpu-to-nvgpu).
       model.reserved = 32 + accumulators + *fragments;
       model.fragmentRegisters = 2;
+    } else if (isa_and_present<SimtConfigAttr>(backend) &&
+               cast<SimtConfigAttr>(backend).getVector() > 1) {
+      // SIMT in runs of `vector` (#xpu.simt<vector = V>), calibrated
+      // against ptxas -v with tile_k 8 on 8 warps: 47, 66, 127 and 207
+      // registers for 16, 32, 64 and 128 accumulators; about 12 + 1.75 per
+      // accumulator (the next K-slice's reads, one K value's operands and
+      // addresses grow with the micro-tile). The epilogue is applied to one
+      // accumulator at a time, so a live epilogue value costs about a
+      // register, not a micro-tile (a bias + GELU epilogue: 128 registers
+      // with 64 accumulators).
+      model.reserved = 12 + (7 * accumulators) / 4;
+      model.fragmentRegisters = 1;
     } else {
       // SIMT (convert-xpu-to-gpu): ptxas keeps about five registers per
       // accumulator for the unrolled K-step (231 for 32 accumulators, and

@@ -33,10 +33,13 @@ struct LayoutRules {
   int64_t maxSubgroups;
 };
 
-LayoutRules getLayoutRules(TargetAttr target) {
+LayoutRules getLayoutRules(TargetAttr target, GemmBackendAttrInterface knobs) {
   // Xe: 32x32 blocks, at most 32 subgroups (256x256 -> [8, 4], the
   // playbook's 256x256 tiles with num_warps=32). NVIDIA: 64x64 warp blocks
-  // on at most 8 warps, the mma.sync kernels of CUTLASS and Triton.
+  // on at most 8 warps, the mma.sync kernels of CUTLASS and Triton; SIMT
+  // kernels 32x64 (8x8 accumulators a thread: 128x128 tiles on 8 warps).
+  if (target.isNvidia() && !knobs.usesMatrixUnits())
+    return {32, 64, 8};
   if (target.isNvidia())
     return {64, 64, 8};
   return {32, 32, 32};
@@ -150,7 +153,7 @@ SmallVector<TileCandidate>
 mlir::xpu::enumerateTileCandidates(const GemmProblem &p, TargetAttr target,
                                    GemmBackendAttrInterface knobs) {
   SmallVector<int64_t, 3> mma = getMmaShape(target);
-  LayoutRules rules = getLayoutRules(target);
+  LayoutRules rules = getLayoutRules(target, knobs);
   int64_t tk = knobs.getCandidateTileK(target, p.operandBytes);
   int64_t stages =
       std::max(getStages(llvm::divideCeil(p.k, tk)), knobs.getMinStages());

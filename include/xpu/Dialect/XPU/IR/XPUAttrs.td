@@ -326,18 +326,40 @@ def XPU_XeConfigAttr : XPU_Attr<"XeConfig", "xe"> {
 }
 
 def XPU_SimtConfigAttr : XPU_Attr<"SimtConfig", "simt"> {
-  let summary = "The portable SIMT GEMM backend, which has no knobs";
+  let summary = "The portable SIMT GEMM backend and its one knob";
   let description = [{
     Names the SIMT backend (`convert-xpu-to-gpu`: shared-memory slices and
     register micro-tiles, any target of the gpu dialect) where a backend is
-    asked for by its attribute (`GemmBackendAttrInterface`): the backend of
-    a `#xpu.config` written without `backend = ...`. It is not written in a
-    config.
+    asked for by its attribute (`GemmBackendAttrInterface`).
+
+    * `vector` (optional, 1, 2 or 4; default 1): the micro-tile layout.
+      With 1, the lanes of a subgroup take neighbouring columns and each
+      thread a column every `lanes` columns and a run of neighbouring rows
+      (what a Xe subgroup reads as one block). With 2 or 4, each thread
+      takes runs of `vector` neighbouring rows and columns, A is staged
+      k-major in shared memory, and the operands move as `vector`-wide
+      loads: from shared memory into registers, and from global memory
+      where the contiguous dimension and the row pitch are multiples of
+      `vector` (scalar loads elsewhere); each K-slice is loaded into
+      registers while the previous one is computed (what NVIDIA's SIMT
+      kernels need to feed 64 FMAs a thread per step).
+
+    A config without `backend` is for the SIMT kernels with `vector = 1`;
+    `#xpu.simt` with the default is therefore not written in a config.
 
     ```mlir
     #xpu.simt
+    #xpu.config<tile = [128, 128, 16], group_m = 8, subgroups = [4, 2],
+                stages = 2, schedule = data_parallel,
+                backend = #xpu.simt<vector = 4>>
     ```
   }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "1">:$vector);
+  let builders = [
+    AttrBuilder<(ins), [{ return $_get($_ctxt, /*vector=*/1); }]>
+  ];
+  let assemblyFormat = "(`<` `vector` `=` $vector^ `>`)?";
+  let genVerifyDecl = 1;
 }
 
 def XPU_NVGPUConfigAttr : XPU_Attr<"NVGPUConfig", "nvgpu"> {

@@ -817,7 +817,11 @@ def XPUSelectStrategyPass : Pass<"xpu-select-strategy", "func::FuncOp"> {
            "precision = tf32, and the register model is mma.sync's">,
     Option<"tuningDb", "tuning-db", "std::string", /*default=*/"\"\"",
            "Tuning database (xpu-tune's JSON file): GEMMs with a valid "
-           "entry for the target get its measured best config">
+           "entry for the target get its measured best config">,
+    Option<"simtVector", "simt-vector", "int64_t", /*default=*/"0",
+           "Micro-tile layout of the GEMMs given to the SIMT kernels "
+           "(#xpu.simt's vector: 1, 2 or 4); 0, the default: the backend's "
+           "choice for the target (4 on NVIDIA, else 1)">
   ];
   let statistics = [
     Statistic<"numSelected", "num-selected", "GEMMs given a config">,
