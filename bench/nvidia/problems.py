@@ -134,8 +134,27 @@ KSWEEP = [
             peers=("cuBLAS bf16",))
     for k in (256, 512, 1024, 2048, 4096)]
 
+# f32 GEMMs on the SIMT kernels (TF32 off), against eager f32 with TF32
+# off (cuBLAS SGEMM): the strategy's pick and hand-written layouts.
+_SIMT_CONFIGS = (((128, 128, 16), (4, 2), 2, "sm_90", ("simt", 4)),
+                 ((128, 128, 8), (4, 2), 2, "sm_90", ("simt", 4)),
+                 ((128, 256, 8), (4, 2), 2, "sm_90", ("simt", 4)),
+                 ((64, 256, 8), (2, 4), 2, "sm_90", ("simt", 4)),
+                 # The strategy's pick for f32 on sm_90 before the runs of 4.
+                 ((32, 32, 16), (1, 1), 2, "sm_90", ("simt", 1)))
+SIMT = [
+    Problem(name, kind, m, n, k, batch=b, variants=("f32",),
+            peers=("eager f32", "eager tf32"), configs=_SIMT_CONFIGS
+            if kind == "gemm" else ())
+    for name, kind, b, m, n, k in (
+        ("simt_gemm_2048", "gemm", 1, 2048, 2048, 2048),
+        ("simt_gemm_4096", "gemm", 1, 4096, 4096, 4096),
+        ("simt_gemm_odd", "gemm", 1, 8205, 5921, 2949),
+        ("simt_bmm_64x1024", "bmm", 64, 1024, 1024, 1024),
+        ("simt_linear_gelu", "linear_gelu", 1, 4096, 4096, 4096))]
+
 SETS = {"bench": PROBLEMS, "edges": DIAGNOSTIC, "bmm": BATCHED,
-        "ksweep": KSWEEP}
+        "ksweep": KSWEEP, "simt": SIMT}
 
 
 def find(name):
@@ -336,6 +355,7 @@ def xpu_gemm_with_config(p, config):
     where the tile suits it, else mma.sync."""
     (tm, tn, tk), (wr, wc), stages, chip = config[:4]
     cluster_m, pingpong = _config_extras(config)
+    simt = _simt_vector(config)
     wgmma = (chip == "sm_90a" and tm in (64, 128) and tn % 64 == 0
              and tn <= 256 and tk == 64)
     mma = "wgmma" if wgmma else "mma_sync"
@@ -346,10 +366,23 @@ def xpu_gemm_with_config(p, config):
         mma += ", consumers = pingpong"
         schedule = "persistent"
     m, n, k, b = p.m, p.n, p.k, p.batch
+    backend = ("#xpu.nvgpu<mma = %s>" % mma if simt is None else
+               "" if simt == 1 else "#xpu.simt<vector = %d>" % simt)
     attr = ("{config = #xpu.config<tile = [%d, %d, %d], group_m = 8, "
-            "subgroups = [%d, %d], stages = %d, schedule = %s, "
-            "backend = #xpu.nvgpu<mma = %s>>}" % (tm, tn, tk, wr, wc, stages,
-                                                  schedule, mma))
+            "subgroups = [%d, %d], stages = %d, schedule = %s%s>}" % (
+                tm, tn, tk, wr, wc, stages, schedule,
+                ", backend = " + backend if backend else ""))
+    if simt is not None:
+        # An f32 GEMM on the SIMT kernels (run.py's "f32" variants).
+        pre = (b,) if p.kind == "bmm" else ()
+        ta, tb, tc = _t(pre + (m, k), "f32"), _t(pre + (k, n), "f32"), \
+            _t(pre + (m, n), "f32")
+        return "\n".join([
+            "func.func @forward(%%a: %s, %%b: %s) -> %s {" % (ta, tb, tc),
+            "  %%g = xpu.gemm %%a, %%b rhs_layout(kn) acc(f32) %s "
+            ": (%s, %s) -> %s" % (attr, ta, tb, tc),
+            "  return %%g : %s" % tc,
+            "}", ""]).replace("%%", "%")
     if p.kind == "linear_gelu":
         # x @ W^T + b, then GELU (erf), as run.py's reference: the
         # epilogue that pingpong consumers should hide.
@@ -398,12 +431,22 @@ def _config_extras(config):
     return cluster_m, "pingpong" in extras
 
 
+def _simt_vector(config):
+    """("simt", V) among the extras: an f32 GEMM on the SIMT kernels with
+    #xpu.simt<vector = V>; None otherwise."""
+    return next((e[1] for e in config[4:]
+                 if isinstance(e, tuple) and e[0] == "simt"), None)
+
+
 def config_name(config):
-    """configs: (tile, warps, stages, chip[, cluster_m][, "pingpong"])."""
+    """configs: (tile, warps, stages, chip[, cluster_m][, "pingpong"]
+    [, ("simt", V)]); SIMT configs are f32 variants ("f32-cfg...")."""
     (tm, tn, tk), (wr, wc), stages, chip = config[:4]
     cluster_m, pingpong = _config_extras(config)
     suffix = "_c%d" % cluster_m if cluster_m > 1 else ""
     if pingpong:
         suffix += "_pp"
-    return "cfg%dx%dx%d_w%dx%d_s%d_%s%s" % (tm, tn, tk, wr, wc, stages, chip,
-                                            suffix)
+    simt = _simt_vector(config)
+    prefix = "" if simt is None else "f32-v%d-" % simt
+    return "%scfg%dx%dx%d_w%dx%d_s%d_%s%s" % (prefix, tm, tn, tk, wr, wc,
+                                              stages, chip, suffix)

@@ -291,7 +291,8 @@ def main():
         # xpu variants: correctness, then time.
         for e in entries:
             tf32 = e["variant"].startswith("tf32")
-            dtype = torch.float32 if tf32 or e["variant"] == "f32" \
+            f32 = e["variant"] == "f32" or e["variant"].startswith("f32-")
+            dtype = torch.float32 if tf32 or f32 \
                 else torch.bfloat16
             lib = Library(os.path.join(args.lib_dir, e["lib"]), e, rt)
             model = Model(lib)
@@ -321,7 +322,7 @@ def main():
 
                 def run(i):
                     lib.free(model(sets[i]))
-                reps = args.reps if e["variant"] != "f32" else 3
+                reps = args.reps if not f32 else 5
                 entry["ms"], entry["spread"] = time_calls(run, nsets,
                                                           args.warmup, reps)
                 if args.profile:
