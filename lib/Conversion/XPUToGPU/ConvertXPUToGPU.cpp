@@ -213,6 +213,9 @@ public:
   Type operandType, accType;
 
 private:
+  /// `load` where `ok` holds (always when null), else a zero of `type`.
+  Value loadOrZero(Value ok, Type type,
+                   function_ref<Value(OpBuilder &, Location)> load);
   /// One element of a global operand, zero outside [rows) x [cols).
   Value loadMasked(const Surface &s, Value row, Value col, Value batch,
                    bool maskRow, bool maskCol);
@@ -248,10 +251,12 @@ private:
   void stashSlice(const SliceCopy &c, ValueRange values, Value buf);
   /// computeSlice for vector layouts: `vector`-wide shared-memory reads.
   SmallVector<Value> computeVectorSlice(Value buf, ValueRange acc);
-  /// accumulate for vector layouts.
-  SmallVector<Value> accumulateVector(GemmTileOp op, const Surface &a,
-                                      const Surface &bs, Value batch, Value m0,
-                                      Value n0, Value k0, Value k1);
+  /// The K loop of accumulate for vector layouts: `steps` slices from
+  /// `init`, slice s starting at `k0Of(s)` and moved by `copies`.
+  SmallVector<Value>
+  accumulateVector(Value batch, ValueRange init, Value steps,
+                   function_ref<Value(Value)> k0Of,
+                   function_ref<SmallVector<SliceCopy>(Value)> copies);
 };
 
 Value TileBuilder::loadMasked(const Surface &s, Value row, Value col,
@@ -265,10 +270,14 @@ Value TileBuilder::loadMasked(const Surface &s, Value row, Value col,
     return memref::LoadOp::create(b, nestedLoc, s.flat, toIndex(offset));
   };
   Value ok = inBounds(row, col, s.rows, s.cols, maskRow, maskCol);
+  return loadOrZero(ok, operandType, load);
+}
+
+Value TileBuilder::loadOrZero(Value ok, Type type,
+                              function_ref<Value(OpBuilder &, Location)> load) {
   if (!ok)
     return load(b, loc);
-  Value zero = arith::ConstantOp::create(b, loc, operandType,
-                                         b.getZeroAttr(operandType));
+  Value zero = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
   auto ifOp = scf::IfOp::create(
       b, loc, ok,
       [&](OpBuilder &nested, Location nestedLoc) {
@@ -364,8 +373,6 @@ SmallVector<Value> TileBuilder::accumulate(GemmTileOp op, const Surface &a,
                                            const Surface &bs, Value batch,
                                            Value m0, Value n0, Value k0,
                                            Value k1) {
-  if (l.isVector())
-    return accumulateVector(op, a, bs, batch, m0, n0, k0, k1);
   bool nk = op.getRhsLayout() == RhsLayout::nk;
   bool maskM = op.getM() % l.tm != 0, maskN = op.getN() % l.tn != 0;
   bool maskK = op.getK() % l.tk != 0;
@@ -376,6 +383,26 @@ SmallVector<Value> TileBuilder::accumulate(GemmTileOp op, const Surface &a,
   // never makes an empty range).
   Value steps = toIndex(div(add(sub(k1, k0), cInt(l.tk - 1)), cInt(l.tk)));
   auto k0Of = [&](Value step) { return add(k0, mul(toInt(step), cInt(l.tk))); };
+  if (l.isVector()) {
+    // A [m, k] slice, k-major in shared memory; B [k, n] row-major, or
+    // [n, k] transposed.
+    auto copies = [&](Value kStart) {
+      SmallVector<SliceCopy> c;
+      c.push_back(getSliceCopy(a, l.tm, l.tk, /*transposed=*/true, m0, kStart,
+                               maskM, maskK, k.aSlm, l.aSlmPitch(),
+                               l.aSliceElems()));
+      if (nk)
+        c.push_back(getSliceCopy(bs, l.tn, l.tk, /*transposed=*/true, n0,
+                                 kStart, maskN, maskK, k.bSlm, l.bSlmPitch(),
+                                 l.bSliceElems()));
+      else
+        c.push_back(getSliceCopy(bs, l.tk, l.tn, /*transposed=*/false, kStart,
+                                 n0, maskK, maskN, k.bSlm, l.bSlmPitch(),
+                                 l.bSliceElems()));
+      return c;
+    };
+    return accumulateVector(batch, init, steps, k0Of, copies);
+  }
   auto slice = [&](Value kStart, Value buf) {
     loadSlice(a, bs, nk, batch, m0, n0, kStart, buf, maskM, maskN, maskK);
   };
@@ -434,8 +461,6 @@ SmallVector<Value> TileBuilder::fetchSlice(const SliceCopy &c, Value batch) {
   int64_t rounds = llvm::divideCeil(reads, l.threads());
   Type eltType = operandType;
   Type valueType = c.width == 1 ? eltType : VectorType::get({c.width}, eltType);
-  Value zero =
-      arith::ConstantOp::create(b, loc, valueType, b.getZeroAttr(valueType));
   SmallVector<Value> values;
   for (int64_t r = 0; r < rounds; ++r) {
     Value e = add(k.tid, cIdx(r * l.threads()));
@@ -462,19 +487,7 @@ SmallVector<Value> TileBuilder::fetchSlice(const SliceCopy &c, Value batch) {
           ValueRange{toIndex(offset)}, /*nontemporal=*/false,
           llvm::MaybeAlign(c.width * getElementBytes(eltType)));
     };
-    if (!ok) {
-      values.push_back(load(b, loc));
-      continue;
-    }
-    auto ifOp = scf::IfOp::create(
-        b, loc, ok,
-        [&](OpBuilder &nested, Location nestedLoc) {
-          scf::YieldOp::create(nested, nestedLoc, load(nested, nestedLoc));
-        },
-        [&](OpBuilder &nested, Location nestedLoc) {
-          scf::YieldOp::create(nested, nestedLoc, zero);
-        });
-    values.push_back(ifOp.getResult(0));
+    values.push_back(loadOrZero(ok, valueType, load));
   }
   return values;
 }
@@ -560,36 +573,9 @@ SmallVector<Value> TileBuilder::computeVectorSlice(Value buf, ValueRange acc) {
   return iter;
 }
 
-SmallVector<Value> TileBuilder::accumulateVector(GemmTileOp op,
-                                                 const Surface &a,
-                                                 const Surface &bs, Value batch,
-                                                 Value m0, Value n0, Value k0,
-                                                 Value k1) {
-  bool nk = op.getRhsLayout() == RhsLayout::nk;
-  bool maskM = op.getM() % l.tm != 0, maskN = op.getN() % l.tn != 0;
-  bool maskK = op.getK() % l.tk != 0;
-  Value zeroAcc =
-      arith::ConstantOp::create(b, loc, accType, b.getZeroAttr(accType));
-  SmallVector<Value> init(l.rm * l.rn, zeroAcc);
-  Value steps = toIndex(div(add(sub(k1, k0), cInt(l.tk - 1)), cInt(l.tk)));
-  auto k0Of = [&](Value step) { return add(k0, mul(toInt(step), cInt(l.tk))); };
-  // A [m, k] slice, k-major in shared memory; B [k, n] row-major, or [n, k]
-  // transposed.
-  auto copies = [&](Value kStart) {
-    SmallVector<SliceCopy> c;
-    c.push_back(getSliceCopy(a, l.tm, l.tk, /*transposed=*/true, m0, kStart,
-                             maskM, maskK, k.aSlm, l.aSlmPitch(),
-                             l.aSliceElems()));
-    if (nk)
-      c.push_back(getSliceCopy(bs, l.tn, l.tk, /*transposed=*/true, n0, kStart,
-                               maskN, maskK, k.bSlm, l.bSlmPitch(),
-                               l.bSliceElems()));
-    else
-      c.push_back(getSliceCopy(bs, l.tk, l.tn, /*transposed=*/false, kStart, n0,
-                               maskK, maskN, k.bSlm, l.bSlmPitch(),
-                               l.bSliceElems()));
-    return c;
-  };
+SmallVector<Value> TileBuilder::accumulateVector(
+    Value batch, ValueRange init, Value steps, function_ref<Value(Value)> k0Of,
+    function_ref<SmallVector<SliceCopy>(Value)> copies) {
   auto fetch = [&](ArrayRef<SliceCopy> cs) {
     SmallVector<SmallVector<Value>> values;
     for (const SliceCopy &c : cs)
@@ -619,7 +605,7 @@ SmallVector<Value> TileBuilder::accumulateVector(GemmTileOp op,
   // s + 1 into the other buffer, which every thread finished reading
   // before the barrier that ended step s - 1. The last step reads its own
   // slice again rather than branch (its stores go to the idle buffer).
-  SmallVector<SliceCopy> first = copies(k0);
+  SmallVector<SliceCopy> first = copies(k0Of(cIdx(0)));
   stash(first, fetch(first), cIdx(0));
   gpu::BarrierOp::create(b, loc);
   Value lastStep = sub(steps, cIdx(1));
