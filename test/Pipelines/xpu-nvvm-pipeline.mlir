@@ -106,22 +106,30 @@
 // F32-NOT: mma.sync
 //
 // Every schedule reaches the tensor cores (xpu-schedule-gemm, then the
-// mma.sync emitter per tile): Stream-K has a main kernel that computes
-// whole tiles and K pieces into f32 workspace slots and a fix-up kernel
-// that sums them and applies the epilogue; persistent programs loop over
-// tiles. wgmma computes whole tiles (one per data-parallel program, or
-// several in a row per persistent one), so sm_90a falls back to mma.sync
-// for Stream-K's K pieces.
+// mma.sync or wgmma emitter per tile): Stream-K has a main kernel that
+// computes whole tiles and K pieces into f32 workspace slots and a fix-up
+// kernel that sums them and applies the epilogue; persistent programs loop
+// over tiles. On sm_90a the pieces run on wgmma, one after the other on
+// the program's mbarrier ring; the fix-up has no tensor-core instruction.
 // RUN: xpu-opt %S/Inputs/linear-gelu-bf16.mlir --xpu-nvvm-pipeline="chip=sm_90a schedule=stream_k binary-format=isa" | FileCheck %s --check-prefix=STREAMK
 // STREAMK: llvm.func @forward(
 // STREAMK:   gpu.launch_func {{.*}}@forward_mma0::@forward_mma0
 // STREAMK:   gpu.launch_func {{.*}}@forward_mma0_fixup::@forward_mma0_fixup
 // STREAMK: gpu.binary @forward_mma0 [
-// STREAMK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-// STREAMK-NOT: wgmma
-// STREAMK: gpu.binary @forward_mma0_fixup [
 // STREAMK-NOT: mma.sync
+// STREAMK-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// STREAMK: gpu.binary @forward_mma0_fixup [
+// STREAMK-NOT: {{mma\.sync|wgmma}}
 // STREAMK-SAME: .entry forward_mma0_fixup(
+// RUN: xpu-opt %S/Inputs/linear-gelu-bf16.mlir --xpu-nvvm-pipeline="chip=sm_90 schedule=stream_k binary-format=isa" | FileCheck %s --check-prefix=STREAMK-SM90
+// STREAMK-SM90: gpu.binary @forward_mma0 [
+// STREAMK-SM90-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// STREAMK-SM90: gpu.binary @forward_mma0_fixup [
+// RUN: xpu-opt %S/Inputs/linear-gelu-bf16.mlir --xpu-nvvm-pipeline="chip=sm_90a schedule=stream_k fixup=atomic binary-format=isa" | FileCheck %s --check-prefix=ATOMIC-WGMMA
+// ATOMIC-WGMMA: gpu.binary @forward_mma0 [
+// ATOMIC-WGMMA-SAME: atom.global.add.f32
+// ATOMIC-WGMMA-SAME: wgmma.mma_async
+// ATOMIC-WGMMA: gpu.binary @forward_mma0_fixup [
 // RUN: xpu-opt %S/Inputs/linear-gelu-bf16.mlir --xpu-nvvm-pipeline="chip=sm_80 precision=tf32 schedule=stream_k fixup=atomic binary-format=isa" | FileCheck %s --check-prefix=ATOMIC
 // ATOMIC: gpu.binary @forward_mma0 [
 // ATOMIC-SAME: atom.global.add.f32

@@ -355,10 +355,10 @@ func.func @launch_bound_persistent(%a: tensor<8192x32xbf16>, %b: tensor<32x8192x
 // = 360448 ns as mma.sync on sm_90. One workgroup per SM: the setmaxnreg
 // split takes 128 x (40 + 2 x 232) = 64512 of 65536 registers (and 233472 /
 // 196608 = 1), so 132 at once.
-// With schedule=stream_k (the FORCED run) the GEMM runs on mma.sync: the
-// wgmma kernel computes whole tiles over all of K; tile_k 32.
+// With schedule=stream_k (the FORCED run) the GEMM stays on wgmma: its
+// programs run Stream-K's pieces of tiles on the mbarrier ring too.
 // FORCED-LABEL: func.func @sm90a_wgmma
-//       FORCED:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 32], group_m = 8, subgroups = [2, 4], stages = 4, schedule = stream_k<programs = 64>, backend = #xpu.nvgpu<mma = mma_sync>>}
+//       FORCED:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 64], group_m = 8, subgroups = [2, 4], stages = 4, schedule = stream_k<programs = 64>, backend = #xpu.nvgpu<mma = wgmma>>}
 module attributes {xpu.target = #xpu.target<"sm_90a">} {
 // CHECK-LABEL: func.func @sm90a_wgmma
 //       CHECK:   xpu.gemm {{.*}} {config = #xpu.config<tile = [128, 256, 64], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>}
@@ -368,6 +368,28 @@ func.func @sm90a_wgmma(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -
   // expected-remark @+1 {{schedule data_parallel (wave efficiency 0.97 over 4 waves; persistent programs model 0.01 faster, less than 0.10): 512 tiles, 132 workgroups at once; data_parallel: 3.88 waves, efficiency 0.96, 364448 ns}}
   %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xf32>
   return %g : tensor<4096x4096xf32>
+}
+}
+
+// -----
+
+// sm_90a, 1536x2048x16384: 96 tiles of 128x256 leave 0.27 of the 132 SMs
+// idle, and Stream-K (all 96 tiles split over 132 programs) models 19%
+// faster, but the nvgpu backend does not let the model choose it
+// (choosesStreamK): on an H100 it ran at half the data-parallel kernel's
+// speed on this shape (docs/Performance.md, "Stream-K on wgmma"). A forced
+// stream_k still runs on wgmma (the FORCED run).
+// FORCED-LABEL: func.func @tail_wave_wgmma
+//       FORCED:   schedule = stream_k<programs = 64>, backend = #xpu.nvgpu<mma = wgmma>>
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+// CHECK-LABEL: func.func @tail_wave_wgmma
+//       CHECK:   schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>
+func.func @tail_wave_wgmma(%a: tensor<1536x16384xbf16>, %b: tensor<2048x16384xbf16>) -> tensor<1536x2048xf32> {
+  // expected-remark @+3 {{nvgpu backend on sm_90a}}
+  // expected-remark @+2 {{selected for 1536x2048x16384 (m x n x k) on sm_90a: tile [128, 256, 64]}}
+  // expected-remark @+1 {{schedule data_parallel (the last wave leaves 0.27 of the machine idle and Stream-K models faster (284024 ns vs 350635 ns), but Stream-K is not chosen on sm_90a: it measured slower than data-parallel on every shape (its concurrent K pieces share no operand reads in L2, which the model does not price); schedule=stream_k forces it): 96 tiles, 132 workgroups at once}}
+  %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) : (tensor<1536x16384xbf16>, tensor<2048x16384xbf16>) -> tensor<1536x2048xf32>
+  return %g : tensor<1536x2048xf32>
 }
 }
 

@@ -426,9 +426,17 @@ public:
       WgmmaRole role = producerTiles.contains(op)
                            ? WgmmaRole::producer
                            : (split ? WgmmaRole::consumers : WgmmaRole::all);
+      // A Stream-K piece goes to its workspace slot (summed by the fix-up,
+      // or added there with atomics).
+      WgmmaPiece piece;
+      if (op.getResult() != TileResult::output) {
+        piece.workspace = dest;
+        piece.slot = op.getSlot();
+        piece.atomic = op.getResult() == TileResult::atomic_add;
+      }
       WgmmaTileEmitter(b, loc, p, ops)
           .emitTile(ring, getFragmentEpilogue(op), batch, m0, n0,
-                    op.getKBegin(), op.getKEnd(), Value(), Value(), role);
+                    op.getKBegin(), op.getKEnd(), piece, role);
       rewriter.eraseOp(op);
       return success();
     }
@@ -535,6 +543,15 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
     MmaKernelPlan p = planKernel(config, fixup.getDims(), RhsLayout::nk, false,
                                  false, workspaces.lookup(fixup.getWorkspace()),
                                  fixup.getDestType().getElementType());
+    if (p.wgmma) {
+      // The pieces of wgmma tiles: the fix-up sums them in the mma.sync
+      // layout of warps of 16 x 64 (32 accumulators a thread; the wgmma
+      // kernel's 64 to 128 would be twice that with a slot's loads), at
+      // most 1024 threads for the largest tile, 128 x 256.
+      p.wgmma = false;
+      p.warpRows = p.tm / 16;
+      p.warpCols = p.tn / 64;
+    }
     std::string name = getKernelName(module, func, index, "_fixup");
     NVGPUTileEmitter emitter(p, /*fixedRoles=*/true);
     if (failed(lowerProgramsToKernel(rewriter, programs, module, name,
@@ -568,23 +585,15 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
   // How the wgmma kernel applies the epilogue (read before the tile ops go).
   int64_t epilogueInstructions =
       output ? estimateEpilogueInstructions(output.getEpilogueBlock()) : 0;
-  // wgmma computes whole tiles over all of K (its TMA boxes are 64 wide
-  // along K; Stream-K ranges are whole K-steps of the config's tile_k):
-  // one per data-parallel program, or several in a row per persistent one
-  // (the mbarrier ring carries across them), as the nvgpu backend's rules
-  // ask of a wgmma config (checkNVGPULowerable).
-  bool wholeK = tiles.size() == 1 && output &&
-                matchPattern(first.getKBegin(), m_Zero()) &&
-                getConstantIntValue(first.getKEnd()) == p.k;
-  bool onePerProgram = first->getParentOp() == programs.getOperation();
+  // A wgmma program computes its tiles, or Stream-K's pieces of tiles
+  // (K ranges of whole k tiles), one after the other on one mbarrier ring:
+  // a tile's k tiles follow the previous tile's in the ring, whatever
+  // their count.
+  bool onePerProgram =
+      tiles.size() == 1 && first->getParentOp() == programs.getOperation();
   p.stagedEpilogue =
       output && nvidia::shouldStageEpilogue(output.getEpilogueBlock(), config,
                                             onePerProgram);
-  if (p.wgmma && !wholeK)
-    return first.emitError()
-           << kPassArg
-           << ": the wgmma kernel computes whole tiles over all of K, but "
-              "these programs split tiles along K (Stream-K)";
 
   // Operands as the kernel reads them: rows padded to 16 bytes (cp.async,
   // TMA), to 128 where TMA reads rows that need a new pitch anyway.

@@ -219,7 +219,7 @@ static constexpr int64_t kWaitTicks = 10000000;
 void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
                                 const FragmentEpilogue &epilogue, Value batch,
                                 Value m0, Value n0, Value k0, Value k1,
-                                Value workspace, Value slot, WgmmaRole role) {
+                                const WgmmaPiece &piece, WgmmaRole role) {
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value warpgroup = arith::DivUIOp::create(b, loc, tid, idx(128));
   Value inGroup = arith::RemUIOp::create(b, loc, tid, idx(128));
@@ -235,7 +235,7 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
     return emitProducer(ring, kTiles, batch, m0, n0, k0);
   if (role == WgmmaRole::consumers)
     return emitConsumers(ring, kTiles, epilogue, warpgroup, inGroup, batch, m0,
-                         n0, workspace, slot);
+                         n0, piece);
 
   auto roles = scf::IfOp::create(
       b, loc,
@@ -262,7 +262,7 @@ void WgmmaTileEmitter::emitTile(const WgmmaRing &ring,
     NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
                                    NVVM::SetMaxRegisterAction::increase);
   emitConsumers(ring, kTiles, epilogue, warpgroup, inGroup, batch, m0, n0,
-                workspace, slot);
+                piece);
 }
 
 SmallVector<GemmTileOp>
@@ -391,20 +391,20 @@ void WgmmaTileEmitter::emitConsumers(const WgmmaRing &ring,
                                      const FragmentEpilogue &epilogue,
                                      Value warpgroup, Value inGroup,
                                      Value batch, Value m0, Value n0,
-                                     Value workspace, Value slot) {
+                                     const WgmmaPiece &piece) {
   if (!p.pingPong) {
     // Warpgroup w computes rows [64 w, 64 w + 64) of every tile.
     Value firstRow = mul(warpgroup, idx(64));
     SmallVector<Value> acc = emitMainLoop(ring, kTiles, firstRow, inGroup);
     emitConsumerEpilogue(ring, epilogue, acc, firstRow, inGroup, batch, m0, n0,
-                         workspace, slot);
+                         piece);
     return;
   }
   // Pingpong: the tile's turn says which consumer computes all of it; the
   // other one waits until that one has waited for its last k tile (the
   // ring holds the next tile's k tiles from then on) before it goes on to
   // the next tile, its own.
-  assert(!workspace && "pingpong consumers compute whole tiles");
+  assert(!piece.workspace && "pingpong consumers compute whole tiles");
   Value tile = memref::LoadOp::create(b, loc, ring.tilesDone, idx(0));
   memref::StoreOp::create(b, loc, add(tile, idx(1)), ring.tilesDone, idx(0));
   Value turn = arith::RemUIOp::create(b, loc, tile, idx(2));
@@ -423,7 +423,7 @@ void WgmmaTileEmitter::emitConsumers(const WgmmaRing &ring,
     NVVM::BarrierArriveOp::create(b, loc, barrier, bothConsumers);
   });
   emitConsumerEpilogue(ring, epilogue, acc, firstRow, inGroup, batch, m0, n0,
-                       workspace, slot);
+                       piece);
   b.setInsertionPointToStart(mine.elseBlock());
   NVVM::BarrierOp::create(b, loc, TypeRange(), barrier, bothConsumers,
                           NVVM::BarrierReductionAttr(), Value());
@@ -581,7 +581,7 @@ void WgmmaTileEmitter::emitConsumerEpilogue(const WgmmaRing &ring,
                                             ArrayRef<Value> accumulators,
                                             Value firstRow, Value inGroup,
                                             Value batch, Value m0, Value n0,
-                                            Value workspace, Value slot) {
+                                            const WgmmaPiece &piece) {
   Value lane = arith::RemUIOp::create(b, loc, inGroup, idx(32));
   Value warp = arith::DivUIOp::create(b, loc, inGroup, idx(32));
   for (auto [blk, result] : llvm::enumerate(accumulators)) {
@@ -599,7 +599,7 @@ void WgmmaTileEmitter::emitConsumerEpilogue(const WgmmaRing &ring,
     }
     Value rowInTile = add(add(firstRow, idx(64 * static_cast<int64_t>(blk))),
                           mul(warp, idx(16)));
-    if (p.stagedEpilogue && !workspace) {
+    if (p.stagedEpilogue && !piece.workspace) {
       // The workgroup's only tile (a data-parallel program): once every
       // consumer's wgmma is done with the ring, its slots hold the f32
       // accumulators, 16 rows x tile_n for each warp.
@@ -618,25 +618,43 @@ void WgmmaTileEmitter::emitConsumerEpilogue(const WgmmaRing &ring,
                          n0, batch);
       continue;
     }
-    if (!workspace) {
+    if (!piece.workspace) {
       emitFragmentEpilogue(b, loc, p, ops.c, ops.epilogue, epilogue, tiles, 1,
                            p.tn / 8, lane, add(m0, rowInTile), n0, batch);
       continue;
     }
-    // f32 partial sums, row-major tm x tn at `slot`.
-    Value g = arith::DivUIOp::create(b, loc, lane, idx(4));
-    Value t = arith::RemUIOp::create(b, loc, lane, idx(4));
-    Value base = mul(slot, idx(p.tm * p.tn));
-    for (int64_t j = 0; j < p.tn / 8; ++j)
-      for (int64_t h = 0; h < 2; ++h) {
-        Value row = add(add(rowInTile, g), idx(h * 8));
-        Value col = add(mul(t, idx(2)), idx(j * 8));
-        Value pair = vector::ExtractOp::create(b, loc, tiles[j], h);
-        Value flat = add(base, add(mul(row, idx(p.tn)), col));
-        vector::StoreOp::create(b, loc, pair, workspace, flat,
-                                /*nontemporal=*/false, llvm::MaybeAlign(8));
-      }
+    emitPartialSums(piece, tiles, lane, rowInTile);
   }
+}
+
+void WgmmaTileEmitter::emitPartialSums(const WgmmaPiece &piece,
+                                       ArrayRef<Value> tiles, Value lane,
+                                       Value rowInTile) {
+  // Row-major tm x tn f32 at the piece's slot; lane (g, t) of the warp
+  // holds rows g and g + 8 of its 16, columns 8 j + 2 t and + 1. Atomic
+  // adds need no mask (streamk_atomic_add_needs_mask is about adding into
+  // C): a slot holds a whole tile, the sums outside m x n are zeros (TMA
+  // zero-fills the operands there), and the fix-up does not read them.
+  Value g = arith::DivUIOp::create(b, loc, lane, idx(4));
+  Value t = arith::RemUIOp::create(b, loc, lane, idx(4));
+  Value base = mul(piece.slot, idx(p.tm * p.tn));
+  for (int64_t j = 0; j < p.tn / 8; ++j)
+    for (int64_t h = 0; h < 2; ++h) {
+      Value row = add(add(rowInTile, g), idx(h * 8));
+      Value col = add(mul(t, idx(2)), idx(j * 8));
+      Value flat = add(base, add(mul(row, idx(p.tn)), col));
+      Value pair = vector::ExtractOp::create(b, loc, tiles[j], h);
+      if (!piece.atomic) {
+        vector::StoreOp::create(b, loc, pair, piece.workspace, flat,
+                                /*nontemporal=*/false, llvm::MaybeAlign(8));
+        continue;
+      }
+      for (int64_t e = 0; e < 2; ++e)
+        memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf,
+                                    vector::ExtractOp::create(b, loc, pair, e),
+                                    piece.workspace,
+                                    ValueRange{add(flat, idx(e))});
+    }
 }
 
 void WgmmaTileEmitter::emitStagedEpilogue(const FragmentEpilogue &epilogue,

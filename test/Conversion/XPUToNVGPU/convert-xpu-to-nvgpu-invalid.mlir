@@ -99,13 +99,12 @@ func.func @wgmma_tf32_kn(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> te
 
 // -----
 
-// The wgmma kernel computes whole tiles over all of K: not Stream-K's K
-// pieces (persistent programs are fine: its mbarrier ring carries across
-// their tiles).
+// Pingpong consumers take turns at a persistent program's whole tiles, not
+// at Stream-K's pieces of tiles.
 module attributes {xpu.target = #xpu.target<"sm_90a">} {
-func.func @wgmma_stream_k(%a: tensor<256x128xbf16>, %b: tensor<256x128xbf16>) -> tensor<256x256xf32> {
-  // expected-error @+1 {{the wgmma kernel computes whole tiles over all of K (its mbarrier ring carries across a program's tiles): the schedule must be data_parallel or persistent, not stream_k}}
-  %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 1], stages = 2, schedule = stream_k<programs = 4>, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<256x128xbf16>, tensor<256x128xbf16>) -> tensor<256x256xf32>
+func.func @wgmma_stream_k_pingpong(%a: tensor<256x128xbf16>, %b: tensor<256x128xbf16>) -> tensor<256x256xf32> {
+  // expected-error @+1 {{consumers pingpong: the two consumer warpgroups take turns at a program's tiles (the persistent schedule), not stream_k}}
+  %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 1], stages = 4, schedule = stream_k<programs = 4>, backend = #xpu.nvgpu<mma = wgmma, consumers = pingpong>>} : (tensor<256x128xbf16>, tensor<256x128xbf16>) -> tensor<256x256xf32>
   return %g : tensor<256x256xf32>
 }
 }

@@ -412,6 +412,75 @@ func.func @stream_k_atomic(%a: tensor<100x256xf16>, %b: tensor<256x72xf16>) -> t
 
 // -----
 
+// Stream-K on wgmma: 200x320x1000 in 128x128 tiles is 6 tiles of 16 k
+// tiles each on 4 programs: 4 whole tiles (one per program), then the last
+// 2 tiles' 32 k tiles split 8 per program (streamk_two_wave_decomposition).
+// A program runs its whole tile and its pieces on one mbarrier ring, with
+// the roles split once around them (setmaxnreg): the producer loads each
+// piece's k tiles, the consumers store a piece's f32 sums row-major into
+// its workspace slot (2 slots a tile: 4 x 128 x 128 f32). The fix-up sums
+// a tile's slots in 16 x 64 warp blocks (8 x 2 warps: 512 threads) and
+// applies the epilogue.
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+// CHECK-LABEL: func.func @stream_k_wgmma
+//       CHECK:   memref.alloc() {alignment = 64 : i64} : memref<4x128x128xf32>
+//       CHECK:   gpu.launch_func @stream_k_wgmma_mma0::@stream_k_wgmma_mma0 blocks in (%c4,
+//       CHECK:   gpu.launch_func @stream_k_wgmma_mma0_fixup::@stream_k_wgmma_mma0_fixup blocks in (%c2, %{{.+}}, %{{.+}}) threads in (%c512,
+//       CHECK: gpu.func @stream_k_wgmma_mma0(
+//       CHECK:   nvvm.setmaxregister  decrease 40
+//       CHECK:     nvgpu.tma.async.load
+//       CHECK:   scf.for
+//       CHECK:     nvgpu.tma.async.load
+//       CHECK:   nvvm.setmaxregister  increase 232
+//       CHECK:   nvvm.wgmma.mma_async
+//       CHECK:   math.tanh
+//       CHECK:   scf.for
+//       CHECK:     nvvm.wgmma.mma_async
+//   CHECK-NOT:     math.tanh
+//       CHECK:     vector.store %{{.+}}, %{{.+}}[%{{.+}}] {alignment = 8 : i64} : memref<65536xf32>, vector<2xf32>
+//       CHECK: gpu.func @stream_k_wgmma_mma0_fixup(
+//   CHECK-NOT:   nvvm.wgmma
+//       CHECK:   vector.load %{{.+}}[%{{.+}}] {alignment = 8 : i64} : memref<65536xf32>, vector<2xf32>
+//       CHECK:   math.tanh
+func.func @stream_k_wgmma(%a: tensor<200x1000xbf16>, %b: tensor<320x1000xbf16>) -> tensor<200x320xbf16> {
+  // expected-remark @+2 {{stream_k_wgmma_mma0: 200x320x1000 on tensor cores, wgmma m64n128k16 bf16, f32 accumulators: 4 program(s), 2 tile op(s) (stream_k) of 384 threads}}
+  // expected-remark @+1 {{stream_k_wgmma_mma0_fixup: Stream-K fix-up of 2 tile(s), one workgroup of 512 threads per tile}}
+  %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) epilogue {
+  ^bb0(%acc: f32):
+    %t = math.tanh %acc : f32
+    %o = arith.truncf %t : f32 to bf16
+    xpu.yield %o : bf16
+  } {config = #xpu.config<tile = [128, 128, 64], group_m = 1, subgroups = [2, 4], stages = 4, schedule = stream_k<programs = 4>, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<200x1000xbf16>, tensor<320x1000xbf16>) -> tensor<200x320xbf16>
+  return %g : tensor<200x320xbf16>
+}
+}
+
+// -----
+
+// Stream-K on wgmma with atomic fix-up: the consumers add a piece's sums
+// into the tile's zeroed slot, the whole tile unmasked (100 x 72 leaves
+// partial tiles at both edges: the slot holds a whole tile, and the sums
+// outside the matrix are zeros the fix-up does not read).
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+// CHECK-LABEL: func.func @stream_k_wgmma_atomic
+//       CHECK:   linalg.fill
+//       CHECK: gpu.func @stream_k_wgmma_atomic_mma0(
+//       CHECK:   nvvm.wgmma.mma_async
+//   CHECK-NOT:   arith.cmpi ult
+//       CHECK:   memref.atomic_rmw addf %{{.+}}, %{{.+}}[%{{.+}}] : (f32, memref<{{[0-9]+}}xf32>) -> f32
+//   CHECK-NOT:   arith.cmpi ult
+//       CHECK:   memref.atomic_rmw addf
+//       CHECK: gpu.func @stream_k_wgmma_atomic_mma0_fixup(
+func.func @stream_k_wgmma_atomic(%a: tensor<100x256xf16>, %b: tensor<72x256xf16>) -> tensor<100x72xf32> {
+  // expected-remark @+2 {{stream_k_wgmma_atomic_mma0: 100x72x256 on tensor cores, wgmma m64n64k16 f16, f32 accumulators: 5 program(s)}}
+  // expected-remark @+1 {{stream_k_wgmma_atomic_mma0_fixup: Stream-K fix-up of}}
+  %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [64, 64, 64], group_m = 1, subgroups = [1, 4], stages = 2, schedule = stream_k<programs = 5, fixup = atomic>, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<100x256xf16>, tensor<72x256xf16>) -> tensor<100x72xf32>
+  return %g : tensor<100x72xf32>
+}
+}
+
+// -----
+
 // Persistent: 2 programs loop over the 8 tiles; each tile starts with a
 // barrier so that no warp still reads the previous tile's shared stages
 // when the prologue refills them.

@@ -218,6 +218,16 @@ struct WgmmaRing {
 /// producer then runs ahead through all of its tiles' loads).
 enum class WgmmaRole { all, producer, consumers };
 
+/// Where a Stream-K piece of a tile goes (WgmmaTileEmitter::emitTile): its
+/// f32 partial sums, row-major tile_m x tile_n, into slot `slot` of
+/// `workspace` (a 1-D f32 memref), stored, or (`atomic`) added with float
+/// atomics. A null `workspace`:
+/// the whole tile, through its epilogue into C.
+struct WgmmaPiece {
+  Value workspace, slot;
+  bool atomic = false;
+};
+
 /// The named barriers (0 is the workgroup's, kConsumersBarrier the staged
 /// epilogue's) on which pingpong consumers take turns: tile i of a program
 /// uses barrier kPingPongBarrier + i % 2.
@@ -251,15 +261,15 @@ public:
   WgmmaRing createRing(bool fixedRoles);
 
   /// The tile at (`batch`, `m0`, `n0`) over K in [`k0`, `k1`); `k0` and the
-  /// range's length are whole k tiles except at the end of K. With
-  /// `workspace`, the consumers store f32 partial sums at `slot` instead
-  /// of the epilogue's results. A workgroup may compute several tiles one
-  /// after the other on the same `ring`: the producer runs ahead into the
-  /// next tile's loads while the consumers apply this one's epilogue.
+  /// range's length are whole k tiles except at the end of K. With a
+  /// `piece` workspace, the consumers store (or add) f32 partial sums there
+  /// instead of the epilogue's results (a Stream-K piece). A workgroup may
+  /// compute several tiles or pieces one after the other on the same
+  /// `ring`: the producer runs ahead into the next one's loads while the
+  /// consumers apply this one's epilogue.
   void emitTile(const WgmmaRing &ring, const FragmentEpilogue &epilogue,
                 Value batch, Value m0, Value n0, Value k0, Value k1,
-                Value workspace = {}, Value slot = {},
-                WgmmaRole role = WgmmaRole::all);
+                const WgmmaPiece &piece = {}, WgmmaRole role = WgmmaRole::all);
 
   /// Branches the kernel on the warpgroup before `ops` (ops of one block,
   /// in order, that compute a program's tiles): the producer warpgroup
@@ -274,11 +284,6 @@ public:
   static int64_t sharedBytes(const MmaKernelPlan &plan);
 
 private:
-  /// The epilogue of a warp's 16 rows (`tiles`: its accumulators in the
-  /// mma.sync layout, `rowOrigin` the first row) staged through the
-  /// 16 x tile_n f32 of shared memory at byte `stagingOffset`: one loop
-  /// applies it to every element and stores rows of the result (4 columns
-  /// a lane).
   Value idx(int64_t v);
   Value add(Value x, Value y);
   Value mul(Value x, Value y);
@@ -307,7 +312,7 @@ private:
   void emitConsumers(const WgmmaRing &ring, const KTiles &kTiles,
                      const FragmentEpilogue &epilogue, Value warpgroup,
                      Value inGroup, Value batch, Value m0, Value n0,
-                     Value workspace, Value slot);
+                     const WgmmaPiece &piece);
   /// One consumer warpgroup's main loop over the tile's k tiles, its rows
   /// starting at row `firstRow` of the tile: the f32 accumulators of its
   /// 64-row blocks (one !llvm.struct of tn / 2 f32 each).
@@ -316,13 +321,22 @@ private:
   SmallVector<Value> emitMainLoop(const WgmmaRing &ring, const KTiles &kTiles,
                                   Value firstRow, Value inGroup,
                                   function_ref<void()> afterIssue = {});
-  /// The epilogue or the partial store of a consumer's accumulators.
+  /// The epilogue or the partial sums (`piece`) of a consumer's
+  /// accumulators.
   void emitConsumerEpilogue(const WgmmaRing &ring,
                             const FragmentEpilogue &epilogue,
                             ArrayRef<Value> accumulators, Value firstRow,
                             Value inGroup, Value batch, Value m0, Value n0,
-                            Value workspace, Value slot);
-
+                            const WgmmaPiece &piece);
+  /// A warp's 16 rows of partial sums (`tiles`: its accumulators in the
+  /// mma.sync layout; `rowInTile`: the first row) into `piece`'s slot.
+  void emitPartialSums(const WgmmaPiece &piece, ArrayRef<Value> tiles,
+                       Value lane, Value rowInTile);
+  /// The epilogue of a warp's 16 rows (`tiles`: its accumulators in the
+  /// mma.sync layout, `rowOrigin` the first row) staged through the
+  /// 16 x tile_n f32 of shared memory at byte `stagingOffset`: one loop
+  /// applies it to every element and stores rows of the result (4 columns
+  /// a lane).
   void emitStagedEpilogue(const FragmentEpilogue &epilogue,
                           ArrayRef<Value> tiles, Value stagingOffset,
                           Value lane, Value rowOrigin, Value colOrigin,

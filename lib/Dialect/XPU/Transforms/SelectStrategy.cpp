@@ -128,8 +128,12 @@ ScheduleAttr SelectStrategyPass::decideSchedule(GemmOp gemm, TargetAttr target,
                                                 const GemmProblem &p,
                                                 const TileCandidate &c) {
   MLIRContext *ctx = gemm.getContext();
+  // The knobs' own word on Stream-K (a measurement the model misses).
+  CostParams candidateParams = params;
+  if (c.knobs.choosesStreamK(target, candidateParams.streamKVeto))
+    candidateParams.streamKVeto.clear();
   ScheduleChoice choice =
-      chooseSchedule(p, target, c, programs, fixupKind, params);
+      chooseSchedule(p, target, c, programs, fixupKind, candidateParams);
   if (forced) {
     auto schedule = ScheduleAttr::get(
         ctx, *forced, *forced == Schedule::data_parallel ? 0 : programs,

@@ -387,6 +387,14 @@ ScheduleChoice mlir::xpu::chooseSchedule(const GemmProblem &p,
       choice.reason = why;
       return choice;
     }
+    if (sk->time < dp->time && !params.streamKVeto.empty()) {
+      choice.reason =
+          llvm::formatv("the last wave leaves {0:f2} of the "
+                        "machine idle and Stream-K models "
+                        "faster ({1} ns vs {2} ns), but {3}",
+                        waste, ns(sk->time), ns(dp->time), params.streamKVeto);
+      return choice;
+    }
     if (sk->time < dp->time) {
       choice.schedule =
           ScheduleAttr::get(ctx, Schedule::stream_k, sk->plan.programs, fixup);

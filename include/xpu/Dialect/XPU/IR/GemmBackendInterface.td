@@ -176,9 +176,17 @@ def XPU_GemmBackendAttrInterface : AttrInterface<"GemmBackendAttrInterface"> {
       (ins "::mlir::xpu::TargetAttr":$target, "int64_t &":$budget), [{}],
       /*defaultImplementation=*/[{ return ::mlir::Attribute(); }]>,
     InterfaceMethod<
+      "Whether xpu-select-strategy may choose Stream-K for these knobs on "
+      "`target` where the model predicts a win; when not, `why` says why "
+      "(a measurement the model does not capture). A forced `stream_k` "
+      "schedule runs either way.",
+      "bool", "choosesStreamK",
+      (ins "::mlir::xpu::TargetAttr":$target, "std::string &":$why), [{}],
+      /*defaultImplementation=*/[{ return true; }]>,
+    InterfaceMethod<
       "Knobs that run a `kind` schedule: the attribute itself when it "
       "does; other knobs when it does not and they do (`change` names the "
-      "change for the remark, e.g. `mma.sync instead of wgmma`, and `why` "
+      "change for the remark, e.g. `cooperative consumers`, and `why` "
       "says why); null when the backend runs no such schedule.",
       "::mlir::Attribute", "getKnobsForSchedule",
       (ins "::mlir::xpu::Schedule":$kind, "std::string &":$change,

@@ -60,6 +60,10 @@ struct CostParams {
   /// Stream-K is considered when the last data-parallel wave leaves more
   /// than this fraction of the machine idle.
   double streamKThreshold = 0.2;
+  /// Why Stream-K is not chosen for the candidate's knobs even where it
+  /// models faster (GemmBackendAttrInterface::choosesStreamK); empty when
+  /// it may be.
+  std::string streamKVeto;
   /// Persistent is chosen when it models at least this much faster and the
   /// grid has at least `persistentMinWaves` waves.
   double persistentGain = 0.1;
