@@ -675,7 +675,7 @@ struct NVGPUGemmBackend final
   }
   bool choosesStreamK(Attribute, TargetAttr target, std::string &why) const {
     // Measured on an H100 (docs/Performance.md, "Stream-K on wgmma"): with
-    // wgmma and with mma.sync, Stream-K ran 0.50-0.91x the data-parallel
+    // wgmma and with mma.sync, Stream-K ran 0.50-0.90x the data-parallel
     // kernel on every shape tried, tails of a fraction of a wave included.
     // Concurrent pieces read different K slabs of their tiles, so the L2
     // reuse of neighbouring data-parallel tiles is lost; the model prices
