@@ -40,6 +40,10 @@ VARIANTS = {
     "bf16-stream-k": ("bf16", "f32", "sm_90", "stream_k"),
     # Persistent programs on wgmma (one mbarrier ring across their tiles).
     "bf16-wgmma-persistent": ("bf16", "f32", "sm_90a", "persistent"),
+    # Stream-K on wgmma: whole tiles and K pieces on one mbarrier ring;
+    # and data-parallel forced, to compare the strategy's pick with.
+    "bf16-wgmma-stream-k": ("bf16", "f32", "sm_90a", "stream_k"),
+    "bf16-wgmma-data-parallel": ("bf16", "f32", "sm_90a", "data_parallel"),
 }
 
 

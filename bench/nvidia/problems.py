@@ -80,7 +80,8 @@ PROBLEMS = [
     Problem("linear_gelu", "linear_gelu", 4096, 4096, 4096,
             variants=("bf16", "bf16-wgmma", "tf32", "tf32-wgmma",
                       "bf16-persistent",
-                      "bf16-stream-k", "bf16-wgmma-persistent"),
+                      "bf16-stream-k", "bf16-wgmma-persistent",
+                      "bf16-wgmma-stream-k"),
             compile=True,
             # The GELU epilogue on cooperative and pingpong consumers.
             configs=(((128, 256, 64), (2, 4), 4, "sm_90a"),
@@ -153,8 +154,25 @@ SIMT = [
         ("simt_bmm_64x1024", "bmm", 64, 1024, 1024, 1024),
         ("simt_linear_gelu", "linear_gelu", 1, 4096, 4096, 4096))]
 
+# GEMMs whose tiles fill the machine badly (a fraction of a wave, or a
+# small last wave), where Stream-K should pay, next to the odd shape: the
+# strategy's pick (bf16-wgmma) against forced data-parallel, persistent and
+# Stream-K programs on wgmma, and Stream-K on mma.sync. build.py --set
+# streamk compiles them.
+STREAMK = [
+    Problem(name, "gemm", m, n, k,
+            variants=("bf16-wgmma", "bf16-wgmma-data-parallel",
+                      "bf16-wgmma-stream-k", "bf16-wgmma-persistent",
+                      "bf16-stream-k"),
+            peers=("cuBLAS bf16",), compile=name == "sk_odd")
+    for name, m, n, k in (("sk_1536x2048x16384", 1536, 2048, 16384),
+                          ("sk_2048x2560x8192", 2048, 2560, 8192),
+                          ("sk_3072x3072x8192", 3072, 3072, 8192),
+                          ("sk_4096x4096x4096", 4096, 4096, 4096),
+                          ("sk_odd", 8205, 5921, 2949))]
+
 SETS = {"bench": PROBLEMS, "edges": DIAGNOSTIC, "bmm": BATCHED,
-        "ksweep": KSWEEP, "simt": SIMT}
+        "ksweep": KSWEEP, "simt": SIMT, "streamk": STREAMK}
 
 
 def find(name):
