@@ -387,7 +387,7 @@ module attributes {xpu.target = #xpu.target<"sm_90a">} {
 func.func @tail_wave_wgmma(%a: tensor<1536x16384xbf16>, %b: tensor<2048x16384xbf16>) -> tensor<1536x2048xf32> {
   // expected-remark @+3 {{nvgpu backend on sm_90a}}
   // expected-remark @+2 {{selected for 1536x2048x16384 (m x n x k) on sm_90a: tile [128, 256, 64]}}
-  // expected-remark @+1 {{schedule data_parallel (the last wave leaves 0.27 of the machine idle and Stream-K models faster (284024 ns vs 350635 ns), but Stream-K is not chosen on sm_90a: it measured slower than data-parallel on every shape (its concurrent K pieces share no operand reads in L2, which the model does not price); schedule=stream_k forces it): 96 tiles, 132 workgroups at once}}
+  // expected-remark @+1 {{schedule data_parallel (the last wave leaves 0.27 of the machine idle and Stream-K models faster (284024 ns vs 350635 ns), but Stream-K is not chosen on sm_90a: it measured slower than data-parallel on every shape (its K pieces lose the L2 reuse of neighbouring tiles, and the fix-up kernel reads every piece back, which the model does not price); schedule=stream_k forces it): 96 tiles, 132 workgroups at once}}
   %g = xpu.gemm %a, %b rhs_layout(nk) acc(f32) : (tensor<1536x16384xbf16>, tensor<2048x16384xbf16>) -> tensor<1536x2048xf32>
   return %g : tensor<1536x2048xf32>
 }

@@ -677,13 +677,16 @@ struct NVGPUGemmBackend final
     // Measured on an H100 (docs/Performance.md, "Stream-K on wgmma"): with
     // wgmma and with mma.sync, Stream-K ran 0.50-0.90x the data-parallel
     // kernel on every shape tried, tails of a fraction of a wave included.
-    // Concurrent pieces read different K slabs of their tiles, so the L2
-    // reuse of neighbouring data-parallel tiles is lost (Nsight Compute:
-    // 7x the DRAM bytes at 1536x2048x16384); the model prices every
-    // tile's reads alike and cannot see it.
+    // Where the operands overflow the L2, concurrent pieces read different
+    // K slabs of their tiles and lose the reuse of neighbouring
+    // data-parallel tiles (Nsight Compute: 7x the DRAM bytes at
+    // 1536x2048x16384); where they fit, the main kernel keeps up but the
+    // fix-up kernel, which reads every piece back, costs more than the
+    // tail saved. The model prices neither.
     why = llvm::formatv("Stream-K is not chosen on {0}: it measured slower "
-                        "than data-parallel on every shape (its concurrent "
-                        "K pieces share no operand reads in L2, which the "
+                        "than data-parallel on every shape (its K pieces "
+                        "lose the L2 reuse of neighbouring tiles, and the "
+                        "fix-up kernel reads every piece back, which the "
                         "model does not price); schedule=stream_k forces it",
                         target.getChip());
     return false;
