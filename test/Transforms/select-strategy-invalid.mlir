@@ -197,12 +197,35 @@ func.func @nvgpu_on_pvc(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> t
 
 // -----
 
-// A dynamic batch of rows: the GPU schedules size their grids from static
-// shapes, so the GEMM is an error on a GPU target (the CPU compiles it).
+// A dynamic batch of rows: the Xe kernels size their descriptors and grids
+// from static shapes (the SIMT kernels read the rows at run time:
+// select-strategy.mlir, @dynamic_rows_simt).
 module attributes {xpu.target = #xpu.target<"pvc">} {
-func.func @dynamic_rows_on_a_gpu(%a: tensor<?x256xf32>, %b: tensor<256x128xf32>) -> tensor<?x128xf32> {
-  // expected-error @+1 {{xpu-select-strategy: the GEMM ?x128x256 has a dynamic batch or m dimension, which only the cpu target compiles so far (target pvc)}}
+func.func @dynamic_rows_on_xe(%a: tensor<?x256xf32>, %b: tensor<256x128xf32>) -> tensor<?x128xf32> {
+  // expected-error @+1 {{xpu-select-strategy: the GEMM ?x128x256 has a dynamic m, which the xe backend does not take (its kernels size descriptors and grids from static shapes); the simt backend does (backend=simt)}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<?x256xf32>, tensor<256x128xf32>) -> tensor<?x128xf32>
   return %g : tensor<?x128xf32>
+}
+}
+
+// -----
+
+// NVIDIA kernels take bare pointers to static shapes: no dynamic m there.
+module attributes {xpu.target = #xpu.target<"sm_90">} {
+func.func @dynamic_rows_on_nvidia(%a: tensor<?x256xf32>, %b: tensor<256x128xf32>) -> tensor<?x128xf32> {
+  // expected-error @+1 {{xpu-select-strategy: the GEMM ?x128x256 has a dynamic m, which the kernels for sm_90 do not take; a dynamic m of an unbatched GEMM compiles for the cpu and SPIR-V (opencl) targets}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<?x256xf32>, tensor<256x128xf32>) -> tensor<?x128xf32>
+  return %g : tensor<?x128xf32>
+}
+}
+
+// -----
+
+// A dynamic batch of a batched GEMM: no GPU kernel takes it.
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @dynamic_batch(%a: tensor<?x8x256xf32>, %b: tensor<?x256x128xf32>) -> tensor<?x8x128xf32> {
+  // expected-error @+1 {{xpu-select-strategy: the GEMM ?x(8x128x256) has a dynamic batched shape, which the kernels for pvc do not take}}
+  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<?x8x256xf32>, tensor<?x256x128xf32>) -> tensor<?x8x128xf32>
+  return %g : tensor<?x8x128xf32>
 }
 }

@@ -3,6 +3,7 @@
 #include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -87,14 +88,14 @@ FailureOr<gpu::LaunchOp>
 mlir::xpu::lowerProgramsToLaunch(RewriterBase &rewriter, scf::ForallOp programs,
                                  int64_t threads, GemmTileEmitter &emitter) {
   Location loc = programs.getLoc();
-  int64_t count = getProgramCount(programs);
-  if (ShapedType::isDynamic(count))
-    return programs.emitError() << "GEMM programs need a static count";
   rewriter.setInsertionPoint(programs);
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
   };
-  auto launch = gpu::LaunchOp::create(rewriter, loc, idx(count), idx(1), idx(1),
+  // The count may be a value (a dynamic m, read on the host).
+  Value count = getValueOrCreateConstantIndexOp(
+      rewriter, loc, programs.getMixedUpperBound()[0]);
+  auto launch = gpu::LaunchOp::create(rewriter, loc, count, idx(1), idx(1),
                                       idx(threads), idx(1), idx(1));
   Block &body = launch.getBody().front();
   {
@@ -119,7 +120,9 @@ FailureOr<gpu::GPUFuncOp> mlir::xpu::lowerProgramsToKernel(
   Location loc = programs.getLoc();
   int64_t count = getProgramCount(programs);
   if (ShapedType::isDynamic(count))
-    return programs.emitError() << "GEMM programs need a static count";
+    return programs.emitError()
+           << "GEMM programs need a static count on this backend (a dynamic "
+              "m runs on the SIMT kernels of SPIR-V targets only)";
 
   // What the body reads from above: constants are cloned into the kernel,
   // everything else is passed.

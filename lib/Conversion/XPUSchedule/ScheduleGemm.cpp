@@ -85,7 +85,7 @@ public:
   GemmScheduler(GemmOp gemm, ConfigAttr config, const SchedulePlan &plan,
                 GemmBackendAttrInterface backend, TargetAttr target)
       : gemm(gemm), config(config), plan(plan), backend(backend),
-        target(target) {
+        target(target), dynamicM(ShapedType::isDynamic(gemm.getM())) {
     ArrayRef<int64_t> tile = config.getTile();
     tm = tile[0];
     tn = tile[1];
@@ -106,7 +106,7 @@ private:
   void buildFixupPrograms(OpBuilder &b, Location loc);
   /// The program that owns split K-step `iter` (SchedulePlan::getOwner).
   Value getOwner(ProgramBuilder &pb, Value iter);
-  scf::ForallOp createPrograms(OpBuilder &b, Location loc, int64_t count);
+  scf::ForallOp createPrograms(OpBuilder &b, Location loc, OpFoldResult count);
 
   GemmOp gemm;
   ConfigAttr config;
@@ -115,6 +115,11 @@ private:
   TargetAttr target;
   int64_t tm, tn, tk;
   GemmBuffers bufs;
+  /// A dynamic m (data-parallel, unbatched): the rows and the row count of
+  /// tiles, read on the host at run time; `plan` then counts one row of
+  /// tiles.
+  bool dynamicM;
+  Value rows, tilesM;
 };
 
 /// A read-only buffer of `tensor` with the identity layout.
@@ -126,6 +131,11 @@ Value toBuffer(OpBuilder &b, Location loc, Value tensor) {
 }
 
 void GemmScheduler::buildHost(OpBuilder &b, Location loc) {
+  if (dynamicM) {
+    ProgramBuilder pb(b, loc);
+    rows = tensor::DimOp::create(b, loc, gemm.getLhs(), 0);
+    tilesM = pb.div(pb.add(rows, pb.c(tm - 1)), pb.c(tm));
+  }
   bufs.lhs = toBuffer(b, loc, getPackedOperand(gemm.getLhs()));
   bufs.rhs = toBuffer(b, loc, getPackedOperand(gemm.getRhs()));
   for (Value v : gemm.getEpilogueOperands())
@@ -138,8 +148,11 @@ void GemmScheduler::buildHost(OpBuilder &b, Location loc) {
   shape.back() = backend.getRowPitch(target, shape.back(), resElt);
   if (gemm.isBatched())
     shape[1] = backend.getBatchRows(target, shape[1], shape.back(), resElt);
+  SmallVector<Value> dynamicSizes;
+  if (dynamicM)
+    dynamicSizes.push_back(rows);
   bufs.result = memref::AllocOp::create(
-      b, loc, MemRefType::get(shape, resElt),
+      b, loc, MemRefType::get(shape, resElt), dynamicSizes,
       b.getI64IntegerAttr(backend.getBufferAlignment(target)));
   if (plan.skTiles == 0)
     return;
@@ -164,7 +177,15 @@ std::tuple<Value, Value, Value> GemmScheduler::getTileOrigin(ProgramBuilder &pb,
   Value batch = plan.tiles == perBatch ? pb.c(0) : pb.div(t, pb.c(perBatch));
   Value local = plan.tiles == perBatch ? t : pb.rem(t, pb.c(perBatch));
   Value pidM, pidN;
-  if (groupM == plan.tilesM) {
+  if (dynamicM) {
+    // Groups of group_m tile rows, the last one as tall as what is left.
+    Value inGroup = pb.c(config.getGroupM() * plan.tilesN);
+    Value firstM = pb.mul(pb.div(local, inGroup), pb.c(config.getGroupM()));
+    Value groupSize = pb.min(pb.sub(tilesM, firstM), pb.c(config.getGroupM()));
+    Value pos = pb.rem(local, inGroup);
+    pidM = pb.add(firstM, pb.rem(pos, groupSize));
+    pidN = pb.div(pos, groupSize);
+  } else if (groupM == plan.tilesM) {
     // One group: the tiles are walked column by column.
     pidM = pb.rem(local, pb.c(plan.tilesM));
     pidN = pb.div(local, pb.c(plan.tilesM));
@@ -192,7 +213,7 @@ void GemmScheduler::emitTile(OpBuilder &b, Location loc, TileResult result,
   }
   auto tile = GemmTileOp::create(
       b, loc, result, bufs.lhs, bufs.rhs, output ? bufs.result : bufs.workspace,
-      slot, epilogue, batch, m0, n0, kBegin, kEnd,
+      slot, epilogue, batch, m0, n0, kBegin, kEnd, rows,
       b.getDenseI64ArrayAttr(
           {gemm.getBatchSize(), gemm.getM(), gemm.getN(), gemm.getK()}),
       gemm.getRhsLayout(), gemm.getAccType(), broadcasts, config);
@@ -211,13 +232,12 @@ void GemmScheduler::emitTile(OpBuilder &b, Location loc, TileResult result,
 }
 
 scf::ForallOp GemmScheduler::createPrograms(OpBuilder &b, Location loc,
-                                            int64_t count) {
+                                            OpFoldResult count) {
   MLIRContext *ctx = b.getContext();
   ArrayAttr mapping = b.getArrayAttr(
       {gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)});
-  auto forall = scf::ForallOp::create(
-      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(count)}, ValueRange{},
-      mapping);
+  auto forall = scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{count},
+                                      ValueRange{}, mapping);
   return forall;
 }
 
@@ -235,7 +255,13 @@ Value GemmScheduler::getOwner(ProgramBuilder &pb, Value iter) {
 }
 
 void GemmScheduler::buildMainPrograms(OpBuilder &b, Location loc) {
-  scf::ForallOp forall = createPrograms(b, loc, plan.programs);
+  // A dynamic m: one program per tile, counted at run time.
+  OpFoldResult programs = b.getIndexAttr(plan.programs);
+  if (dynamicM) {
+    ProgramBuilder hb(b, loc);
+    programs = hb.mul(tilesM, hb.c(plan.tilesN));
+  }
+  scf::ForallOp forall = createPrograms(b, loc, programs);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getBody()->getTerminator());
   ProgramBuilder pb(b, loc);
@@ -322,7 +348,7 @@ void GemmScheduler::buildMainPrograms(OpBuilder &b, Location loc) {
 }
 
 void GemmScheduler::buildFixupPrograms(OpBuilder &b, Location loc) {
-  scf::ForallOp forall = createPrograms(b, loc, plan.skTiles);
+  scf::ForallOp forall = createPrograms(b, loc, b.getIndexAttr(plan.skTiles));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getBody()->getTerminator());
   ProgramBuilder pb(b, loc);
@@ -369,7 +395,8 @@ Value GemmScheduler::run(OpBuilder &b) {
   SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
   SmallVector<OpFoldResult> sizes;
   for (int64_t d : resType.getShape())
-    sizes.push_back(b.getIndexAttr(d));
+    sizes.push_back(ShapedType::isDynamic(d) ? OpFoldResult(rows)
+                                             : b.getIndexAttr(d));
   return tensor::ExtractSliceOp::create(b, loc, resType, result, offsets, sizes,
                                         strides);
 }
@@ -405,10 +432,25 @@ LogicalResult ScheduleGemmPass::schedule(GemmOp gemm) {
   int64_t resident =
       backend->getResidentWorkgroups(target, config, operandBytes);
   std::string why;
-  FailureOr<SchedulePlan> plan =
-      planSchedule(config.getSchedule(),
-                   {gemm.getBatchSize(), gemm.getM(), gemm.getN(), gemm.getK()},
-                   config.getTile(), resident, why);
+  // A dynamic m is planned for one row of tiles; the programs are counted
+  // at run time, one per tile, which only the data-parallel schedule does.
+  bool dynamicM = ShapedType::isDynamic(gemm.getM());
+  if (gemm.isBatched() && gemm.hasDynamicShape())
+    return gemm.emitError()
+           << kPassArg << ": cannot schedule " << describeGemmShape(gemm)
+           << ": a dynamic batched GEMM (the GPU kernels take "
+              "a dynamic m of unbatched GEMMs only)";
+  if (dynamicM && config.getSchedule().getKind() != Schedule::data_parallel)
+    return gemm.emitError()
+           << kPassArg << ": cannot schedule " << describeGemmShape(gemm)
+           << ": a dynamic m needs the data_parallel schedule (programs "
+              "counted at run time), the config asks for "
+           << stringifySchedule(config.getSchedule().getKind());
+  FailureOr<SchedulePlan> plan = planSchedule(
+      config.getSchedule(),
+      {gemm.getBatchSize(), dynamicM ? config.getTile()[0] : gemm.getM(),
+       gemm.getN(), gemm.getK()},
+      config.getTile(), resident, why);
   if (failed(plan))
     return gemm.emitError() << kPassArg << ": cannot schedule "
                             << describeGemmShape(gemm) << ": " << why;
@@ -424,12 +466,17 @@ LogicalResult ScheduleGemmPass::schedule(GemmOp gemm) {
                               config.getTile()[1],
                               plan->getWorkspaceSlots() * tileElems * 4);
   }
+  std::string planText =
+      dynamicM ? llvm::formatv("data_parallel, ceil(m / {0}) x {1} programs "
+                               "counted at run time (m is dynamic)",
+                               config.getTile()[0], plan->tilesN)
+                     .str()
+               : describeSchedulePlan(*plan);
   remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "Scheduled"))
       << remark::reason("{0} for the {1} backend: {2}; {3} workgroups run at "
                         "once on {4}{5}",
                         describeGemmShape(gemm), backend->getBackendName(),
-                        describeSchedulePlan(*plan), resident, target.getChip(),
-                        workspace);
+                        planText, resident, target.getChip(), workspace);
   gemm.replaceAllUsesWith(result);
   gemm.erase();
   ++numScheduled;

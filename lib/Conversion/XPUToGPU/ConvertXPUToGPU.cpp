@@ -183,12 +183,18 @@ public:
     Value col = add(k.colBase, cIdx(colOffset(j)));
     return toInt(add(mul(row, cIdx(l.tn)), col));
   }
-  /// rows < m and cols < n when the tile overruns them.
+  /// Whether a dimension of `size` elements needs masks in tiles of
+  /// `tile`: a partial edge, or a size known only at run time.
+  static bool needsMask(int64_t size, int64_t tile) {
+    return ShapedType::isDynamic(size) || size % tile != 0;
+  }
+  /// rows < m and cols < n when the tile overruns them (a dynamic m is
+  /// `dynamicRows`).
   Value inBounds(Value row, Value col, int64_t m, int64_t n, bool maskM,
                  bool maskN) {
     Value ok;
     if (maskM)
-      ok = ult(row, cInt(m));
+      ok = ult(row, ShapedType::isDynamic(m) ? dynamicRows : cInt(m));
     if (maskN) {
       Value colOk = ult(col, cInt(n));
       ok = ok ? andI(ok, colOk) : colOk;
@@ -211,6 +217,8 @@ public:
   const KernelValues &k;
   IntegerType it;
   Type operandType, accType;
+  /// The rows of a tile whose m is dynamic (its `rows` operand, in `it`).
+  Value dynamicRows;
 
 private:
   /// `load` where `ok` holds (always when null), else a zero of `type`.
@@ -374,8 +382,8 @@ SmallVector<Value> TileBuilder::accumulate(GemmTileOp op, const Surface &a,
                                            Value m0, Value n0, Value k0,
                                            Value k1) {
   bool nk = op.getRhsLayout() == RhsLayout::nk;
-  bool maskM = op.getM() % l.tm != 0, maskN = op.getN() % l.tn != 0;
-  bool maskK = op.getK() % l.tk != 0;
+  bool maskM = needsMask(op.getM(), l.tm), maskN = needsMask(op.getN(), l.tn);
+  bool maskK = needsMask(op.getK(), l.tk);
   Value zeroAcc =
       arith::ConstantOp::create(b, loc, accType, b.getZeroAttr(accType));
   SmallVector<Value> init(l.rm * l.rn, zeroAcc);
@@ -625,7 +633,7 @@ SmallVector<Value> TileBuilder::accumulateVector(
 void TileBuilder::storeOutput(Block &epilogue, ArrayRef<Surface> operands,
                               ArrayRef<BroadcastKind> kinds, const Surface &c,
                               Value batch, Value m0, Value n0, ValueRange acc) {
-  bool maskM = c.rows % l.tm != 0, maskN = c.cols % l.tn != 0;
+  bool maskM = needsMask(c.rows, l.tm), maskN = needsMask(c.cols, l.tn);
   // Scalars are read once per thread; rows and columns once per element.
   SmallVector<Value> scalars(operands.size());
   for (auto [i, s] : llvm::enumerate(operands)) {
@@ -801,6 +809,9 @@ IntegerType SimtTileEmitter::getOffsetType(OpBuilder &b,
                                            int64_t workspaceElems) {
   int64_t widest = workspaceElems;
   for (const Surface &s : buffers) {
+    // Rows known at run time only: any number of them.
+    if (ShapedType::isDynamic(s.rows))
+      return b.getI64Type();
     int64_t rows = llvm::alignTo(s.rows, std::max(l.tm, l.tk));
     int64_t pitch = llvm::alignTo(s.pitch, std::max(l.tn, l.tk));
     widest = std::max(
@@ -845,9 +856,11 @@ LogicalResult SimtTileEmitter::emitTile(RewriterBase &rewriter, GemmTileOp op) {
   TileBuilder tb(rewriter, loc, l, k,
                  getOffsetType(rewriter, surfaces, op.getBatchSize(), wsElems));
   offsetBits = std::max(offsetBits, tb.it.getWidth());
-  maskedM |= m % l.tm != 0;
-  maskedN |= n % l.tn != 0;
-  maskedK |= kk % l.tk != 0;
+  maskedM |= TileBuilder::needsMask(m, l.tm);
+  maskedN |= TileBuilder::needsMask(n, l.tn);
+  maskedK |= TileBuilder::needsMask(kk, l.tk);
+  if (op.hasDynamicM())
+    tb.dynamicRows = tb.toInt(op.getRows());
   tb.operandType = op.getLhsType().getElementType();
   tb.accType = op.getAccType();
   Value batch = tb.toInt(op.getBatch());
@@ -1041,7 +1054,9 @@ LogicalResult ConvertXPUToGPUPass::convert(RewriterBase &rewriter,
       "{0} workgroups of {1} threads ({2}x{3} subgroups of {4} lanes), {5}; "
       "{6}x{7} accumulators per thread{11}; {8}; masks on {9}; offsets in "
       "i{10}",
-      count, l.threads(), l.sgRows, l.sgCols, l.lanes, what, l.rm, l.rn,
+      ShapedType::isDynamic(count) ? std::string("(counted at run time)")
+                                   : std::to_string(count),
+      l.threads(), l.sgRows, l.sgCols, l.lanes, what, l.rm, l.rn,
       tiles ? llvm::formatv("{0} SLM buffer(s) of {1}x{2} + {2}x{3}", l.buffers,
                             l.tm, l.tk, l.tn)
                   .str()

@@ -250,3 +250,46 @@ func.func @simt_batched_unpadded(%a: tensor<2x25x40xf32>, %b: tensor<2x40x20xf32
   return %y : tensor<2x25x20xf32>
 }
 }
+
+// -----
+
+// A dynamic m (a batch known at run time): the rows are read on the host,
+// ceil(m / 32) rows of 3 tiles make the program count, the result buffer
+// takes the rows, and every tile gets them (`rows`). Tile t is walked in
+// groups of group_m = 2 tile rows, the last group as tall as what is left:
+// t / 6 is the group, min(rows of tiles - its first row, 2) its height.
+// CHECK-LABEL: func.func @dynamic_m(
+// CHECK-SAME: %[[X:.*]]: tensor<?x32xf32>,
+// CHECK-DAG: %[[ROWS:.*]] = tensor.dim %[[X]], %c0 : tensor<?x32xf32>
+// CHECK-DAG: %[[UP:.*]] = arith.addi %[[ROWS]], %c31
+// CHECK-DAG: %[[TM:.*]] = arith.divui %[[UP]], %c32
+// CHECK-DAG: %[[XB:.*]] = bufferization.to_buffer %[[X]] read_only : tensor<?x32xf32> to memref<?x32xf32>
+// CHECK-DAG: %[[C:.*]] = memref.alloc(%[[ROWS]]) {alignment = 64 : i64} : memref<?x48xf32>
+// CHECK-DAG: %[[COUNT:.*]] = arith.muli %[[TM]], %c3
+// CHECK: scf.forall (%[[PID:.*]]) in (%[[COUNT]]) {
+// CHECK:   %[[G:.*]] = arith.divui %[[PID]], %c6
+// CHECK:   %[[FIRST:.*]] = arith.muli %[[G]], %c2
+// CHECK:   %[[LEFT:.*]] = arith.subi %[[TM]], %[[FIRST]]
+// CHECK:   %[[H:.*]] = arith.minui %[[LEFT]], %c2
+// CHECK:   %[[POS:.*]] = arith.remui %[[PID]], %c6
+// CHECK:   %[[R:.*]] = arith.remui %[[POS]], %[[H]]
+// CHECK:   %[[PM:.*]] = arith.addi %[[FIRST]], %[[R]]
+// CHECK:   %[[PN:.*]] = arith.divui %[[POS]], %[[H]]
+// CHECK:   %[[M0:.*]] = arith.muli %[[PM]], %c32
+// CHECK:   %[[N0:.*]] = arith.muli %[[PN]], %c16
+// CHECK:   xpu.gemm_tile output %[[XB]], %{{.*}} into %[[C]] epilogue({{.*}}) at [%c0, %[[M0]], %[[N0]]] k [%c0, %c32] rows(%[[ROWS]])
+// CHECK-SAME: dims = array<i64: 1, -9223372036854775808, 48, 32>
+// CHECK: } {mapping = [#gpu.block<x>]}
+// CHECK: %[[RES:.*]] = bufferization.to_tensor %[[C]] restrict writable : memref<?x48xf32> to tensor<?x48xf32>
+// CHECK: return %[[RES]]
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @dynamic_m(%x: tensor<?x32xf32>, %w: tensor<48x32xf32>, %b: tensor<48xf32>) -> tensor<?x48xf32> {
+  // expected-remark @below {{?x48x32 for the simt backend: data_parallel, ceil(m / 32) x 3 programs counted at run time (m is dynamic); 2688 workgroups run at once on pvc}}
+  %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<48xf32>) {
+  ^bb0(%acc: f32, %bias: f32):
+    %t = arith.addf %acc, %bias : f32
+    xpu.yield %t : f32
+  } {config = #xpu.config<tile = [32, 16, 16], group_m = 2, subgroups = [1, 1], stages = 2, schedule = data_parallel>} : (tensor<?x32xf32>, tensor<48x32xf32>) -> tensor<?x48xf32>
+  return %y : tensor<?x48xf32>
+}
+}

@@ -323,3 +323,36 @@ func.func @vector4(%x: tensor<64x32xf32>, %w: tensor<64x32xf32>, %b: tensor<64xf
   return %y : tensor<64x64xf32>
 }
 }
+
+// -----
+
+// A dynamic m: the launch takes the program count computed on the host
+// from the rows, the flat views of A and the result stay dynamic, and every
+// row of A read and of the result written is compared with the rows (in
+// i64: the offsets of a buffer of any size).
+// CHECK-LABEL: func.func @dynamic_m(
+// CHECK: %[[ROWS:.*]] = tensor.dim %{{.*}}, %c0 : tensor<?x32xf32>
+// CHECK: %[[TM:.*]] = arith.divui
+// CHECK: %[[COUNT:.*]] = arith.muli %[[TM]], %c3
+// CHECK: %[[XF:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0, 1]] : memref<?x32xf32> into memref<?xf32>
+// CHECK: %[[CF:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0, 1]] : memref<?x48xf32> into memref<?xf32>
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[COUNT]], %{{.*}} = %c1, %{{.*}} = %c1) threads
+// CHECK: %[[ROWS64:.*]] = arith.index_cast %[[ROWS]] : index to i64
+// CHECK: %[[OK:.*]] = arith.cmpi ult, %{{.*}}, %[[ROWS64]] : i64
+// CHECK: scf.if %[[OK]] -> (f32)
+// CHECK: memref.load %[[XF]][%{{.*}}] : memref<?xf32>
+// CHECK: arith.cmpi ult, %{{.*}}, %[[ROWS64]] : i64
+// CHECK: memref.store %{{.*}}, %[[CF]][%{{.*}}] : memref<?xf32>
+// CHECK: gpu.terminator
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @dynamic_m(%x: tensor<?x32xf32>, %w: tensor<48x32xf32>, %b: tensor<48xf32>) -> tensor<?x48xf32> {
+  // expected-remark @below {{?x48x32 for the simt backend: data_parallel, ceil(m / 32) x 3 programs counted at run time (m is dynamic)}}
+  // expected-remark @below {{[Passed] Kernel | Category:convert-xpu-to-gpu | Reason="(counted at run time) workgroups of 16 threads (1x1 subgroups of 16 lanes), 1 tile op(s); 32x1 accumulators per thread; 2 SLM buffer(s) of 32x16 + 16x16; masks on m; offsets in i64"}}
+  %y = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%b per_col : tensor<48xf32>) {
+  ^bb0(%acc: f32, %bias: f32):
+    %t = arith.addf %acc, %bias : f32
+    xpu.yield %t : f32
+  } {config = #xpu.config<tile = [32, 16, 16], group_m = 2, subgroups = [1, 1], stages = 2, schedule = data_parallel>} : (tensor<?x32xf32>, tensor<48x32xf32>) -> tensor<?x48xf32>
+  return %y : tensor<?x48xf32>
+}
+}

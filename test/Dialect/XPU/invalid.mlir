@@ -1042,3 +1042,61 @@ module attributes {xpu.target = #xpu.target<"pvc", subgroup_sizes = [10995116277
 
 // expected-error @+1 {{vector_bits must be a positive multiple of 8 up to 65536, got 1099511627776}}
 module attributes {xpu.target = #xpu.target<"cpu", vector_bits = 1099511627776>} {}
+
+// -----
+
+// A dynamic m needs its rows at run time.
+func.func @tile_dynamic_m_without_rows(%a: memref<?x32xf32>, %b: memref<32x16xf32>, %c: memref<?x16xf32>, %i: index) {
+  // expected-error @+1 {{has a `rows` operand exactly when dims has a dynamic m (?), got dims m = ? without rows}}
+  xpu.gemm_tile output %a, %b into %c at [%i, %i, %i] k [%i, %i] {acc_type = f32, broadcasts = [], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 1, -9223372036854775808, 16, 32>, rhs_layout = #xpu<rhs_layout kn>} : memref<?x32xf32>, memref<32x16xf32>, memref<?x16xf32> {
+  ^bb0(%acc: f32):
+    xpu.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @tile_static_m_with_rows(%a: memref<16x32xf32>, %b: memref<32x16xf32>, %c: memref<16x16xf32>, %i: index) {
+  // expected-error @+1 {{has a `rows` operand exactly when dims has a dynamic m (?), got dims m = 16 with rows}}
+  xpu.gemm_tile output %a, %b into %c at [%i, %i, %i] k [%i, %i] rows(%i) {acc_type = f32, broadcasts = [], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 1, 16, 16, 32>, rhs_layout = #xpu<rhs_layout kn>} : memref<16x32xf32>, memref<32x16xf32>, memref<16x16xf32> {
+  ^bb0(%acc: f32):
+    xpu.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+// The buffers of a dynamic m are dynamic in that dimension, and only there.
+func.func @tile_dynamic_m_static_result(%a: memref<?x32xf32>, %b: memref<32x16xf32>, %c: memref<16x16xf32>, %i: index) {
+  // expected-error @+1 {{the result must be a memref of rank 2 with the identity layout, dynamic only where the logical shape is (m of a dynamic-rows tile), got 'memref<16x16xf32>'}}
+  xpu.gemm_tile output %a, %b into %c at [%i, %i, %i] k [%i, %i] rows(%i) {acc_type = f32, broadcasts = [], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 1, -9223372036854775808, 16, 32>, rhs_layout = #xpu<rhs_layout kn>} : memref<?x32xf32>, memref<32x16xf32>, memref<16x16xf32> {
+  ^bb0(%acc: f32):
+    xpu.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+// Stream-K pieces need a tile count known at compile time.
+func.func @tile_dynamic_m_partial(%a: memref<?x32xf32>, %b: memref<32x16xf32>, %ws: memref<2x16x16xf32>, %i: index) {
+  // expected-error @+1 {{a dynamic m is supported for unbatched output tiles only}}
+  xpu.gemm_tile partial %a, %b into %ws[%i] at [%i, %i, %i] k [%i, %i] rows(%i) {acc_type = f32, broadcasts = [], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 1, -9223372036854775808, 16, 32>, rhs_layout = #xpu<rhs_layout kn>} : memref<?x32xf32>, memref<32x16xf32>, memref<2x16x16xf32> {
+  ^bb0(%acc: f32):
+    xpu.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @tile_dynamic_k(%a: memref<16x32xf32>, %b: memref<32x16xf32>, %c: memref<16x16xf32>, %i: index) {
+  // expected-error @+1 {{dims must be four positive sizes [batch, m, n, k] (m may be ?)}}
+  xpu.gemm_tile output %a, %b into %c at [%i, %i, %i] k [%i, %i] {acc_type = f32, broadcasts = [], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 1, 16, 16, -9223372036854775808>, rhs_layout = #xpu<rhs_layout kn>} : memref<16x32xf32>, memref<32x16xf32>, memref<16x16xf32> {
+  ^bb0(%acc: f32):
+    xpu.yield %acc : f32
+  }
+  return
+}

@@ -43,3 +43,18 @@ func.func @tile_batched_padded_rows(%a: memref<2x28x40xbf16>, %b: memref<2x40x40
   }
   return
 }
+
+// A dynamic m (dims[1] = ShapedType::kDynamic, printed as the i64 it is):
+// the rows come from `rows`, and lhs, the result and the per_row operand
+// have a dynamic first dimension.
+// CHECK-LABEL: func.func @tile_dynamic_m
+//  CHECK-SAME: %[[M:[a-z0-9]+]]: index
+//       CHECK:   xpu.gemm_tile output {{.*}} k [%{{.*}}, %{{.*}}] rows(%[[M]]) {{.*}}dims = array<i64: 1, -9223372036854775808, 36, 32>{{.*}} : memref<?x32xf32>, memref<36x32xf32>, memref<?x36xf32>
+func.func @tile_dynamic_m(%a: memref<?x32xf32>, %b: memref<36x32xf32>, %c: memref<?x36xf32>, %r: memref<?xf32>, %m: index, %i: index) {
+  xpu.gemm_tile output %a, %b into %c epilogue(%r : memref<?xf32>) at [%i, %i, %i] k [%i, %i] rows(%m) {acc_type = f32, broadcasts = [#xpu<broadcast per_row>], config = #xpu.config<tile = [16, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, dims = array<i64: 1, -9223372036854775808, 36, 32>, rhs_layout = #xpu<rhs_layout nk>} : memref<?x32xf32>, memref<36x32xf32>, memref<?x36xf32> {
+  ^bb0(%acc: f32, %v: f32):
+    %s = arith.addf %acc, %v : f32
+    xpu.yield %s : f32
+  }
+  return
+}

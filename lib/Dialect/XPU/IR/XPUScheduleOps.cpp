@@ -13,17 +13,25 @@ namespace {
 /// Checks `type` (a buffer of the tile ops) against a logical shape: same
 /// rank, static, the last dimension at least as wide (a row pitch), the one
 /// before it at least as tall (rows padded so that each batch's slab starts
-/// aligned), the others equal.
+/// aligned), the others equal. A dynamic logical dimension (a dynamic m) is
+/// dynamic in `type` too, and only it.
 LogicalResult verifyPitched(Operation *op, StringRef what, MemRefType type,
                             ArrayRef<int64_t> logical) {
-  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
-    return op->emitOpError() << what << " must be a static memref with the "
-                             << "identity layout, got " << type;
-  if (type.getRank() != static_cast<int64_t>(logical.size()))
+  if (!type.getLayout().isIdentity() ||
+      type.getRank() != int64_t(logical.size()) ||
+      llvm::any_of(llvm::zip(type.getShape(), logical), [](auto dims) {
+        auto [have, want] = dims;
+        return ShapedType::isDynamic(have) != ShapedType::isDynamic(want);
+      }))
     return op->emitOpError()
-           << what << " must have rank " << logical.size() << ", got " << type;
+           << what << " must be a memref of rank " << logical.size()
+           << " with the identity layout, dynamic only where the logical "
+              "shape is (m of a dynamic-rows tile), got "
+           << type;
   ArrayRef<int64_t> shape = type.getShape();
   for (auto [i, d] : llvm::enumerate(logical)) {
+    if (ShapedType::isDynamic(d))
+      continue;
     bool padded = i + 2 >= logical.size();
     if (padded ? shape[i] < d : shape[i] != d) {
       InFlightDiagnostic diag = op->emitOpError()
@@ -61,7 +69,9 @@ LogicalResult verifyEpilogueOperands(Operation *op, ValueRange operands,
       // A panel: rows that are all equal.
       int64_t rows = kind == BroadcastKind::per_row ? m : 1;
       int64_t cols = kind == BroadcastKind::per_col ? n : 1;
-      if (!type.hasStaticShape() || type.getDimSize(0) < rows ||
+      bool dynamicRows = ShapedType::isDynamic(rows);
+      if (type.isDynamicDim(1) || type.isDynamicDim(0) != dynamicRows ||
+          (!dynamicRows && type.getDimSize(0) < rows) ||
           type.getDimSize(1) < cols)
         return op->emitOpError()
                << what << " is a " << stringifyBroadcastKind(kind) << " panel "
@@ -118,11 +128,17 @@ LogicalResult verifyEpilogueRegion(Operation *op, Block &block, Type accType,
   return success();
 }
 
-/// `dims` is [batch, m, n, k], all positive.
-LogicalResult verifyDims(Operation *op, ArrayRef<int64_t> dims) {
-  if (dims.size() != 4 || llvm::any_of(dims, [](int64_t d) { return d <= 0; }))
+/// `dims` is [batch, m, n, k], all positive; m may be dynamic where
+/// `dynamicM` allows it.
+LogicalResult verifyDims(Operation *op, ArrayRef<int64_t> dims,
+                         bool dynamicM = false) {
+  if (dims.size() != 4 || llvm::any_of(llvm::enumerate(dims), [&](auto d) {
+        return d.value() <= 0 && !(dynamicM && d.index() == 1 &&
+                                   ShapedType::isDynamic(d.value()));
+      }))
     return op->emitOpError()
-           << "dims must be four positive sizes [batch, m, n, k]";
+           << "dims must be four positive sizes [batch, m, n, k]"
+           << (dynamicM ? " (m may be ?)" : "");
   return success();
 }
 
@@ -155,10 +171,18 @@ BroadcastKind GemmTileOp::getBroadcastKind(unsigned i) {
 }
 
 LogicalResult GemmTileOp::verify() {
-  if (failed(verifyDims(*this, getDims())))
+  if (failed(verifyDims(*this, getDims(), /*dynamicM=*/true)))
     return failure();
   int64_t b = getBatchSize(), m = getM(), n = getN(), k = getK();
   bool batched = getLhsType().getRank() == 3;
+  if (hasDynamicM() != bool(getRows()))
+    return emitOpError() << "has a `rows` operand exactly when dims has a "
+                            "dynamic m (?), got dims m = "
+                         << (hasDynamicM() ? "?" : std::to_string(m))
+                         << (getRows() ? " with" : " without") << " rows";
+  if (hasDynamicM() && (batched || getResult() != TileResult::output))
+    return emitOpError() << "a dynamic m is supported for unbatched output "
+                            "tiles only";
   SmallVector<int64_t> lead;
   if (batched)
     lead.push_back(b);

@@ -128,6 +128,22 @@ ScheduleAttr SelectStrategyPass::decideSchedule(GemmOp gemm, TargetAttr target,
                                                 const GemmProblem &p,
                                                 const TileCandidate &c) {
   MLIRContext *ctx = gemm.getContext();
+  if (ShapedType::isDynamic(gemm.getM())) {
+    // One program per tile, counted at run time: the other schedules
+    // divide a tile count known at compile time.
+    if (forced && *forced != Schedule::data_parallel) {
+      gemm.emitError() << kPassArg << ": the schedule option asks for "
+                       << stringifySchedule(*forced)
+                       << ", but the GEMM's m is dynamic, and only "
+                          "data_parallel counts its programs at run time";
+      return {};
+    }
+    remark::passed(gemm.getLoc(), remarkOpts(kPassArg, "Schedule"))
+        << remark::reason("schedule data_parallel (m is dynamic: one "
+                          "program per tile, counted at run time)");
+    return ScheduleAttr::get(ctx, Schedule::data_parallel, 0,
+                             Fixup::deterministic);
+  }
   // The knobs' own word on Stream-K (a measurement the model misses).
   CostParams candidateParams = params;
   if (c.knobs.choosesStreamK(target, candidateParams.streamKVeto))
@@ -306,7 +322,10 @@ FailureOr<bool> SelectStrategyPass::select(GemmOp gemm, TargetAttr target,
       << remark::reason("selected for {0}x{1}x{2}{3} (m x n x k) on {4}: {5}; "
                         "{6} of {7} candidates rejected ({8} registers, {9} "
                         "SLM, {10} backend rules)",
-                        p.m, p.n, p.k,
+                        ShapedType::isDynamic(gemm.getM())
+                            ? llvm::formatv("?(modeled as {0})", p.m).str()
+                            : std::to_string(p.m),
+                        p.n, p.k,
                         p.batch > 1 ? llvm::formatv(" x {0}", p.batch).str()
                                     : std::string(),
                         target.getChip(), describeCandidate(*best, p),
@@ -576,16 +595,21 @@ void SelectStrategyPass::runOnOperation() {
                                       : "");
       return;
     }
-    // The GPU schedules size their grids and tiles from static shapes.
-    if (gemm.hasDynamicShape()) {
+    // A dynamic m: the SIMT kernels read the rows at run time, the matrix
+    // backends size their grids and descriptors from static shapes.
+    bool dynamic = gemm.hasDynamicShape();
+    if (dynamic && (gemm.isBatched() || target.isNvidia())) {
       gemm.emitError() << kPassArg << ": the GEMM " << describeGemmShape(gemm)
-                       << " has a dynamic batch or m dimension, which only "
-                          "the cpu target compiles so far (target "
-                       << target.getChip() << ")";
+                       << " has a dynamic "
+                       << (gemm.isBatched() ? "batched shape" : "m")
+                       << ", which the kernels for " << target.getChip()
+                       << " do not take; a dynamic m of an unbatched GEMM "
+                          "compiles for the cpu and SPIR-V (opencl) targets";
       hadError = true;
       return;
     }
-    if (!gemm.getConfigAttr() && applyTuningDatabase(gemm, target)) {
+    if (!dynamic && !gemm.getConfigAttr() &&
+        applyTuningDatabase(gemm, target)) {
       ++numTuned;
       return;
     }
@@ -597,6 +621,16 @@ void SelectStrategyPass::runOnOperation() {
       return;
     }
     FailureOr<GemmBackendAttrInterface> knobs = chooseBackend(gemm, target);
+    if (succeeded(knobs) && dynamic && !isa<SimtConfigAttr>(*knobs)) {
+      gemm.emitError() << kPassArg << ": the GEMM " << describeGemmShape(gemm)
+                       << " has a dynamic m, which the "
+                       << knobs->getBackendName()
+                       << " backend does not take (its kernels size "
+                          "descriptors and grids from static shapes); the "
+                          "simt backend does (backend=simt)";
+      hadError = true;
+      return;
+    }
     FailureOr<bool> selected = failure();
     if (succeeded(knobs))
       selected = select(gemm, target, *knobs);

@@ -89,7 +89,8 @@ GemmProblem GemmProblem::get(GemmOp gemm, TargetAttr target,
                              GemmBackendAttrInterface backend) {
   GemmProblem p;
   p.batch = gemm.getBatchSize();
-  p.m = gemm.getM();
+  p.m = ShapedType::isDynamic(gemm.getM()) ? GemmProblem::kDynamicRowsModel
+                                           : gemm.getM();
   p.n = gemm.getN();
   p.k = gemm.getK();
   // The operands as the GEMM has them: in the Xe pipeline they are bf16 or

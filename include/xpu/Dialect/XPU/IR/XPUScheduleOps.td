@@ -52,6 +52,12 @@ def XPU_GemmTileOp : XPU_Op<"gemm_tile", [
     `per_row`, `per_col` or `scalar` operand is a panel whose rows are all
     equal (what the Xe backend reads with the accumulator's layout).
 
+    A dynamic `m` (`?` in `dims`, the rows of a dynamic batch) is read at
+    run time from the `rows` operand, which is present exactly then. Only an
+    unbatched `output` tile has one: `lhs`, `dest` and the `full` and
+    `per_row` epilogue operands then have a dynamic first dimension, and the
+    rows from `rows` on are masked as a static edge is.
+
     ```mlir
     xpu.gemm_tile output %a, %b into %c epilogue(%bias : memref<48xf32>)
         at [%bi, %m0, %n0] k [%c0, %c16]
@@ -73,6 +79,7 @@ def XPU_GemmTileOp : XPU_Op<"gemm_tile", [
     Optional<Index>:$slot,
     Arg<Variadic<AnyMemRef>, "epilogue operands", [MemRead]>:$epilogueOperands,
     Index:$batch, Index:$m0, Index:$n0, Index:$kBegin, Index:$kEnd,
+    Optional<Index>:$rows,
     DenseI64ArrayAttr:$dims,
     XPU_RhsLayoutAttr:$rhs_layout,
     TypeAttr:$acc_type,
@@ -85,6 +92,7 @@ def XPU_GemmTileOp : XPU_Op<"gemm_tile", [
     (`[` $slot^ `]`)?
     (`epilogue` `(` $epilogueOperands^ `:` type($epilogueOperands) `)`)?
     `at` ` ` `[` $batch `,` $m0 `,` $n0 `]` `k` ` ` `[` $kBegin `,` $kEnd `]`
+    (`rows` `(` $rows^ `)`)?
     attr-dict `:` type($lhs) `,` type($rhs) `,` type($dest) $epilogue
   }];
   let hasVerifier = 1;
@@ -101,7 +109,9 @@ def XPU_GemmTileOp : XPU_Op<"gemm_tile", [
       return ::llvm::cast<::mlir::MemRefType>(getDest().getType());
     }
     int64_t getBatchSize() { return getDims()[0]; }
+    /// The logical rows; ShapedType::kDynamic when `rows` holds them.
     int64_t getM() { return getDims()[1]; }
+    bool hasDynamicM() { return ::mlir::ShapedType::isDynamic(getM()); }
     int64_t getN() { return getDims()[2]; }
     int64_t getK() { return getDims()[3]; }
     BroadcastKind getBroadcastKind(unsigned i);

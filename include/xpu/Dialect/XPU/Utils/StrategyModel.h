@@ -28,6 +28,11 @@ namespace mlir::xpu {
 
 /// Problem and target numbers shared by every candidate of one GEMM.
 struct GemmProblem {
+  /// The rows a dynamic m is modeled with: a batch of that many rows is
+  /// where the tile choice matters (the kernels read the real m at run
+  /// time).
+  static constexpr int64_t kDynamicRowsModel = 1024;
+
   int64_t batch = 1, m = 0, n = 0, k = 0;
   /// Bytes of the operands as the backend reads them, and of the result.
   int64_t operandBytes = 4, resultBytes = 4;
