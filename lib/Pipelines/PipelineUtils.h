@@ -79,6 +79,9 @@ struct GPUFrontEndOptions {
   std::string chip;
   /// Choose a strategy and lay out the operands of every GEMM.
   bool gemmKernels = true;
+  /// Raise contractions with a dynamic batch or m too (xpu-raise
+  /// dynamic-rows): the pipelines whose kernels read them at run time.
+  bool dynamicRows = false;
   /// xpu-select-strategy's backend.
   std::string backend = "auto";
   GPUScheduleOptions schedule;

@@ -92,8 +92,10 @@ void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm,
   attach.chip = options.chip;
   pm.addPass(createXPUAttachTargetPass(attach));
   // Contractions with dynamic shapes stay linalg ops (a remark says so) and
-  // take the generic, unfused path.
+  // take the generic, unfused path, except a dynamic batch or m where the
+  // pipeline's kernels read it at run time.
   XPUOptimizePipelineOptions optimize;
+  optimize.dynamicRows = options.dynamicRows;
   optimize.precision = options.precision.operands;
   optimize.reassociate = options.reassociate;
   optimize.roundEachOp = options.roundEachOp;
@@ -101,7 +103,9 @@ void mlir::xpu::detail::addGPUFrontEnd(OpPassManager &pm,
     addTargetIndependentOptimize(pm, optimize);
   } else {
     pm.addNestedPass<func::FuncOp>(createXPUExpandFPowIPass());
-    pm.addNestedPass<func::FuncOp>(createXPURaisePass());
+    XPURaisePassOptions raise;
+    raise.dynamicRows = options.dynamicRows;
+    pm.addNestedPass<func::FuncOp>(createXPURaisePass(raise));
   }
   // Target-dependent: a config per GEMM, then the operands in the layout of
   // its backend, so that the layout work on weights is weight-only
@@ -368,6 +372,9 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
   detail::GPUFrontEndOptions frontEnd =
       detail::getGPUFrontEndOptions(options, options.getChip(), "simt");
   frontEnd.gemmKernels = options.gemmKernels;
+  // The SIMT kernels and the generic ones read a dynamic batch or m at run
+  // time.
+  frontEnd.dynamicRows = true;
   detail::addGPUFrontEnd(pm, frontEnd);
   // Every GEMM becomes programs of SIMT tiles; the elementwise work left
   // outside them goes the generic way below.
@@ -392,6 +399,7 @@ void mlir::xpu::buildXPUSPIRVPipeline(OpPassManager &pm,
   loops.allowBF16 = false;
   loops.stridedCopies = true;
   loops.stridedOperands = true;
+  loops.dynamicShapes = true;
   pm.addPass(createXPULinalgToGPULoopsPass(loops));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createGpuKernelOutliningPass());

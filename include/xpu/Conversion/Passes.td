@@ -223,7 +223,8 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
 
     An op qualifies when every operand is a statically shaped memref with
     the identity layout (bare-pointer kernel arguments carry no sizes or
-    strides) and its payload calls no function and has no side effects
+    strides), or with `dynamic-shapes` one whose leading dimension alone is
+    dynamic (the sizes are read on the host and passed), and its payload calls no function and has no side effects
     other than `cf.assert` guards directly in the body (torch-mlir's
     "tensor with zero element" check of BatchNorm's `1/sqrt(var + eps)`):
     each becomes a device flag (`memref<Nxi32>`, one per guard, zeroed by
@@ -260,6 +261,12 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
            "Also map linalg ops whose operands are statically shaped views "
            "with static strides and offsets (a GEMM result with a row "
            "pitch, sliced to its logical shape) to kernels">,
+    Option<"dynamicShapes", "dynamic-shapes", "bool", /*default=*/"false",
+           "Also map ops whose operands have a dynamic leading dimension "
+           "(a batch known at run time; their strides stay static, which "
+           "SPIR-V kernels' pointers need): the loop ranges are read on the "
+           "host, the workgroups counted at run time (256 work-items "
+           "each), and a reduction over a dynamic length runs in a loop">,
     Option<"vectorize", "vectorize", "bool", /*default=*/"false",
            "Elementwise ops whose operands are contiguous along the "
            "innermost loop: one work-item per 16 bytes of the widest "

@@ -39,6 +39,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -73,10 +74,21 @@ static constexpr int64_t kRowThreshold = 32;
 static constexpr int64_t kMaxWorkgroups = (int64_t(1) << 31) - 1;
 
 namespace {
-/// True if a SPIR-V kernel can run `op`: static identity-layout memrefs only
-/// (kernels get bare pointers) and no calls in the payload.
-bool isGPUMappable(linalg::LinalgOp op, bool allowBF16,
-                   bool allowStrided = false) {
+/// True if `type` has the identity layout and a static shape, or, with
+/// `allowDynamic`, a dynamic leading dimension only: its strides stay
+/// static, so a bare pointer still addresses it.
+bool hasKernelShape(MemRefType type, bool allowDynamic) {
+  if (type.hasStaticShape())
+    return true;
+  return allowDynamic && type.getLayout().isIdentity() &&
+         llvm::none_of(type.getShape().drop_front(), ShapedType::isDynamic);
+}
+
+/// True if a SPIR-V kernel can run `op`: identity-layout memrefs of static
+/// shapes, or a dynamic leading dimension with `allowDynamic` (kernels get
+/// bare pointers), and no calls in the payload.
+bool isGPUMappable(linalg::LinalgOp op, bool allowBF16, bool allowStrided,
+                   bool allowDynamic) {
   if (!op.hasPureBufferSemantics())
     return false;
   for (Value operand : op->getOperands()) {
@@ -88,11 +100,13 @@ bool isGPUMappable(linalg::LinalgOp op, bool allowBF16,
         return false;
       continue;
     }
-    if (!type.hasStaticShape() || (!type.getLayout().isIdentity() &&
-                                   !(allowStrided && isStaticStrided(type))))
+    if (!hasKernelShape(type, allowDynamic) ||
+        (!type.getLayout().isIdentity() &&
+         !(allowStrided && isStaticStrided(type))))
       return false;
   }
-  if (llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+  if (!allowDynamic &&
+      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
     return false;
   // No calls, and nothing with side effects but torch-mlir's cf.assert
   // guards in the body itself (device flags the host checks after the
@@ -126,6 +140,8 @@ int64_t getElementwiseVectorWidth(linalg::LinalgOp op) {
     return 1;
   unsigned last = numLoops - 1;
   int64_t maxBytes = 0;
+  if (ShapedType::isDynamic(op.getStaticLoopRanges()[last]))
+    return 1;
   SmallVector<int64_t> multiples{op.getStaticLoopRanges()[last]};
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
@@ -293,7 +309,19 @@ public:
   /// one i32 per assert that the kernel sets to 1 where it fails.
   KernelBuilder(OpBuilder &b, linalg::LinalgOp op,
                 ArrayRef<cf::AssertOp> asserts = {}, Value flags = {})
-      : b(b), op(op), loc(op.getLoc()), asserts(asserts), flags(flags) {}
+      : b(b), op(op), loc(op.getLoc()), asserts(asserts), flags(flags) {
+    // A dynamic loop range is read on the host, before the launch (the
+    // kernel takes it as an argument).
+    dynamicRanges.resize(op.getNumLoops());
+    if (llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+      return;
+    for (auto [i, r] : llvm::enumerate(op.createLoopRanges(b, loc)))
+      dynamicRanges[i] = dyn_cast<Value>(r.size);
+  }
+
+  /// Workgroups whose count is read at run time (returned by the builders
+  /// in place of a count).
+  static constexpr int64_t kRunTime = ShapedType::kDynamic;
 
   /// One work-item per iteration (all loops parallel) or per output point
   /// (sequential reduction loops inside). Returns the workgroup count and
@@ -319,6 +347,41 @@ public:
 
 private:
   Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  /// Range `d` of `ranges` (a static one, or the host value of the op's
+  /// dynamic range `d`).
+  Value range(unsigned d, ArrayRef<int64_t> ranges) {
+    return ShapedType::isDynamic(ranges[d]) ? dynamicRanges[d] : c(ranges[d]);
+  }
+  /// The product of `ranges` over `dims`: static, or a host value (built
+  /// at the current insertion point, which must be on the host).
+  OpFoldResult countPoints(ArrayRef<unsigned> dims, ArrayRef<int64_t> ranges) {
+    int64_t known = 1;
+    Value dynamic;
+    for (unsigned d : dims) {
+      if (!ShapedType::isDynamic(ranges[d])) {
+        known = satMul(known, ranges[d]);
+        continue;
+      }
+      dynamic = dynamic
+                    ? arith::MulIOp::create(b, loc, dynamic, range(d, ranges))
+                    : range(d, ranges);
+    }
+    if (!dynamic)
+      return b.getIndexAttr(known);
+    return arith::MulIOp::create(b, loc, dynamic, c(known)).getResult();
+  }
+  /// `points` as a value (inside or outside the kernel).
+  Value toValue(OpFoldResult points) {
+    return getValueOrCreateConstantIndexOp(b, loc, points);
+  }
+  /// ceil(points / threads) workgroups, at least one (a dynamic count may
+  /// be 0: the kernel's range check then skips the one workgroup).
+  Value countGroups(Value points, int64_t threads) {
+    Value groups = arith::DivUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, points, c(threads - 1)),
+        c(threads));
+    return arith::MaxUIOp::create(b, loc, groups, c(1));
+  }
   /// `linear` split into the loops `dims` (the last fastest) of `ranges`
   /// (default: the op's).
   void delinearize(Value linear, ArrayRef<unsigned> dims,
@@ -336,6 +399,16 @@ private:
   SmallVector<Value> cloneBody(ArrayRef<Value> args, ArrayRef<Value> ivs,
                                Operation *skip, IRMapping &map);
   gpu::LaunchOp createLaunch(int64_t blocks, int64_t threads);
+  gpu::LaunchOp createLaunch(Value blocks, int64_t threads);
+  /// A launch of one work-item per point of `ranges` over `dims`: the
+  /// launch, its work-items per workgroup, its workgroups (kRunTime when
+  /// counted on the host at run time) and the point count.
+  struct PointLaunch {
+    gpu::LaunchOp launch;
+    int64_t threads, blocks;
+    OpFoldResult points;
+  };
+  PointLaunch launchPerPoint(ArrayRef<unsigned> dims, ArrayRef<int64_t> ranges);
 
   /// Sets the flag of `assertOp` where its condition (mapped by `map`) is
   /// false.
@@ -346,6 +419,8 @@ private:
   Location loc;
   ArrayRef<cf::AssertOp> asserts;
   Value flags;
+  /// The host value of each dynamic loop range (null for static ones).
+  SmallVector<Value> dynamicRanges;
 };
 
 void KernelBuilder::emitAssertFlag(cf::AssertOp assertOp, IRMapping &map) {
@@ -375,8 +450,8 @@ void KernelBuilder::delinearize(Value linear, ArrayRef<unsigned> dims,
       ivs[d] = linear;
       break;
     }
-    ivs[d] = arith::RemUIOp::create(b, loc, linear, c(ranges[d]));
-    linear = arith::DivUIOp::create(b, loc, linear, c(ranges[d]));
+    ivs[d] = arith::RemUIOp::create(b, loc, linear, range(d, ranges));
+    linear = arith::DivUIOp::create(b, loc, linear, range(d, ranges));
   }
 }
 
@@ -461,8 +536,26 @@ static void sinkConstants(gpu::LaunchOp launch) {
 }
 
 gpu::LaunchOp KernelBuilder::createLaunch(int64_t blocks, int64_t threads) {
-  return gpu::LaunchOp::create(b, loc, c(blocks), c(1), c(1), c(threads), c(1),
+  return createLaunch(c(blocks), threads);
+}
+
+gpu::LaunchOp KernelBuilder::createLaunch(Value blocks, int64_t threads) {
+  return gpu::LaunchOp::create(b, loc, blocks, c(1), c(1), c(threads), c(1),
                                c(1));
+}
+
+KernelBuilder::PointLaunch
+KernelBuilder::launchPerPoint(ArrayRef<unsigned> dims,
+                              ArrayRef<int64_t> ranges) {
+  OpFoldResult points = countPoints(dims, ranges);
+  if (auto known = getConstantIntValue(points)) {
+    int64_t threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(*known),
+                                          kMinThreads, kMaxThreads);
+    int64_t blocks = llvm::divideCeil(*known, threads);
+    return {createLaunch(blocks, threads), threads, blocks, points};
+  }
+  Value blocks = countGroups(cast<Value>(points), kMaxThreads);
+  return {createLaunch(blocks, kMaxThreads), kMaxThreads, kRunTime, points};
 }
 
 void KernelBuilder::emitPoint(ArrayRef<Value> ivs) {
@@ -483,22 +576,18 @@ std::pair<int64_t, int64_t> KernelBuilder::buildPerVector(int64_t width) {
   unsigned numLoops = op.getNumLoops(), last = numLoops - 1;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   ranges[last] /= width;
-  int64_t points = satProduct(ranges);
-  int64_t threads =
-      std::clamp<int64_t>(llvm::PowerOf2Ceil(points), kMinThreads, kMaxThreads);
-  int64_t blocks = llvm::divideCeil(points, threads);
-  gpu::LaunchOp launch = createLaunch(blocks, threads);
+  SmallVector<unsigned> all = llvm::to_vector(llvm::seq<unsigned>(numLoops));
+  auto [launch, threads, blocks, points] = launchPerPoint(all, ranges);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&launch.getBody().front());
   Value id = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().x, c(threads)),
       launch.getThreadIds().x);
-  Value inRange =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id, c(points));
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id,
+                                        toValue(points));
   auto inside = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
   b.setInsertionPointToStart(&inside.getThenRegion().front());
   SmallVector<Value> ivs(numLoops);
-  SmallVector<unsigned> all = llvm::to_vector(llvm::seq<unsigned>(numLoops));
   delinearize(id, all, ivs, ranges);
   Value first = arith::MulIOp::create(b, loc, ivs[last], c(width));
   ivs[last] = first;
@@ -596,20 +685,14 @@ std::pair<int64_t, int64_t> KernelBuilder::buildPerPoint() {
   SmallVector<unsigned> parallel, reduction;
   for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
     (it == utils::IteratorType::parallel ? parallel : reduction).push_back(i);
-  int64_t points = 1;
-  for (unsigned d : parallel)
-    points = satMul(points, ranges[d]);
-  int64_t threads =
-      std::clamp<int64_t>(llvm::PowerOf2Ceil(points), kMinThreads, kMaxThreads);
-  int64_t blocks = llvm::divideCeil(points, threads);
-  gpu::LaunchOp launch = createLaunch(blocks, threads);
+  auto [launch, threads, blocks, points] = launchPerPoint(parallel, ranges);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&launch.getBody().front());
   Value id = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().x, c(threads)),
       launch.getThreadIds().x);
-  Value inRange =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id, c(points));
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id,
+                                        toValue(points));
   auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   SmallVector<Value> ivs(numLoops);
@@ -620,7 +703,7 @@ std::pair<int64_t, int64_t> KernelBuilder::buildPerPoint() {
   std::function<void(unsigned)> emit = [&](unsigned r) {
     if (r < reduction.size()) {
       auto loop =
-          scf::ForOp::create(b, loc, c(0), c(ranges[reduction[r]]), c(1));
+          scf::ForOp::create(b, loc, c(0), range(reduction[r], ranges), c(1));
       OpBuilder::InsertionGuard inner(b);
       b.setInsertionPoint(loop.getBody()->getTerminator());
       ivs[reduction[r]] = loop.getInductionVar();
@@ -684,9 +767,9 @@ std::pair<int64_t, int64_t> KernelBuilder::buildPerRow(const Combiner &combiner,
   SmallVector<unsigned> parallel, reduction;
   for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
     (it == utils::IteratorType::parallel ? parallel : reduction).push_back(i);
-  int64_t points = 1, reduced = 1;
-  for (unsigned d : parallel)
-    points = satMul(points, ranges[d]);
+  // The reduced length is static (the pass asks for it); the outputs may
+  // be counted at run time: one workgroup each, at least one.
+  int64_t reduced = 1;
   for (unsigned d : reduction)
     reduced = satMul(reduced, ranges[d]);
   int64_t threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(reduced),
@@ -694,18 +777,34 @@ std::pair<int64_t, int64_t> KernelBuilder::buildPerRow(const Combiner &combiner,
   OpOperand &init = op.getDpsInitsMutable()[0];
   Type elt = getElementTypeOrSelf(init.get().getType());
 
-  gpu::LaunchOp launch = createLaunch(points, threads);
+  OpFoldResult points = countPoints(parallel, ranges);
+  std::optional<int64_t> knownPoints = getConstantIntValue(points);
+  gpu::LaunchOp launch =
+      knownPoints ? createLaunch(*knownPoints, threads)
+                  : createLaunch(arith::MaxUIOp::create(
+                                     b, loc, cast<Value>(points), c(1)),
+                                 threads);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&launch.getBody().front());
   Value tid = launch.getThreadIds().x;
-  SmallVector<Value> ivs(numLoops);
-  delinearize(launch.getBlockIds().x, parallel, ivs);
   // Shared local memory, address space 3 (the OpenCL workgroup space, as
-  // convert-xpu-to-gpu allocates it).
+  // convert-xpu-to-gpu allocates it), at the top of the kernel.
   Value slm = memref::AllocOp::create(
       b, loc,
       MemRefType::get({threads}, elt, MemRefLayoutAttrInterface(),
                       b.getI64IntegerAttr(3)));
+  if (!knownPoints) {
+    // No outputs (a batch of 0): the one workgroup does nothing, all of
+    // its work-items alike (no barrier is left waiting).
+    auto any = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                              launch.getBlockIds().x, cast<Value>(points)),
+        /*withElseRegion=*/false);
+    b.setInsertionPointToStart(&any.getThenRegion().front());
+  }
+  SmallVector<Value> ivs(numLoops);
+  delinearize(launch.getBlockIds().x, parallel, ivs);
   Value identity = arith::getIdentityValue(combiner.kind, elt, b, loc);
   auto combine = [&](Value x, Value y) -> Value {
     return arith::getReductionOp(combiner.kind, b, loc, x, y);
@@ -817,7 +916,7 @@ std::pair<int64_t, int64_t> KernelBuilder::buildPerRow(const Combiner &combiner,
   b.setInsertionPointToEnd(&launch.getBody().front());
   gpu::TerminatorOp::create(b, loc);
   sinkConstants(launch);
-  return {points, threads};
+  return {knownPoints ? *knownPoints : kRunTime, threads};
 }
 
 std::pair<int64_t, int64_t> KernelBuilder::buildTiledTranspose() {
@@ -961,19 +1060,25 @@ struct XPULinalgToGPULoopsPass
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (!op->getParentOfType<gpu::LaunchOp>() &&
-          isGPUMappable(op, allowBF16, stridedOperands || copies.contains(op)))
+          isGPUMappable(op, allowBF16, stridedOperands || copies.contains(op),
+                        dynamicShapes))
         ops.push_back(op);
     });
     for (linalg::LinalgOp op : ops) {
+      // Over the static ranges; a dynamic one is counted at run time (a
+      // dynamic reduced length keeps the reduction in a loop).
       int64_t reduced = 1, reductions = 0, points = 1;
+      bool dynamicReduction = false;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray())) {
-        if (it == utils::IteratorType::reduction) {
+        bool reduction = it == utils::IteratorType::reduction;
+        reductions += reduction;
+        if (ShapedType::isDynamic(ranges[i]))
+          dynamicReduction |= reduction;
+        else if (reduction)
           reduced = satMul(reduced, ranges[i]);
-          ++reductions;
-        } else {
+        else
           points = satMul(points, ranges[i]);
-        }
       }
       // Every kernel below covers the parallel points with a 1-D grid (a
       // workgroup per output for row reductions, up to kMaxThreads
@@ -998,13 +1103,24 @@ struct XPULinalgToGPULoopsPass
       KernelBuilder builder(b, op, asserts, flags);
       bool contraction = linalg::isaContractionOpInterface(op);
       std::optional<Combiner> combiner;
-      if (reductions > 0 && reduced >= kRowThreshold && !contraction)
+      if (reductions > 0 && !dynamicReduction && reduced >= kRowThreshold &&
+          !contraction)
         combiner = matchCombiner(op);
       std::string what = llvm::formatv(
           "{0} over {1}", op->getName().getStringRef(),
-          llvm::join(llvm::map_range(
-                         ranges, [](int64_t r) { return std::to_string(r); }),
+          llvm::join(llvm::map_range(ranges,
+                                     [](int64_t r) {
+                                       return ShapedType::isDynamic(r)
+                                                  ? std::string("?")
+                                                  : std::to_string(r);
+                                     }),
                      "x"));
+      // A count of workgroups, or one read at run time.
+      auto groupsText = [](int64_t groups) {
+        return groups == KernelBuilder::kRunTime
+                   ? std::string("a run-time count of")
+                   : std::to_string(groups);
+      };
       auto remark = [&](StringRef category) {
         return remark::passed(op.getLoc(),
                               remarkOpts("xpu-linalg-to-gpu-loops", category));
@@ -1024,7 +1140,7 @@ struct XPULinalgToGPULoopsPass
         remark("RowReduction") << remark::reason(
             "{0}: row reduction, one workgroup of {1} work-items per output "
             "({2} workgroups), {3} over {4} elements combined {5}",
-            what, threads, groups,
+            what, threads, groupsText(groups),
             arith::stringifyAtomicRMWKind(combiner->kind), reduced,
             bySubgroup
                 ? llvm::formatv("by subgroups of {0} (gpu.subgroup_reduce), "
@@ -1043,22 +1159,26 @@ struct XPULinalgToGPULoopsPass
             "{0}: one work-item per {1} consecutive elements, vectors of {1} "
             "where the buffers are aligned to them (element by element "
             "otherwise), {2} workgroup(s) of {3}",
-            what, width, groups, threads);
+            what, width, groupsText(groups), threads);
       } else {
         auto [groups, threads] = builder.buildPerPoint();
         if (reductions == 0) {
           remark("Elementwise") << remark::reason(
               "{0}: one work-item per element, {1} workgroup(s) of {2}", what,
-              groups, threads);
+              groupsText(groups), threads);
         } else {
           StringRef why = contraction ? "a contraction"
+                          : dynamicReduction
+                              ? "a reduced length known at run time"
                           : reduced < kRowThreshold
                               ? "fewer reduced elements than a workgroup"
                               : "no associative combiner";
           remark("PerOutput") << remark::reason(
               "{0}: one work-item per output, {1} workgroup(s) of {2}, {3} "
               "elements reduced in a loop ({4})",
-              what, groups, threads, reduced, why);
+              what, groupsText(groups), threads,
+              dynamicReduction ? std::string("?") : std::to_string(reduced),
+              why);
         }
       }
       if (flags) {
