@@ -37,6 +37,10 @@ from . import _cache, _export, _paths, _program, _targets, _trace
 from ._errors import CompileError
 from ._program import Artifact, Callable, check_inputs
 
+# The targets whose kernels take a dynamic batch (their GEMM programs and
+# generic kernels are counted at run time).
+DYNAMIC_TARGETS = ("cpu", "opencl")
+
 _PRECISIONS = {torch.float32: "f32", torch.float64: "f64",
                torch.float16: "f16", torch.bfloat16: "bf16"}
 
@@ -471,7 +475,8 @@ def compile(module, example_inputs, target="cpu", precision=None,
         batch and the sequence of one input). Dynamic k or n dimensions of
         a GEMM (a sequence that is contracted, as in attention scores) run
         on the generic path. An input of another rank or with another size
-        in a static dimension raises ValueError. Target "cpu" only so far.
+        in a static dimension raises ValueError. Targets "cpu" and
+        "opencl" (DYNAMIC_TARGETS) so far.
 
     Target "cuda": the inputs, the weights (module.cuda()) and the outputs
     are CUDA tensors of one device; the compiled code reads and writes them
@@ -542,10 +547,11 @@ def compile(module, example_inputs, target="cpu", precision=None,
     _targets.require(target)
     check_inputs(example_inputs, target, "example input", grad=False)
     dynamic = _export.normalize_dynamic(dynamic, example_inputs)
-    if dynamic and target != "cpu":
-        raise ValueError(f"xpu_opt: dynamic= compiles for target 'cpu' only "
-                         f"so far (the GPU pipelines need static shapes), "
-                         f"not {target!r}")
+    if dynamic and target not in DYNAMIC_TARGETS:
+        raise ValueError(f"xpu_opt: dynamic= compiles for targets "
+                         f"{', '.join(map(repr, DYNAMIC_TARGETS))} only so "
+                         f"far (the Xe and NVIDIA kernels need static "
+                         f"shapes), not {target!r}")
     compiled = CompiledModule(module, target, precision, optimize,
                               options, extra_args, freeze, tune, dynamic)
     compiled.variant(tuple(t.detach() for t in example_inputs))

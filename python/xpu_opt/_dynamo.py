@@ -43,7 +43,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from . import _paths, _report, _targets, _trace
+from . import _compile, _paths, _report, _targets, _trace
 
 NAME = "xpu_opt"
 
@@ -357,8 +357,9 @@ class _Partition(torch.nn.Module):
         self.size_slots = tuple(size_slots)
         self.ops = tuple(ops)
         self.options = options
-        # A dynamic-shape graph's partition on the cpu target: (dimensions
-        # of each activation, {size slot: (activation, dimension)}), and it
+        # A dynamic-shape graph's partition on a target of
+        # _compile.DYNAMIC_TARGETS: (dimensions of each activation, {size
+        # slot: (activation, dimension)}), and it
         # compiles once, with those dimensions `?`; None: it is specialized
         # on its sizes and shapes (_dynamic_plan says when).
         self.dynamic = dynamic
@@ -561,14 +562,15 @@ def _symbol(value):
 
 
 def _dynamic_plan(node, weight_slots, size_slots, options):
-    """For a partition of a dynamic-shape graph on the cpu target: the
+    """For a partition of a dynamic-shape graph on a target that compiles
+    dynamic dimensions (_compile.DYNAMIC_TARGETS): the
     dynamic dimensions of each activation (its symbolic sizes) and, for
     each size argument that is symbolic, the activation dimension it is
     (the other sizes, float attributes and specialized numbers, are
     specialized on as before); None when the partition has no symbolic
     size, or a symbolic size that is not a dimension of an activation
     (then it is specialized on every size)."""
-    if options["target"] != "cpu":
+    if options["target"] not in _compile.DYNAMIC_TARGETS:
         return None
     activations = [a for i, a in enumerate(node.args)
                    if i not in weight_slots and i not in size_slots]

@@ -451,10 +451,10 @@ class _Variant:
         rt = self.program.runtime
         if rt is None:
             return self._run_host(args, generation)
-        if self.dynamic:
+        if self.dynamic and self.target == "cuda":
             raise ValueError(f"xpu_opt: a module with dynamic dimensions "
-                             f"runs on target 'cpu' only so far, not "
-                             f"{self.target!r}")
+                             f"runs on targets 'cpu' and 'opencl' only so "
+                             f"far, not {self.target!r}")
         with rt.lock:
             if self.target == "cuda":
                 return self._run_cuda(args, generation)
@@ -550,11 +550,13 @@ class _Variant:
                                  torch.device("cuda", rt.device), " on cuda",
                                  result_descs)
 
-    def _buffer(self, i):
+    def _buffer(self, i, shape):
+        """The device buffer of argument `i`, of `shape` (this call's: a
+        dynamic dimension changes it from call to call)."""
         buf = self.buffers.get(i)
-        if buf is None:
+        if buf is None or buf.shape != tuple(shape):
             spec = self.plan["inputs"][i]
-            buf = DeviceBuffer(self.program.runtime, spec["shape"],
+            buf = DeviceBuffer(self.program.runtime, shape,
                                DTYPES[spec["dtype"]], descriptor)
             self.buffers[i] = buf
         return buf
@@ -562,14 +564,15 @@ class _Variant:
     def _run_device(self, args, generation):
         rt = self.program.runtime
         rt.last_error()  # not this call's
-        c_args, changed = [], False
+        c_args, changed, tensors = [], False, []
         for i, a in enumerate(args):
             t = self._tensor(i, a)
+            tensors.append(t)
             if self.plan["inputs"][i].get("scalar"):
                 c_args.append(self._scalar(i, t))
                 changed |= i in self.pack_args
                 continue
-            buf = self._buffer(i)
+            buf = self._buffer(i, t.shape)
             # Inputs are copied every call. Weights (and any other operand
             # of pack) are copied when they differ from the buffer, which
             # holds what was packed (live weights), or when the frozen
@@ -583,10 +586,11 @@ class _Variant:
             elif generation != self.generation:
                 buf.write(t)
             c_args.append(ctypes.byref(buf.desc))
-        if self.outputs is None:
-            self.outputs = [DeviceBuffer(rt, s["shape"], DTYPES[s["dtype"]],
+        shapes = [tuple(s) for s in self._result_shapes(tensors)]
+        if self.outputs is None or [b.shape for b in self.outputs] != shapes:
+            self.outputs = [DeviceBuffer(rt, shape, DTYPES[s["dtype"]],
                                          descriptor)
-                            for s in self.plan["results"]]
+                            for shape, s in zip(shapes, self.plan["results"])]
         if self.pack:
             if changed or self._stale(None, generation):
                 if self.packed is None:

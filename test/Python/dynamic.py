@@ -1,4 +1,4 @@
-"""Dynamic batch (issue 27, part 3) on the cpu target.
+"""Dynamic batch (issue 27, part 3) on the cpu and opencl targets.
 
 * xpu_opt.compile(model, x, dynamic=True): one compiled variant serves
   batches of 1, 3, 17 and 64 rows (dimension 0 is `?` in the exported
@@ -65,8 +65,12 @@ def compile_dynamic():
                                          1e-5))
     v = the_variant(fast)
     assert v.dynamic and v.signature()[0][0] == (None, 32), v.signature()
-    assert v.pack_count == 1, f"packed {v.pack_count} times"
-    return f"max relative error {worst:.1e} (tolerance 1e-5), packed once"
+    # Once for every batch; not at all where the kernels read the weights
+    # as they are (opencl's SIMT kernels: no <fn>.pack).
+    packs = 1 if v.pack else 0
+    assert v.pack_count == packs, f"packed {v.pack_count} times, not {packs}"
+    return (f"max relative error {worst:.1e} (tolerance 1e-5), packed "
+            f"{v.pack_count} time(s)")
 
 
 class Tokens(nn.Module):
