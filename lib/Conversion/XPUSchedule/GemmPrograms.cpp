@@ -33,13 +33,19 @@ SmallVector<scf::ForallOp> mlir::xpu::collectGemmPrograms(Operation *root) {
   return result;
 }
 
-FailureOr<ConfigAttr> mlir::xpu::getProgramsConfig(scf::ForallOp programs) {
+FailureOr<ConfigAttr> mlir::xpu::getProgramsConfig(scf::ForallOp programs,
+                                                   bool allowDynamicRows) {
   ConfigAttr config;
+  GemmTileOp dynamicTile;
   WalkResult walk = programs.getBody()->walk([&](Operation *op) {
     ConfigAttr c;
-    if (auto tile = dyn_cast<GemmTileOp>(op))
+    if (auto tile = dyn_cast<GemmTileOp>(op)) {
+      if (!allowDynamicRows && tile.hasDynamicM()) {
+        dynamicTile = tile;
+        return WalkResult::interrupt();
+      }
       c = tile.getConfig();
-    else if (auto fixup = dyn_cast<GemmFixupOp>(op))
+    } else if (auto fixup = dyn_cast<GemmFixupOp>(op))
       c = fixup.getConfig();
     else
       return WalkResult::advance();
@@ -48,6 +54,10 @@ FailureOr<ConfigAttr> mlir::xpu::getProgramsConfig(scf::ForallOp programs) {
     config = c;
     return WalkResult::advance();
   });
+  if (dynamicTile)
+    return dynamicTile.emitError()
+           << "a tile with a dynamic m: these kernels need static shapes "
+              "(the SIMT kernels read the rows at run time)";
   if (walk.wasInterrupted() || !config)
     return programs.emitError()
            << "the GEMM tiles of one kernel must share one #xpu.config";

@@ -993,7 +993,8 @@ struct ConvertXPUToGPUPass final
 LogicalResult ConvertXPUToGPUPass::convert(RewriterBase &rewriter,
                                            scf::ForallOp programs,
                                            TargetAttr target) {
-  FailureOr<ConfigAttr> config = getProgramsConfig(programs);
+  FailureOr<ConfigAttr> config =
+      getProgramsConfig(programs, /*allowDynamicRows=*/true);
   if (failed(config))
     return failure();
   Type operandType;

@@ -614,6 +614,19 @@ void SelectStrategyPass::runOnOperation() {
       return;
     }
     if (gemm.getConfigAttr()) {
+      Attribute handKnobs = gemm.getConfigAttr().getBackend();
+      if (dynamic && handKnobs && !isa<SimtConfigAttr>(handKnobs)) {
+        auto named = dyn_cast<GemmBackendAttrInterface>(handKnobs);
+        gemm.emitError()
+            << kPassArg << ": the config written by hand is for the "
+            << (named ? named.getBackendName() : StringRef("unknown"))
+            << " backend, whose kernels size descriptors and grids from "
+               "static shapes, but the GEMM "
+            << describeGemmShape(gemm)
+            << " has a dynamic m; the simt backend takes it";
+        hadError = true;
+        return;
+      }
       if (verifyHandConfig(gemm, target))
         ++numKept;
       else
