@@ -2,7 +2,8 @@
 // (convert-xpu-to-gpu), the other statically shaped linalg ops become
 // one-thread-per-element kernels; each is OpenCL SPIR-V in its own
 // gpu.binary, launched with bare pointers; the host allocates shared memory
-// through the runtime and keeps the dynamically shaped generator on the CPU.
+// through the runtime. The dynamically shaped generator is a kernel too,
+// its work-items counted from its size at run time.
 
 // RUN: xpu-opt %s --xpu-spirv-pipeline | FileCheck %s
 // RUN: xpu-opt %s --xpu-spirv-pipeline=optimize=false | FileCheck %s --check-prefix=NOOPT
@@ -17,13 +18,15 @@
 // CHECK-NOT: gpu.launch_func
 // CHECK: llvm.call @mgpuStreamSynchronize(%[[S]])
 // CHECK: gpu.binary @forward_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.1, [Addresses, Float16, Float16Buffer, Float64, Int8, Int16, Int64, Kernel, SubgroupDispatch, DeviceEnqueue], []>
-// CHECK-NOT: gpu.binary
-// The generator has a dynamic shape: a host loop on shared memory.
+// The generator has a dynamic shape: a kernel of 256 work-items per
+// workgroup, ceil(n / 256) of them (at least one), n passed to it.
 // CHECK-LABEL: llvm.func @gen(
-// CHECK-NOT: gpu.launch_func
+// CHECK-SAME: %[[N:.*]]: i64)
 // CHECK: llvm.call @mgpuMemAlloc
-// CHECK-NOT: gpu.launch_func
 // CHECK-NOT: llvm.call @malloc
+// CHECK: gpu.launch_func <%{{.*}} : !llvm.ptr> @gen_kernel::@gen_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 args(%[[N]] : i64
+// CHECK: gpu.binary @gen_kernel
+// CHECK-NOT: gpu.binary
 
 // Without it, the GEMM kernel and an elementwise kernel for bias + ReLU.
 // NOOPT-LABEL: llvm.func @forward(
@@ -38,6 +41,7 @@
 // NOOPT: llvm.call @mgpuMemFree
 // NOOPT-NOT: gpu.launch_func
 // NOOPT-COUNT-2: gpu.binary @forward_kernel{{[_0-9]*}} [#gpu.object<#spirv.target_env<#spirv.vce<v1.1, [Addresses, Float16, Float16Buffer, Float64, Int8, Int16, Int64, Kernel, SubgroupDispatch, DeviceEnqueue], []>
+// NOOPT: gpu.binary @gen_kernel
 // NOOPT-NOT: gpu.binary
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
