@@ -71,8 +71,13 @@ void mlir::xpu::addXPUNVVMFrontEnd(OpPassManager &pm,
   // the GEMMs the tensor cores take, whose operands xpu-materialize-layouts
   // then pads to the pitch the kernels read (in <fn>.pack for weights); SIMT
   // configs for the f32 (without tf32) and f64 ones.
-  detail::addGPUFrontEnd(
-      pm, detail::getGPUFrontEndOptions(options, options.chip, "auto"));
+  detail::GPUFrontEndOptions frontEnd =
+      detail::getGPUFrontEndOptions(options, options.chip, "auto");
+  // A dynamic batch or m: the SIMT kernels and the generic ones read it at
+  // run time (the tensor-core kernels need a static m: the strategy gives
+  // such GEMMs SIMT configs).
+  frontEnd.dynamicRows = true;
+  detail::addGPUFrontEnd(pm, frontEnd);
   if (options.cInterfaces)
     pm.addPass(createXPUExportCInterfacesPass());
 }
@@ -102,6 +107,10 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
   // Conversions, pads and other elementwise kernels move 16 bytes per
   // access (ld/st.global.v4).
   loops.vectorize = true;
+  // Ops over a dynamic batch read their sizes on the host
+  // (xpu-bound-dynamic-kernel-memrefs below gives their bare pointers a
+  // static shape).
+  loops.dynamicShapes = true;
   pm.addPass(createXPULinalgToGPULoopsPass(loops));
   pm.addNestedPass<func::FuncOp>(createXPUSharedAllocsToDynamicPass());
   pm.addPass(createLowerAffinePass());
@@ -110,6 +119,8 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
   // constants become shifts).
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
+  // Kernels over a dynamic batch take bare pointers of a static bound.
+  pm.addPass(createXPUBoundDynamicKernelMemRefsPass());
   pm.addNestedPass<func::FuncOp>(createXPUAsyncLaunchesPass());
   pm.addPass(createXPUSanitizeKernelNamesPass());
 

@@ -451,10 +451,6 @@ class _Variant:
         rt = self.program.runtime
         if rt is None:
             return self._run_host(args, generation)
-        if self.dynamic and self.target == "cuda":
-            raise ValueError(f"xpu_opt: a module with dynamic dimensions "
-                             f"runs on targets 'cpu' and 'opencl' only so "
-                             f"far, not {self.target!r}")
         with rt.lock:
             if self.target == "cuda":
                 return self._run_cuda(args, generation)
@@ -544,11 +540,19 @@ class _Variant:
         rt = self.program.runtime
         rt.last_error()  # not this call's
         rt.set_stream(_current_raw_stream(rt.device) or _CU_STREAM_LEGACY)
+        device = torch.device("cuda", rt.device)
+        if self.dynamic:
+            # Descriptors of this call's shapes (a dynamic dimension
+            # changes them from call to call).
+            c_args, tensors, keep = self._c_args(args)
+            results = self._call_direct(c_args, tensors, generation, device,
+                                        " on cuda")
+            del keep
+            return results
         arg_descs, result_descs = self._reused_descriptors()
         c_args, tensors, _ = self._c_args(args, arg_descs)
-        return self._call_direct(c_args, tensors, generation,
-                                 torch.device("cuda", rt.device), " on cuda",
-                                 result_descs)
+        return self._call_direct(c_args, tensors, generation, device,
+                                 " on cuda", result_descs)
 
     def _buffer(self, i, shape):
         """The device buffer of argument `i`, of `shape` (this call's: a

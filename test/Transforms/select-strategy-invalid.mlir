@@ -210,21 +210,10 @@ func.func @dynamic_rows_on_xe(%a: tensor<?x256xf32>, %b: tensor<256x128xf32>) ->
 
 // -----
 
-// NVIDIA kernels take bare pointers to static shapes: no dynamic m there.
-module attributes {xpu.target = #xpu.target<"sm_90">} {
-func.func @dynamic_rows_on_nvidia(%a: tensor<?x256xf32>, %b: tensor<256x128xf32>) -> tensor<?x128xf32> {
-  // expected-error @+1 {{xpu-select-strategy: the GEMM ?x128x256 has a dynamic m, which the kernels for sm_90 do not take; a dynamic m of an unbatched GEMM compiles for the cpu and SPIR-V (opencl) targets}}
-  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<?x256xf32>, tensor<256x128xf32>) -> tensor<?x128xf32>
-  return %g : tensor<?x128xf32>
-}
-}
-
-// -----
-
 // A dynamic batch of a batched GEMM: no GPU kernel takes it.
 module attributes {xpu.target = #xpu.target<"pvc">} {
 func.func @dynamic_batch(%a: tensor<?x8x256xf32>, %b: tensor<?x256x128xf32>) -> tensor<?x8x128xf32> {
-  // expected-error @+1 {{xpu-select-strategy: the GEMM ?x(8x128x256) has a dynamic batched shape, which the kernels for pvc do not take}}
+  // expected-error @+1 {{xpu-select-strategy: the GEMM ?x(8x128x256) has a dynamic batched shape, which the kernels for pvc do not take; a dynamic m of an unbatched GEMM compiles for the cpu, SPIR-V (opencl) and NVIDIA (cuda) targets}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<?x8x256xf32>, tensor<?x256x128xf32>) -> tensor<?x8x128xf32>
   return %g : tensor<?x8x128xf32>
 }

@@ -463,6 +463,35 @@ def XPUSPIRVLegalizeHugeMemRefsPass
   ];
 }
 
+def XPUBoundDynamicKernelMemRefsPass
+    : Pass<"xpu-bound-dynamic-kernel-memrefs", "ModuleOp"> {
+  let summary = "Give kernel memref arguments with a dynamic leading "
+                "dimension a static bound, for bare-pointer kernels";
+  let description = [{
+    A bare-pointer kernel (the NVVM pipeline's) takes statically shaped
+    memrefs only: the callee rebuilds the descriptor from the static shape.
+    The kernels over a dynamic batch (`xpu-linalg-to-gpu-loops`
+    `dynamic-shapes`, the SIMT GEMM tiles with a `rows` operand) read their
+    sizes from index arguments and use a memref argument only through its
+    strides and offset. For every kernel argument (`gpu.func` with
+    `kernel`) whose leading dimension alone is dynamic, with static strides
+    and offset, this pass makes that dimension a static bound that no
+    buffer reaches (at most 2^31 - 1 rows: the grid's limit), keeping the
+    layout, and reinterprets the operand of every `gpu.launch_func` of the
+    kernel with that shape (`memref.reinterpret_cast`). Where the kernel
+    reads such a dimension (a `memref.dim` that outlining sank into it) the
+    size becomes an index argument of its own, appended to the kernel's
+    arguments and read on the host at each launch: the bound is not the
+    size. `xpu-nvvm-pipeline` runs it after outlining.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numBounded", "num-bounded",
+              "kernel arguments given a static leading dimension">
+  ];
+}
+
 def XPUGuardZeroTripLoopsPass : Pass<"xpu-guard-zero-trip-loops"> {
   let summary = "Give loops with results a guard, so that a loop that runs "
                 "zero times returns its init values after SPIR-V conversion";

@@ -1,6 +1,7 @@
 //===- GemmPrograms.cpp - GEMM programs to GPU kernels --------------------===//
 
 #include "xpu/Conversion/XPUSchedule/GemmPrograms.h"
+#include "xpu/Dialect/XPU/IR/GemmBackendInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -33,14 +34,16 @@ SmallVector<scf::ForallOp> mlir::xpu::collectGemmPrograms(Operation *root) {
   return result;
 }
 
-FailureOr<ConfigAttr> mlir::xpu::getProgramsConfig(scf::ForallOp programs,
-                                                   bool allowDynamicRows) {
+FailureOr<ConfigAttr> mlir::xpu::getProgramsConfig(scf::ForallOp programs) {
   ConfigAttr config;
   GemmTileOp dynamicTile;
   WalkResult walk = programs.getBody()->walk([&](Operation *op) {
     ConfigAttr c;
     if (auto tile = dyn_cast<GemmTileOp>(op)) {
-      if (!allowDynamicRows && tile.hasDynamicM()) {
+      // Only the SIMT kernels (configs without knobs, or #xpu.simt ones)
+      // read a dynamic m at run time.
+      Attribute knobs = tile.getConfig().getBackend();
+      if (tile.hasDynamicM() && knobs && !isa<SimtConfigAttr>(knobs)) {
         dynamicTile = tile;
         return WalkResult::interrupt();
       }
@@ -54,10 +57,15 @@ FailureOr<ConfigAttr> mlir::xpu::getProgramsConfig(scf::ForallOp programs,
     config = c;
     return WalkResult::advance();
   });
-  if (dynamicTile)
+  if (dynamicTile) {
+    auto backend = dyn_cast<GemmBackendAttrInterface>(
+        getGemmBackendAttr(dynamicTile.getConfig()));
     return dynamicTile.emitError()
-           << "a tile with a dynamic m: these kernels need static shapes "
-              "(the SIMT kernels read the rows at run time)";
+           << "a tile with a dynamic m and a config for the "
+           << (backend ? backend.getBackendName() : StringRef("unknown"))
+           << " backend, whose kernels need static shapes (the SIMT kernels "
+              "read the rows at run time)";
+  }
   if (walk.wasInterrupted() || !config)
     return programs.emitError()
            << "the GEMM tiles of one kernel must share one #xpu.config";

@@ -993,8 +993,7 @@ struct ConvertXPUToGPUPass final
 LogicalResult ConvertXPUToGPUPass::convert(RewriterBase &rewriter,
                                            scf::ForallOp programs,
                                            TargetAttr target) {
-  FailureOr<ConfigAttr> config =
-      getProgramsConfig(programs, /*allowDynamicRows=*/true);
+  FailureOr<ConfigAttr> config = getProgramsConfig(programs);
   if (failed(config))
     return failure();
   Type operandType;

@@ -1,7 +1,7 @@
-// A dynamically shaped elementwise op on the caller's buffer: the Xe and
-// NVVM kernels take bare pointers to static shapes, so there it stays a
-// host loop over device memory, which those pipelines reject unless told
-// not to check; the SPIR-V pipeline's kernels read the rows at run time.
+// A dynamically shaped elementwise op on the caller's buffer: the Xe
+// pipeline leaves it a host loop over device memory, which it rejects
+// unless told not to check; the SPIR-V and NVVM pipelines' kernels read
+// the rows at run time.
 func.func @scale(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
   %c0 = arith.constant 0 : index
   %two = arith.constant 2.0 : f32

@@ -63,10 +63,10 @@ public:
 SmallVector<scf::ForallOp> collectGemmPrograms(Operation *root);
 
 /// The config shared by the tile ops of `programs`; an error at the forall
-/// when its tile ops disagree, and at a tile with a dynamic m unless the
-/// backend reads the rows at run time (`allowDynamicRows`).
-FailureOr<ConfigAttr> getProgramsConfig(scf::ForallOp programs,
-                                        bool allowDynamicRows = false);
+/// when its tile ops disagree, and at a tile with a dynamic m whose config
+/// is not for the SIMT kernels (the only ones that read the rows at run
+/// time).
+FailureOr<ConfigAttr> getProgramsConfig(scf::ForallOp programs);
 
 /// The grid size of `programs` (its static upper bound).
 int64_t getProgramCount(scf::ForallOp programs);

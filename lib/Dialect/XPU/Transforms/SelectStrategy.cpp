@@ -598,13 +598,13 @@ void SelectStrategyPass::runOnOperation() {
     // A dynamic m: the SIMT kernels read the rows at run time, the matrix
     // backends size their grids and descriptors from static shapes.
     bool dynamic = gemm.hasDynamicShape();
-    if (dynamic && (gemm.isBatched() || target.isNvidia())) {
+    if (dynamic && gemm.isBatched()) {
       gemm.emitError() << kPassArg << ": the GEMM " << describeGemmShape(gemm)
-                       << " has a dynamic "
-                       << (gemm.isBatched() ? "batched shape" : "m")
-                       << ", which the kernels for " << target.getChip()
+                       << " has a dynamic batched shape, which the kernels for "
+                       << target.getChip()
                        << " do not take; a dynamic m of an unbatched GEMM "
-                          "compiles for the cpu and SPIR-V (opencl) targets";
+                          "compiles for the cpu, SPIR-V (opencl) and NVIDIA "
+                          "(cuda) targets";
       hadError = true;
       return;
     }
@@ -634,6 +634,21 @@ void SelectStrategyPass::runOnOperation() {
       return;
     }
     FailureOr<GemmBackendAttrInterface> knobs = chooseBackend(gemm, target);
+    if (succeeded(knobs) && dynamic && !isa<SimtConfigAttr>(*knobs) && !named &&
+        target.isNvidia()) {
+      // The NVVM pipeline lowers SIMT configs too: a dynamic m runs there.
+      remark::missed(gemm.getLoc(), remarkOpts(kPassArg, "DynamicRows"))
+          << remark::reason(
+                 "simt backend, not {0}: the GEMM {1} has a dynamic m, which "
+                 "the tensor-core kernels do not take (they size grids and "
+                 "TMA descriptors from static shapes); the SIMT kernels read "
+                 "it at run time",
+                 knobs->getBackendName(), describeGemmShape(gemm));
+      knobs = cast<GemmBackendAttrInterface>(
+          cast<GemmBackendAttrInterface>(
+              SimtConfigAttr::get(gemm.getContext(), /*vector=*/1))
+              .getCandidateKnobs(target, getOperandType(gemm)));
+    }
     if (succeeded(knobs) && dynamic && !isa<SimtConfigAttr>(*knobs)) {
       gemm.emitError() << kPassArg << ": the GEMM " << describeGemmShape(gemm)
                        << " has a dynamic m, which the "
