@@ -50,6 +50,14 @@ config.substitutions.append(
                 os.path.join(config.xpu_src_root, "test", "lib",
                              "spirv_val_dir.py"))))
 
+# Two pipeline outputs with SPIR-V gpu.binary blobs: the same IR, and the
+# same valid SPIR-V up to id numbering.
+config.substitutions.append(
+    ("%same-binaries",
+     "%s %s" % (config.python_executable,
+                os.path.join(config.xpu_src_root, "test", "lib",
+                             "same_binaries.py"))))
+
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
@@ -72,7 +80,8 @@ config.substitutions.append(
      ":handle_segv=0:handle_sigbus=0" if config.xpu_sanitizers else ""))
 
 import shutil
-if shutil.which("spirv-val") and shutil.which("spirv-dis"):
+if all(shutil.which(t)
+       for t in ("spirv-val", "spirv-dis", "spirv-opt", "spirv-as")):
     config.available_features.add("spirv-tools")
 
 # Vendor compilers (scripts/setup.sh). `ocloc`: Intel's offline compiler with
