@@ -105,8 +105,12 @@ void mlir::xpu::buildXPUXePipeline(OpPassManager &pm,
                                    const XPUXePipelineOptions &options) {
   // Precision (resolvePrecision): DPAS multiplies bf16 or f16, so an f32
   // model gets bf16 operands converted once at pack time.
-  detail::addGPUFrontEnd(
-      pm, detail::getGPUFrontEndOptions(options, options.chip, "xe"));
+  detail::GPUFrontEndOptions frontEnd =
+      detail::getGPUFrontEndOptions(options, options.chip, "xe");
+  // A dynamic batch or m: the 2D block descriptors take the rows at run
+  // time, and so do the generic kernels.
+  frontEnd.dynamicRows = true;
+  detail::addGPUFrontEnd(pm, frontEnd);
   pm.addNestedPass<func::FuncOp>(createXPUScheduleGemmPass());
   pm.addPass(createXPUConvertXPUToXeGPUPass());
   // The rest of the work (weight layouts and conversions in <fn>.pack,
@@ -128,6 +132,8 @@ void mlir::xpu::buildXPUXePipeline(OpPassManager &pm,
   XPULinalgToGPULoopsPassOptions loops;
   loops.stridedCopies = true;
   loops.stridedOperands = true;
+  // Ops over a dynamic batch (XeVM kernels take whole descriptors).
+  loops.dynamicShapes = true;
   pm.addPass(createXPULinalgToGPULoopsPass(loops));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createGpuKernelOutliningPass());

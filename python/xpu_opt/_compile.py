@@ -39,7 +39,7 @@ from ._program import Artifact, Callable, check_inputs
 
 # The targets whose kernels take a dynamic batch (their GEMM programs and
 # generic kernels are counted at run time).
-DYNAMIC_TARGETS = ("cpu", "opencl", "cuda")
+DYNAMIC_TARGETS = ("cpu", "opencl", "levelzero", "cuda")
 
 _PRECISIONS = {torch.float32: "f32", torch.float64: "f64",
                torch.float16: "f16", torch.bfloat16: "bf16"}
@@ -475,9 +475,9 @@ def compile(module, example_inputs, target="cpu", precision=None,
         batch and the sequence of one input). Dynamic k or n dimensions of
         a GEMM (a sequence that is contracted, as in attention scores) run
         on the generic path. An input of another rank or with another size
-        in a static dimension raises ValueError. Targets "cpu", "opencl"
-        and "cuda" (DYNAMIC_TARGETS) so far; on cuda the GEMMs of a dynamic
-        m run on the SIMT kernels, not the tensor cores.
+        in a static dimension raises ValueError. Every target
+        (DYNAMIC_TARGETS); on cuda the GEMMs of a dynamic m run on the SIMT
+        kernels, not the tensor cores.
 
     Target "cuda": the inputs, the weights (module.cuda()) and the outputs
     are CUDA tensors of one device; the compiled code reads and writes them
@@ -551,8 +551,7 @@ def compile(module, example_inputs, target="cpu", precision=None,
     if dynamic and target not in DYNAMIC_TARGETS:
         raise ValueError(f"xpu_opt: dynamic= compiles for targets "
                          f"{', '.join(map(repr, DYNAMIC_TARGETS))} only so "
-                         f"far (the Xe kernels need static shapes), not "
-                         f"{target!r}")
+                         f"far, not {target!r}")
     compiled = CompiledModule(module, target, precision, optimize,
                               options, extra_args, freeze, tune, dynamic)
     compiled.variant(tuple(t.detach() for t in example_inputs))

@@ -1,4 +1,8 @@
 // RUN: xpu-opt %s --pass-pipeline='builtin.module(func.func(xpu-select-strategy{backend=simt}))' --xpu-remarks --verify-diagnostics | FileCheck %s
+// The Xe kernels take a dynamic m too (their 2D block descriptors take the
+// rows at run time): the auto choice on pvc.
+// RUN: xpu-opt %s --pass-pipeline='builtin.module(func.func(xpu-select-strategy))' | FileCheck %s --check-prefix=XE
+// XE: schedule = data_parallel, backend = #xpu.xe<grf_mode = {{128|256}}>>
 // A forced schedule other than data_parallel is refused for a dynamic m.
 // RUN: not xpu-opt %s --pass-pipeline='builtin.module(func.func(xpu-select-strategy{backend=simt schedule=stream_k}))' 2>&1 | FileCheck %s --check-prefix=FORCED
 

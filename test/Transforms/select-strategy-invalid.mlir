@@ -197,35 +197,11 @@ func.func @nvgpu_on_pvc(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>) -> t
 
 // -----
 
-// A dynamic batch of rows: the Xe kernels size their descriptors and grids
-// from static shapes (the SIMT kernels read the rows at run time:
-// select-strategy.mlir, @dynamic_rows_simt).
-module attributes {xpu.target = #xpu.target<"pvc">} {
-func.func @dynamic_rows_on_xe(%a: tensor<?x256xf32>, %b: tensor<256x128xf32>) -> tensor<?x128xf32> {
-  // expected-error @+1 {{xpu-select-strategy: the GEMM ?x128x256 has a dynamic m, which the xe backend does not take (its kernels size descriptors and grids from static shapes); the simt backend does (backend=simt)}}
-  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<?x256xf32>, tensor<256x128xf32>) -> tensor<?x128xf32>
-  return %g : tensor<?x128xf32>
-}
-}
-
-// -----
-
 // A dynamic batch of a batched GEMM: no GPU kernel takes it.
 module attributes {xpu.target = #xpu.target<"pvc">} {
 func.func @dynamic_batch(%a: tensor<?x8x256xf32>, %b: tensor<?x256x128xf32>) -> tensor<?x8x128xf32> {
-  // expected-error @+1 {{xpu-select-strategy: the GEMM ?x(8x128x256) has a dynamic batched shape, which the kernels for pvc do not take; a dynamic m of an unbatched GEMM compiles for the cpu, SPIR-V (opencl) and NVIDIA (cuda) targets}}
+  // expected-error @+1 {{xpu-select-strategy: the GEMM ?x(8x128x256) has a dynamic batched shape, which the kernels for pvc do not take; a dynamic m of an unbatched GEMM compiles for every target}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) : (tensor<?x8x256xf32>, tensor<?x256x128xf32>) -> tensor<?x8x128xf32>
   return %g : tensor<?x8x128xf32>
-}
-}
-
-// -----
-
-// A config written by hand for the Xe kernels on a dynamic m.
-module attributes {xpu.target = #xpu.target<"pvc">} {
-func.func @dynamic_rows_hand_xe(%a: tensor<?x256xf16>, %b: tensor<256x128xf16>) -> tensor<?x128xf32> {
-  // expected-error @+1 {{xpu-select-strategy: the config written by hand is for the xe backend, whose kernels size descriptors and grids from static shapes, but the GEMM ?x128x256 has a dynamic m; the simt backend takes it}}
-  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [32, 32, 32], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<?x256xf16>, tensor<256x128xf16>) -> tensor<?x128xf32>
-  return %g : tensor<?x128xf32>
 }
 }

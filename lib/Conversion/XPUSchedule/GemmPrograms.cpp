@@ -40,10 +40,11 @@ FailureOr<ConfigAttr> mlir::xpu::getProgramsConfig(scf::ForallOp programs) {
   WalkResult walk = programs.getBody()->walk([&](Operation *op) {
     ConfigAttr c;
     if (auto tile = dyn_cast<GemmTileOp>(op)) {
-      // Only the SIMT kernels (configs without knobs, or #xpu.simt ones)
-      // read a dynamic m at run time.
+      // The SIMT kernels (configs without knobs, or #xpu.simt ones) and
+      // the Xe ones read a dynamic m at run time, not the tensor-core ones.
       Attribute knobs = tile.getConfig().getBackend();
-      if (tile.hasDynamicM() && knobs && !isa<SimtConfigAttr>(knobs)) {
+      if (tile.hasDynamicM() && knobs &&
+          !isa<SimtConfigAttr, XeConfigAttr>(knobs)) {
         dynamicTile = tile;
         return WalkResult::interrupt();
       }
@@ -63,8 +64,8 @@ FailureOr<ConfigAttr> mlir::xpu::getProgramsConfig(scf::ForallOp programs) {
     return dynamicTile.emitError()
            << "a tile with a dynamic m and a config for the "
            << (backend ? backend.getBackendName() : StringRef("unknown"))
-           << " backend, whose kernels need static shapes (the SIMT kernels "
-              "read the rows at run time)";
+           << " backend, whose kernels need static shapes (the SIMT and Xe "
+              "kernels read the rows at run time)";
   }
   if (walk.wasInterrupted() || !config)
     return programs.emitError()
@@ -136,11 +137,8 @@ FailureOr<gpu::GPUFuncOp> mlir::xpu::lowerProgramsToKernel(
     StringRef name, ArrayAttr targets, int64_t threads,
     GemmTileEmitter &emitter, int64_t dynamicSharedBytes, int64_t clusterSize) {
   Location loc = programs.getLoc();
+  // A dynamic count (a dynamic m) is read on the host.
   int64_t count = getProgramCount(programs);
-  if (ShapedType::isDynamic(count))
-    return programs.emitError()
-           << "GEMM programs need a static count on this backend (a dynamic "
-              "m runs on the SIMT kernels of SPIR-V targets only)";
 
   // What the body reads from above: constants are cloned into the kernel,
   // everything else is passed.
@@ -174,7 +172,8 @@ FailureOr<gpu::GPUFuncOp> mlir::xpu::lowerProgramsToKernel(
     // The grid is the program count: with it, integer range analysis bounds
     // the program id, so the kernels' tile arithmetic can be narrowed to
     // 32 bits where it fits (xpu-xe-pipeline).
-    if (count <= std::numeric_limits<int32_t>::max())
+    if (!ShapedType::isDynamic(count) &&
+        count <= std::numeric_limits<int32_t>::max())
       kernel.setKnownGridSizeAttr(
           rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(count), 1, 1}));
     Block &entry = kernel.getBody().front();
@@ -203,7 +202,11 @@ FailureOr<gpu::GPUFuncOp> mlir::xpu::lowerProgramsToKernel(
   if (clusterSize > 1)
     cluster = gpu::KernelDim3{idx(clusterSize), idx(1), idx(1)};
   gpu::LaunchFuncOp::create(
-      rewriter, loc, kernel, gpu::KernelDim3{idx(count), idx(1), idx(1)},
+      rewriter, loc, kernel,
+      gpu::KernelDim3{ShapedType::isDynamic(count)
+                          ? cast<Value>(programs.getMixedUpperBound()[0])
+                          : idx(count),
+                      idx(1), idx(1)},
       gpu::KernelDim3{idx(threads), idx(1), idx(1)}, shared, args,
       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/ValueRange(), cluster);
   rewriter.eraseOp(programs);

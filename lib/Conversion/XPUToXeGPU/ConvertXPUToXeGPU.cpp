@@ -199,6 +199,8 @@ private:
   TargetAttr target;
   const TilePlan &p;
   const Layouts &layouts;
+  /// The rows of the tile being emitted when its m is dynamic.
+  Value dynamicRows;
 };
 
 Value XeTileEmitter::getBase(OpBuilder &b, Location loc, const Surface &s,
@@ -222,7 +224,11 @@ Value XeTileEmitter::createDesc(OpBuilder &b, Location loc, Value base,
   auto type = xegpu::TensorDescType::get(block, s.elt, /*array_length=*/1,
                                          /*boundary_check=*/true,
                                          xegpu::MemorySpace::Global, layout);
-  SmallVector<OpFoldResult> shape = {b.getIndexAttr(s.rows),
+  // A dynamic m: the rows the tile op reads at run time; the hardware's
+  // boundary check then masks the last row of tiles as a static edge.
+  SmallVector<OpFoldResult> shape = {ShapedType::isDynamic(s.rows)
+                                         ? OpFoldResult(dynamicRows)
+                                         : b.getIndexAttr(s.rows),
                                      b.getIndexAttr(s.getWidth(target))};
   SmallVector<OpFoldResult> strides = {b.getIndexAttr(s.pitch),
                                        b.getIndexAttr(1)};
@@ -446,6 +452,7 @@ LogicalResult XeTileEmitter::emitTile(RewriterBase &rewriter, GemmTileOp op) {
     return op.emitError() << kPassArg << ": " << inElt
                           << " operands: DPAS takes f16 or bf16; run "
                              "xpu-materialize-layouts first";
+  dynamicRows = op.getRows();
   Surface a = makeSurface(op.getLhs(), inElt, m, k, batched);
   Surface bs = makeSurface(op.getRhs(), inElt, k, n, batched);
   if (failed(checkSurface(op, "A", a)) || failed(checkSurface(op, "B", bs)))
@@ -688,20 +695,23 @@ LogicalResult ConvertXPUToXeGPUPass::convert(RewriterBase &rewriter,
       rewriter.getArrayAttr({xevmTarget}), threads, emitter);
   if (failed(kernel))
     return failure();
+  std::string countText = ShapedType::isDynamic(count)
+                              ? std::string("(counted at run time)")
+                              : std::to_string(count);
   if (fixup)
-    remark::passed(loc, remarkOpts(kPassArg, "Kernel"))
-        << remark::reason("kernel {0}: {1} workgroups of {2} work-items "
-                          "({3}x{4} subgroups of 16 lanes), each sums the "
-                          "{5}x{6} partial tiles of one split tile in slot "
-                          "order (2D block reads) and applies the epilogue",
-                          name, count, threads, p.sgRows, p.sgCols, p.tm, p.tn);
+    remark::passed(loc, remarkOpts(kPassArg, "Kernel")) << remark::reason(
+        "kernel {0}: {1} workgroups of {2} work-items "
+        "({3}x{4} subgroups of 16 lanes), each sums the "
+        "{5}x{6} partial tiles of one split tile in slot "
+        "order (2D block reads) and applies the epilogue",
+        name, countText, threads, p.sgRows, p.sgCols, p.tm, p.tn);
   else
     remark::passed(loc, remarkOpts(kPassArg, "Kernel"))
         << remark::reason("kernel {0}: {1} workgroups of {2} work-items "
                           "({3}x{4} subgroups of 16 lanes), tile {5}x{6}x{7}, "
                           "DPAS 8x16x16, prefetch {8} K-step(s) ahead",
-                          name, count, threads, p.sgRows, p.sgCols, p.tm, p.tn,
-                          p.tk, p.stages - 1);
+                          name, countText, threads, p.sgRows, p.sgCols, p.tm,
+                          p.tn, p.tk, p.stages - 1);
   ++numKernels;
   return success();
 }

@@ -152,7 +152,7 @@ func.func @pitch_not_16_bytes(%a: tensor<64x100xbf16>, %b: tensor<64x97xbf16>) -
 // strategy): refused at the tile, not sized from an unknown m.
 module attributes {xpu.target = #xpu.target<"sm_90">} {
 func.func @dynamic_m(%a: tensor<?x256xbf16>, %b: tensor<256x128xbf16>) -> tensor<?x128xf32> {
-  // expected-error @+1 {{a tile with a dynamic m and a config for the nvgpu backend, whose kernels need static shapes (the SIMT kernels read the rows at run time)}}
+  // expected-error @+1 {{a tile with a dynamic m and a config for the nvgpu backend, whose kernels need static shapes (the SIMT and Xe kernels read the rows at run time)}}
   %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [64, 64, 32], group_m = 8, subgroups = [2, 2], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<?x256xbf16>, tensor<256x128xbf16>) -> tensor<?x128xf32>
   return %g : tensor<?x128xf32>
 }

@@ -410,3 +410,33 @@ func.func @no_gemm_is_untouched(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>, %c: te
   %r = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %r : tensor<4x4xf32>
 }
+
+// -----
+
+// A dynamic m: the rows are read on the host and passed to the kernel,
+// whose 2D block descriptors of A and of the result take them as their
+// height, so the hardware's boundary check masks the last row of tiles as
+// it masks a static edge; B's descriptor stays static. The grid is the
+// program count computed on the host.
+// CHECK-LABEL: func.func @dynamic_m(
+// CHECK: %[[ROWS:.*]] = tensor.dim %{{.*}}, %c0 : tensor<?x64xbf16>
+// CHECK: memref.alloc(%[[ROWS]]) {alignment = 64 : i64} : memref<?x32xf32>
+// CHECK: gpu.launch_func @dynamic_m_xe_gemm0::@dynamic_m_xe_gemm0 blocks in (%[[COUNT:.*]], %c1, %c1) {{.*}}args({{.*}}%[[ROWS]] : index)
+// CHECK: gpu.func @dynamic_m_xe_gemm0({{.*}}%[[KROWS:[a-z0-9]+]]: index) kernel
+// CHECK-NOT: known_grid_size
+// CHECK: xegpu.create_nd_tdesc %{{.*}}, shape : [%[[KROWS]], 64], strides : [64, 1]
+// CHECK: xegpu.create_nd_tdesc %{{.*}}, shape : [64, 32], strides : [32, 1]
+// CHECK: xegpu.create_nd_tdesc %{{.*}}, shape : [%[[KROWS]], 32], strides : [32, 1] : i64 -> !xegpu.tensor_desc<16x16xf32
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @dynamic_m(%x: tensor<?x64xbf16>, %w: tensor<64x32xbf16>, %b: tensor<32xf32>) -> tensor<?x32xf32> {
+  // expected-remark @below {{read as it is}}
+  // expected-remark @below {{?x32x64 for the xe backend: data_parallel, ceil(m / 16) x 2 programs counted at run time (m is dynamic)}}
+  // expected-remark @below {{kernel dynamic_m_xe_gemm0: (counted at run time) workgroups of 16 work-items}}
+  %y = xpu.gemm %x, %w rhs_layout(kn) acc(f32) epilogue(%b per_col : tensor<32xf32>) {
+  ^bb0(%acc: f32, %bias: f32):
+    %t = arith.addf %acc, %bias : f32
+    xpu.yield %t : f32
+  } {config = #xpu.config<tile = [16, 16, 32], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<?x64xbf16>, tensor<64x32xbf16>) -> tensor<?x32xf32>
+  return %y : tensor<?x32xf32>
+}
+}

@@ -124,16 +124,3 @@ func.func @bias_not_whole_tiles(%a: tensor<64x64xbf16>, %b: tensor<64x40xbf16>, 
   return %g : tensor<64x40xf32>
 }
 }
-
-// -----
-
-// A dynamic m scheduled for the Xe kernels (written by hand past the
-// strategy): the backend refuses the tile, located, instead of sizing a
-// kernel from an unknown m.
-module attributes {xpu.target = #xpu.target<"pvc">} {
-func.func @dynamic_m(%a: tensor<?x256xf16>, %b: tensor<256x128xf16>) -> tensor<?x128xf32> {
-  // expected-error @+1 {{a tile with a dynamic m and a config for the xe backend, whose kernels need static shapes (the SIMT kernels read the rows at run time)}}
-  %g = xpu.gemm %a, %b rhs_layout(kn) acc(f32) {config = #xpu.config<tile = [32, 32, 32], group_m = 8, subgroups = [1, 1], stages = 2, schedule = data_parallel, backend = #xpu.xe<grf_mode = 128>>} : (tensor<?x256xf16>, tensor<256x128xf16>) -> tensor<?x128xf32>
-  return %g : tensor<?x128xf32>
-}
-}

@@ -603,8 +603,7 @@ void SelectStrategyPass::runOnOperation() {
                        << " has a dynamic batched shape, which the kernels for "
                        << target.getChip()
                        << " do not take; a dynamic m of an unbatched GEMM "
-                          "compiles for the cpu, SPIR-V (opencl) and NVIDIA "
-                          "(cuda) targets";
+                          "compiles for every target";
       hadError = true;
       return;
     }
@@ -615,15 +614,16 @@ void SelectStrategyPass::runOnOperation() {
     }
     if (gemm.getConfigAttr()) {
       Attribute handKnobs = gemm.getConfigAttr().getBackend();
-      if (dynamic && handKnobs && !isa<SimtConfigAttr>(handKnobs)) {
+      if (dynamic && handKnobs &&
+          !isa<SimtConfigAttr, XeConfigAttr>(handKnobs)) {
         auto named = dyn_cast<GemmBackendAttrInterface>(handKnobs);
         gemm.emitError()
             << kPassArg << ": the config written by hand is for the "
             << (named ? named.getBackendName() : StringRef("unknown"))
-            << " backend, whose kernels size descriptors and grids from "
+            << " backend, whose kernels size grids and TMA descriptors from "
                "static shapes, but the GEMM "
             << describeGemmShape(gemm)
-            << " has a dynamic m; the simt backend takes it";
+            << " has a dynamic m; the simt and xe backends take it";
         hadError = true;
         return;
       }
@@ -649,13 +649,14 @@ void SelectStrategyPass::runOnOperation() {
               SimtConfigAttr::get(gemm.getContext(), /*vector=*/1))
               .getCandidateKnobs(target, getOperandType(gemm)));
     }
-    if (succeeded(knobs) && dynamic && !isa<SimtConfigAttr>(*knobs)) {
+    if (succeeded(knobs) && dynamic &&
+        !isa<SimtConfigAttr, XeConfigAttr>(*knobs)) {
       gemm.emitError() << kPassArg << ": the GEMM " << describeGemmShape(gemm)
                        << " has a dynamic m, which the "
                        << knobs->getBackendName()
-                       << " backend does not take (its kernels size "
-                          "descriptors and grids from static shapes); the "
-                          "simt backend does (backend=simt)";
+                       << " backend does not take (its kernels size grids "
+                          "and TMA descriptors from static shapes); the simt "
+                          "backend does (backend=simt)";
       hadError = true;
       return;
     }

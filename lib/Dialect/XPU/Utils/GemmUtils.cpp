@@ -114,10 +114,20 @@ Value mlir::xpu::buildEpilogueGeneric(OpBuilder &builder, GemmOp gemm,
 
 Value mlir::xpu::getPackedOperand(Value value) {
   auto slice = value.getDefiningOp<tensor::ExtractSliceOp>();
-  if (!slice || !slice.hasZeroOffset() || !slice.hasUnitStride() ||
-      !slice.getSourceType().hasStaticShape() ||
-      !slice.getResultType().hasStaticShape())
+  if (!slice || !slice.hasZeroOffset() || !slice.hasUnitStride())
     return value;
+  // A dynamic dimension (a dynamic m) is taken whole: its size is the
+  // source's own (LayoutBuilder::view), at the same position.
+  for (auto [i, size] : llvm::enumerate(slice.getMixedSizes())) {
+    auto v = dyn_cast<Value>(size);
+    if (!v)
+      continue;
+    auto dim = v.getDefiningOp<tensor::DimOp>();
+    std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
+    if (!dim || dim.getSource() != slice.getSource() || index != int64_t(i) ||
+        !slice.getSourceType().isDynamicDim(i))
+      return value;
+  }
   ArrayRef<int64_t> src = slice.getSourceType().getShape();
   ArrayRef<int64_t> dst = slice.getResultType().getShape();
   if (src.size() == dst.size()) {

@@ -23,7 +23,18 @@ Value LayoutBuilder::transposeLast2(Value t) {
 Value LayoutBuilder::broadcast(Value t, ArrayRef<int64_t> shape,
                                ArrayRef<int64_t> dims) {
   auto type = cast<RankedTensorType>(t.getType());
-  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  // A dynamic dimension of the result is one of `t`'s (a dynamic m).
+  SmallVector<Value> sizes;
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (!ShapedType::isDynamic(d))
+      continue;
+    int64_t from = i - llvm::count_if(dims, [&](int64_t a) {
+                     return a < static_cast<int64_t>(i);
+                   });
+    sizes.push_back(tensor::DimOp::create(b, loc, t, from));
+  }
+  Value init =
+      tensor::EmptyOp::create(b, loc, shape, type.getElementType(), sizes);
   return linalg::BroadcastOp::create(b, loc, t, init, dims).getResult()[0];
 }
 
@@ -58,8 +69,10 @@ Value LayoutBuilder::view(Value packed, RankedTensorType logical,
   SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
   SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
   SmallVector<OpFoldResult> sz;
-  for (int64_t s : sizes)
-    sz.push_back(b.getIndexAttr(s));
+  for (auto [i, s] : llvm::enumerate(sizes))
+    sz.push_back(ShapedType::isDynamic(s)
+                     ? OpFoldResult(tensor::DimOp::create(b, loc, packed, i))
+                     : b.getIndexAttr(s));
   auto slice = tensor::ExtractSliceOp::create(b, loc, logical, packed, offsets,
                                               sz, strides);
   if (logical.getRank() != src.getRank())

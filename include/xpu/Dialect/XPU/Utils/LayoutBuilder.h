@@ -26,13 +26,15 @@ public:
 
   /// `t` with its last two dimensions swapped.
   Value transposeLast2(Value t);
-  /// Broadcasts `t` to `shape`, adding the dimensions `dims`.
+  /// Broadcasts `t` to `shape`, adding the dimensions `dims`; a dynamic
+  /// dimension of `shape` is `t`'s.
   Value broadcast(Value t, ArrayRef<int64_t> shape, ArrayRef<int64_t> dims);
   /// Pads the innermost dimension of `t` with zeros to `pitch` elements and,
   /// when `rows` is given, the one before it to `rows`.
   Value padRows(Value t, int64_t pitch, std::optional<int64_t> rows = {});
   /// The view of `packed` with the shape `logical`: the leading part of each
-  /// dimension; marked as a panel view when it drops dimensions.
+  /// dimension (all of a dynamic one); marked as a panel view when it drops
+  /// dimensions.
   Value view(Value packed, RankedTensorType logical, ArrayRef<int64_t> sizes);
 
 private:
