@@ -35,6 +35,11 @@ SmallVector<scf::ForallOp> mlir::xpu::collectGemmPrograms(Operation *root) {
 }
 
 FailureOr<ConfigAttr> mlir::xpu::getProgramsConfig(scf::ForallOp programs) {
+  // The launches take the induction variable for the program id.
+  if (!programs.isNormalized())
+    return programs.emitError()
+           << "GEMM programs must count from 0 in steps of 1 (the program id "
+              "is the induction variable)";
   ConfigAttr config;
   GemmTileOp dynamicTile;
   WalkResult walk = programs.getBody()->walk([&](Operation *op) {

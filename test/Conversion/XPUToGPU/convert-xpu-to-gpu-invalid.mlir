@@ -69,3 +69,24 @@ func.func @vector4_bad_block(%x: tensor<64x32xf32>, %w: tensor<64x32xf32>) -> te
   return %y : tensor<64x64xf32>
 }
 }
+
+// -----
+
+// Programs written by hand must count from 0 in steps of 1: the launch
+// takes the block id for the induction variable.
+module attributes {xpu.target = #xpu.target<"pvc">} {
+func.func @strided_programs(%a: memref<64x32xf32>, %b: memref<48x32xf32>, %c: memref<64x48xf32>) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  // expected-error @below {{GEMM programs must count from 0 in steps of 1 (the program id is the induction variable)}}
+  scf.forall (%p) = (1) to (6) step (2) {
+    %c16 = arith.constant 16 : index
+    %n0 = arith.muli %p, %c16 : index
+    xpu.gemm_tile output %a, %b into %c at [%c0, %c0, %n0] k [%c0, %c32] {acc_type = f32, config = #xpu.config<tile = [32, 16, 16], group_m = 1, subgroups = [1, 1], stages = 2, schedule = data_parallel>, broadcasts = [], dims = array<i64: 1, 64, 48, 32>, rhs_layout = #xpu<rhs_layout nk>} : memref<64x32xf32>, memref<48x32xf32>, memref<64x48xf32> {
+    ^bb0(%acc: f32):
+      xpu.yield %acc : f32
+    }
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+}

@@ -63,7 +63,8 @@ public:
 SmallVector<scf::ForallOp> collectGemmPrograms(Operation *root);
 
 /// The config shared by the tile ops of `programs`; an error at the forall
-/// when its tile ops disagree, and at a tile with a dynamic m whose config
+/// when it does not count from 0 in steps of 1 or its tile ops disagree,
+/// and at a tile with a dynamic m whose config
 /// is not for the SIMT kernels (the only ones that read the rows at run
 /// time).
 FailureOr<ConfigAttr> getProgramsConfig(scf::ForallOp programs);
