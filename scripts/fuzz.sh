@@ -6,7 +6,8 @@
 # at a time. A crash, a sanitizer report, an unlocated error or a silent
 # pipeline failure stops that target and leaves its input in
 # BUILD_DIR/fuzz/<target>/crash-*; the script then exits 1 after printing
-# how to reproduce it. New inputs libFuzzer keeps go to
+# how to reproduce it (with the input, gzip + base64, since CI keeps only
+# the output). New inputs libFuzzer keeps go to
 # BUILD_DIR/fuzz/<target>/corpus and seed the next run.
 #
 #   scripts/fuzz.sh [BUILD_DIR=build-fuzz] [SECONDS=25]
@@ -87,7 +88,11 @@ for t in "${targets[@]}"; do
     status=1
     echo "FINDING in $name: $f"
     echo "  reproduce: $fuzzer ${pipeline:+--xpu-pipeline='$pipeline'} $f"
-    grep -m 12 -E 'ERROR|error|SUMMARY|xpu-fuzz:|#[0-9] ' "$out/$name/log" | sed 's/^/  /' || true
+    grep -m 40 -E 'ERROR|error|SUMMARY|xpu-fuzz:|#[0-9]+ ' "$out/$name/log" | sed 's/^/  /' || true
+    # CI shows the end of this output only, and the crash file stays on
+    # its machine: the input itself, compressed, so that it can be rebuilt.
+    echo "  input ($(wc -c < "$f") bytes; rebuild: echo '...' | base64 -d | gunzip > input):"
+    echo "  $(gzip -9nc "$f" | base64 -w0)"
   done
 done
 exit $status
