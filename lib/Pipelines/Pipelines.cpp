@@ -321,6 +321,8 @@ void mlir::xpu::buildXPUCPUPipeline(OpPassManager &pm,
   vectorToLLVM.vectorContractLowering =
       vector::VectorContractLowering::OuterProduct;
   vectorToLLVM.amx = amx;
+  // The pair-dot micro-kernel's x86vector.avx512.dot.
+  vectorToLLVM.x86Vector = true;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());

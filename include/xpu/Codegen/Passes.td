@@ -51,8 +51,19 @@ def XPUCPUPackOperandsPass
     k values, VNNI panels of quadruples `[Np/16, Kp/64, 16, 16, 4]` and an
     i32 accumulator, and its body keeps the matmul's `arith.extsi` (or
     `arith.extui`) per operand, which `xpu-cpu-lower-amx-gemm` turns into
-    `tdpbssd` (`tdpbusd`, ...). Without AMX an i8 matmul keeps the
-    vectorized matmul tiling.
+    `tdpbssd` (`tdpbusd`, ...).
+
+    Without AMX (or where its static form does not apply: a dynamic batch),
+    on a CPU target with 512-bit vectors and `avx512bf16` (`znver4`, the
+    host with `chip=host` where it has them), the same bf16 matmuls take
+    the pair-dot form of `include/xpu/Codegen/DotPairLayout.h` for
+    `vdpbf16ps`: the lhs packed into `[b?, ceil(m/mr), ceil(k/2), mr, 2]`,
+    the rhs into `[b?, ceil(n/nr), ceil(k/2), nr, 2]` (each column's k
+    pair together; weight-only work for a weight), a `linalg.generic`
+    contraction into the panel accumulator `[b?, M1, N1, mr, nr]` and its
+    unpacking, which `xpu-cpu-tile-and-vectorize` turns into its loop nest
+    with the dot products. Elsewhere a bf16 matmul, and without AMX an i8
+    one, keeps the vectorized matmul tiling.
 
     Every register tile of the packed problem is full, whatever the shape:
     `xpu-cpu-tile-and-vectorize` vectorizes it without masks. Other
@@ -72,11 +83,17 @@ def XPUCPUPackOperandsPass
            "On a target with AMX (a CPU #xpu.target whose mma is "
            "[16, 16, 32]), rewrite bf16 matmuls into a zero-filled f32 "
            "result (and i8 ones into a zero-filled i32 result) into the AMX "
-           "form that xpu-cpu-lower-amx-gemm lowers">
+           "form that xpu-cpu-lower-amx-gemm lowers">,
+    Option<"dotPairs", "dot-pairs", "bool", /*default=*/"true",
+           "Without the AMX form, on a CPU #xpu.target with 512-bit vectors "
+           "and avx512bf16, rewrite the same bf16 matmuls into the pair-dot "
+           "form (vdpbf16ps)">
   ];
   let statistics = [
     Statistic<"numPacked", "num-packed", "Matmuls rewritten to packed form">,
-    Statistic<"numAmx", "num-amx", "bf16 matmuls rewritten to the AMX form">
+    Statistic<"numAmx", "num-amx", "bf16 matmuls rewritten to the AMX form">,
+    Statistic<"numDotPairs", "num-dot-pairs",
+              "bf16 matmuls rewritten to the pair-dot form">
   ];
 }
 
@@ -121,6 +138,15 @@ def XPUCPUTileAndVectorizePass
       own lhs block and writes its rows through a slice of the result
       (`tensor.parallel_insert_slice`).
 
+    The pair-dot contraction (DotPairLayout.h, bf16 into f32) gets the same
+    nest, not parallel when batched, with k taken in pairs: the lhs block
+    is `mc/mr x kb/2 x 2*mr` (16 k values of an `mr`-row panel per step,
+    transposed as 32-bit pairs), and each k pair of a tile is
+    `mr x nr/16` `x86vector.avx512.dot` (`vdpbf16ps`) on 16-lane
+    accumulators, the lhs pair of a row broadcast as one 32-bit value. A
+    pair-dot contraction that the nest does not take is left to the scalar
+    lowering, with a remark.
+
     Other packed GEMMs (the product has other users than the unpack, or
     batched with `parallel`): cache tiles of panels in n, k, m order, one register tile
     per step, the k remainder split off so every k loop is static. Plain
@@ -156,6 +182,7 @@ def XPUCPUTileAndVectorizePass
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect",
+                           "::mlir::x86vector::X86VectorDialect",
                            "::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect"];
   let options = [

@@ -127,6 +127,8 @@ struct LowerVectorsPass final
       return signalPassFailure();
     if (failed(applyStage([](RewritePatternSet &patterns) {
           vector::populateVectorShapeCastLoweringPatterns(patterns);
+          // The pair-dot lhs packing views 16-bit pairs as 32-bit words.
+          vector::populateVectorBitCastLoweringPatterns(patterns);
           vector::populateVectorTransposeLoweringPatterns(
               patterns, vector::VectorTransposeLowering::Shuffle1D);
           vector::populateVectorBroadcastLoweringPatterns(patterns);

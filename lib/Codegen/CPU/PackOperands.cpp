@@ -9,6 +9,7 @@
 
 #include "xpu/Codegen/AmxLayout.h"
 #include "xpu/Codegen/CpuTiles.h"
+#include "xpu/Codegen/DotPairLayout.h"
 #include "xpu/Codegen/Passes.h"
 #include "xpu/Dialect/XPU/IR/TargetPresets.h"
 #include "xpu/Dialect/XPU/IR/XPUAttrs.h"
@@ -105,18 +106,50 @@ bool isAllF32(linalg::LinalgOp op) {
   });
 }
 
-/// What an AMX product computes: its kind (AmxLayout.h) and, for i8
-/// operands, which are read unsigned.
-struct AmxProduct {
+/// True if `op` multiplies bf16 operands into an f32 result (its body
+/// widens them).
+bool isBf16IntoF32(linalg::LinalgOp op) {
+  auto elementType = [](Value v) {
+    return cast<ShapedType>(v.getType()).getElementType();
+  };
+  return elementType(op.getDpsInputOperand(0)->get()).isBF16() &&
+         elementType(op.getDpsInputOperand(1)->get()).isBF16() &&
+         elementType(op.getDpsInitOperand(0)->get()).isF32();
+}
+
+/// `value` (bf16) widened to f32 elementwise: exact.
+Value widenToF32(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Value empty = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, value), b.getF32Type());
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  return linalg::GenericOp::create(
+             b, loc, empty.getType(), ValueRange{value}, ValueRange{empty},
+             ArrayRef<AffineMap>{id, id},
+             SmallVector<utils::IteratorType>(type.getRank(),
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, nl,
+                   arith::ExtFOp::create(nb, nl, nb.getF32Type(), args[0])
+                       .getResult());
+             })
+      .getResult(0);
+}
+
+/// What a narrow product (bf16 or i8 operands) computes: its AMX kind
+/// (AmxLayout.h) and, for i8 operands, which are read unsigned.
+struct NarrowProduct {
   AmxKind kind = kAmxBf16Kind;
   bool integer = false, zextLhs = false, zextRhs = false;
 };
 
-/// The AMX product of `op` if it multiplies bf16 operands into an f32
+/// The narrow product of `op` if it multiplies bf16 operands into an f32
 /// result, or i8 operands into an i32 result (with `int8` only), that
-/// starts from zero: the AMX form (AmxLayout.h) computes exactly that (a
-/// batched one once per batch).
-std::optional<AmxProduct> matchAmxProduct(linalg::LinalgOp op, bool int8) {
+/// starts from zero: the AMX form (AmxLayout.h) and the pair-dot form
+/// (DotPairLayout.h) compute exactly that (a batched one once per batch).
+std::optional<NarrowProduct> matchNarrowProduct(linalg::LinalgOp op,
+                                                bool int8) {
   Type lhs = cast<ShapedType>(op.getDpsInputOperand(0)->get().getType())
                  .getElementType();
   Type rhs = cast<ShapedType>(op.getDpsInputOperand(1)->get().getType())
@@ -129,13 +162,13 @@ std::optional<AmxProduct> matchAmxProduct(linalg::LinalgOp op, bool int8) {
   Value fillValue = fill.getInputs()[0];
   if (lhs.isBF16() && rhs.isBF16() && acc.isF32() &&
       matchPattern(fillValue, m_AnyZeroFloat()))
-    return AmxProduct{};
+    return NarrowProduct{};
   if (!int8 || !lhs.isInteger(8) || !rhs.isInteger(8) || !acc.isInteger(32) ||
       !matchPattern(fillValue, m_Zero()))
     return std::nullopt;
   // The matmul's body says how each operand is extended (linalg's
   // cast_signed or cast_unsigned).
-  AmxProduct product{kAmxInt8Kind, /*integer=*/true};
+  NarrowProduct product{kAmxInt8Kind, /*integer=*/true};
   for (auto [i, zext] : llvm::enumerate(
            std::array<bool *, 2>{&product.zextLhs, &product.zextRhs})) {
     Value arg = op.getBlock()->getArgument(i);
@@ -154,18 +187,30 @@ bool hasAmx(TargetAttr target) {
          target.getMma() == ArrayRef<int64_t>{kAmxRows, kAmxCols, kAmxK};
 }
 
-/// True if `target` also has AMX's int8 instructions: a CPU preset whose
-/// LLVM features name amx-int8 (every AMX CPU so far; a chip that is not a
-/// preset does not say).
-bool hasAmxInt8(TargetAttr target) {
-  if (!hasAmx(target))
+/// True if `target` is a CPU preset whose LLVM features name `feature` (a
+/// chip that is not a preset does not say).
+bool presetHasFeature(TargetAttr target, StringRef feature) {
+  if (!target || !target.isCpu())
     return false;
   const TargetPreset *preset = lookupTargetPreset(target.getChip());
   if (!preset || !preset->cpu)
     return false;
   SmallVector<StringRef> features;
   StringRef(preset->cpu->features).split(features, ',');
-  return llvm::is_contained(features, "amx-int8");
+  return llvm::is_contained(features, feature);
+}
+
+/// True if `target` also has AMX's int8 instructions (every AMX CPU preset
+/// so far).
+bool hasAmxInt8(TargetAttr target) {
+  return hasAmx(target) && presetHasFeature(target, "amx-int8");
+}
+
+/// True if `target` has vdpbf16ps on 512-bit vectors (avx512bf16): the
+/// pair-dot form's instruction.
+bool hasBf16DotPairs(TargetAttr target) {
+  return target && target.isCpu() && target.getVectorBits() == 512 &&
+         presetHasFeature(target, "avx512bf16");
 }
 
 /// `value` packed with `tiles` on `dims`, outer dims in `outerPerm` order.
@@ -199,6 +244,7 @@ struct PackOperandsPass final
     TargetAttr target = TargetAttr::lookup(getOperation());
     bool useAmx = amx && hasAmx(target);
     bool useAmxInt8 = amx && hasAmxInt8(target);
+    bool useDotPairs = dotPairs && hasBf16DotPairs(target);
     if (reg.empty()) {
       // Without a CPU #xpu.target: the AVX2 tile.
       reg = target && target.isCpu() ? cpuRegisterTile(target)
@@ -222,19 +268,37 @@ struct PackOperandsPass final
       bool isStatic = llvm::all_of(op->getOperandTypes(), [](Type t) {
         return cast<ShapedType>(t).hasStaticShape();
       });
-      std::optional<AmxProduct> amxProduct;
+      std::optional<NarrowProduct> amxProduct;
       if (succeeded(form) && useAmx && isStatic)
-        amxProduct = matchAmxProduct(op, useAmxInt8);
+        amxProduct = matchNarrowProduct(op, useAmxInt8);
       if (amxProduct) {
         rewriteMatmulForAmx(rewriter, op, *form, *amxProduct);
         ++numAmx;
         continue;
       }
-      if (succeeded(form) && !isAllF32(op)) {
+      // Without AMX (or where its static form does not apply), bf16
+      // products take the AVX-512 pair dot products where the chip has them.
+      std::optional<NarrowProduct> dotProduct;
+      if (succeeded(form) && useDotPairs)
+        dotProduct = matchNarrowProduct(op, /*int8=*/false);
+      if (dotProduct) {
+        rewriteMatmulForDotPairs(rewriter, op, *form,
+                                 dotPairTile(target, CpuTiles::get(op)));
+        ++numDotPairs;
+        continue;
+      }
+      // Elsewhere bf16 operands are widened to f32 (exactly) and take the
+      // f32 panels.
+      bool widenBf16 = succeeded(form) && isBf16IntoF32(op);
+      if (succeeded(form) && !isAllF32(op) && !widenBf16) {
         reason = useAmx ? "its element types are neither all f32 nor bf16 "
                           "(i8) operands into a zero-filled f32 (i32) "
                           "result (AMX)"
-                        : "its element types are not all f32";
+                 : useDotPairs
+                     ? "its element types are neither all f32 nor bf16 "
+                       "operands into a zero-filled f32 result (pair dot "
+                       "products)"
+                     : "its element types are not all f32";
         form = failure();
       }
       if (failed(form)) {
@@ -249,7 +313,14 @@ struct PackOperandsPass final
       ArrayRef<int64_t> r = tiles.registerTile.empty()
                                 ? ArrayRef<int64_t>(reg)
                                 : ArrayRef<int64_t>(tiles.registerTile);
-      rewriteMatmul(rewriter, op, *form, r[0], r[1], tiles);
+      Value lhs = op.getDpsInputOperand(0)->get();
+      Value rhs = op.getDpsInputOperand(1)->get();
+      if (widenBf16) {
+        rewriter.setInsertionPoint(op);
+        lhs = widenToF32(rewriter, op.getLoc(), lhs);
+        rhs = widenToF32(rewriter, op.getLoc(), rhs);
+      }
+      rewriteMatmul(rewriter, op, *form, lhs, rhs, r[0], r[1], tiles);
       ++numPacked;
     }
   }
@@ -259,7 +330,7 @@ struct PackOperandsPass final
   /// batched one in an scf.for over the batch, one AMX product per batch
   /// inserted into the result.
   void rewriteMatmulForAmx(RewriterBase &rewriter, linalg::LinalgOp op,
-                           MatmulForm form, AmxProduct amx) {
+                           MatmulForm form, NarrowProduct amx) {
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
     Value lhs = op.getDpsInputOperand(0)->get();
@@ -328,7 +399,7 @@ struct PackOperandsPass final
   }
 
   /// "bf16 into f32", or the i8 operands' signedness into i32.
-  static std::string describe(AmxProduct amx) {
+  static std::string describe(NarrowProduct amx) {
     if (!amx.integer)
       return "bf16 into f32";
     return llvm::formatv("{0} i8 times {1} i8 into i32",
@@ -345,7 +416,7 @@ struct PackOperandsPass final
   /// [Mp, Np] view (an extract_slice where it is padded) as the result.
   /// `what` names the product in the remark.
   Value buildAmxProduct(RewriterBase &rewriter, Location loc, Value lhs,
-                        Value rhs, MatmulForm form, AmxProduct amx,
+                        Value rhs, MatmulForm form, NarrowProduct amx,
                         StringRef what) {
     MLIRContext *ctx = rewriter.getContext();
     auto lhsType = cast<RankedTensorType>(lhs.getType());
@@ -481,20 +552,106 @@ struct PackOperandsPass final
     return result;
   }
 
-  /// lhs [b?, m, k] -> [b?, M1, k, mr]; rhs [b?, k, n] or [b?, n, k] ->
-  /// [b?, N1, k, nr]; the product accumulates into [b?, M1, N1, mr, nr],
-  /// unpacked to [b?, m, n].
-  /// `tiles` (the GEMM's own, or none) go on the contraction, for
-  /// xpu-cpu-tile-and-vectorize's cache tile.
-  void rewriteMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
-                     MatmulForm form, int64_t mr, int64_t nr,
-                     const CpuTiles &tiles) {
+  /// The register tile of a pair-dot GEMM: a tuned one (xpu-cpu-apply-
+  /// tuning-db) whose columns fill whole 16-lane accumulators, else the
+  /// f32 micro-kernel's (14 x 32 on 32 zmm registers: two accumulators a
+  /// row, two rhs vectors and the broadcast lhs pair).
+  static std::pair<int64_t, int64_t> dotPairTile(TargetAttr target,
+                                                 const CpuTiles &tiles) {
+    if (!tiles.registerTile.empty() && tiles.registerTile[1] % kDotLanes == 0)
+      return {tiles.registerTile[0], tiles.registerTile[1]};
+    SmallVector<int64_t> reg = cpuRegisterTile(target);
+    return {reg[0], reg[1]};
+  }
+
+  /// bf16 lhs [b?, m, k] and rhs [b?, k, n] or [b?, n, k] multiplied into a
+  /// zero-filled f32 [b?, m, n] in the pair-dot form (DotPairLayout.h): the
+  /// lhs packed into [b?, M1, K2, mr, 2], the rhs into [b?, N1, K2, nr, 2]
+  /// (weight-only work: <fn>.pack for a weight), the contraction into the
+  /// f32 panel accumulator [b?, M1, N1, mr, nr] and its unpacking.
+  /// xpu-cpu-tile-and-vectorize builds its loop nest.
+  void rewriteMatmulForDotPairs(RewriterBase &rewriter, linalg::LinalgOp op,
+                                MatmulForm form,
+                                std::pair<int64_t, int64_t> tile) {
+    auto [mr, nr] = tile;
     Location loc = op.getLoc();
     MLIRContext *ctx = op->getContext();
     rewriter.setInsertionPoint(op);
     int64_t b = form.batched ? 1 : 0;
     Value lhs = op.getDpsInputOperand(0)->get();
     Value rhs = op.getDpsInputOperand(1)->get();
+    Value init = op.getDpsInitOperand(0)->get();
+    auto resultType = cast<RankedTensorType>(init.getType());
+    Type accType = resultType.getElementType();
+    auto shifted = [&](ArrayRef<int64_t> v) {
+      return llvm::map_to_vector(v, [&](int64_t x) { return x + b; });
+    };
+    SmallVector<int64_t> rhsOuter;
+    if (form.batched)
+      rhsOuter.push_back(0);
+    llvm::append_range(rhsOuter, shifted({1, 0}));
+    Value packedLhs = pack(rewriter, loc, lhs, shifted({0, 1}), {mr, kDotPair},
+                           /*outerPerm=*/{});
+    // [b?, N1, K2, nr, 2] from either rhs layout: n is tiled by nr and k by
+    // the pair; a [k, n] rhs has its outer dimensions swapped.
+    Value packedRhs =
+        form.rhsTransposed
+            ? pack(rewriter, loc, rhs, shifted({0, 1}), {nr, kDotPair}, {})
+            : pack(rewriter, loc, rhs, shifted({1, 0}), {nr, kDotPair},
+                   rhsOuter);
+    SmallVector<int64_t> resultDims = shifted({0, 1});
+    SmallVector<int64_t> resultTiles = {mr, nr};
+    auto fill = init.getDefiningOp<linalg::FillOp>();
+    Value dest = linalg::PackOp::createDestinationTensor(
+        rewriter, loc, init, getAsIndexOpFoldResult(ctx, resultTiles),
+        resultDims, {});
+    Value packedInit =
+        linalg::FillOp::create(rewriter, loc, fill.getInputs(), dest)
+            .getResult(0);
+    SmallVector<utils::IteratorType> iterators(6 + b,
+                                               utils::IteratorType::parallel);
+    iterators[b + 2] = iterators[b + 5] = utils::IteratorType::reduction;
+    auto contraction = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{packedInit.getType()},
+        ValueRange{packedLhs, packedRhs}, ValueRange{packedInit},
+        getDotPairGemmIndexingMaps(ctx, form.batched), iterators,
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value a = arith::ExtFOp::create(nb, nl, accType, args[0]);
+          Value w = arith::ExtFOp::create(nb, nl, accType, args[1]);
+          Value mul = arith::MulFOp::create(nb, nl, a, w);
+          linalg::YieldOp::create(
+              nb, nl, arith::AddFOp::create(nb, nl, args[2], mul).getResult());
+        });
+    CpuTiles::get(op).setOn(contraction);
+    Value unpackDest = tensor::EmptyOp::create(
+        rewriter, loc, tensor::getMixedSizes(rewriter, loc, init), accType);
+    Value unpacked = linalg::UnPackOp::create(
+                         rewriter, loc, contraction.getResult(0), unpackDest,
+                         resultDims, getAsIndexOpFoldResult(ctx, resultTiles))
+                         .getResult();
+    remark::passed(loc, remarkOpts(kPassArg, "PackedForDotPairs"))
+        << remark::reason(
+               "{0} (bf16 into f32) in the pair-dot form (vdpbf16ps): lhs "
+               "packed into {1}-row panels of k pairs, rhs ({2}) into "
+               "{3}-column panels of k pairs, a contraction into [{1}, {3}] "
+               "f32 tiles",
+               op->getName().getStringRef(), mr,
+               form.rhsTransposed ? "[n, k]" : "[k, n]", nr);
+    rewriter.replaceOp(op, unpacked);
+  }
+
+  /// lhs [b?, m, k] -> [b?, M1, k, mr]; rhs [b?, k, n] or [b?, n, k] ->
+  /// [b?, N1, k, nr]; the product accumulates into [b?, M1, N1, mr, nr],
+  /// unpacked to [b?, m, n].
+  /// `tiles` (the GEMM's own, or none) go on the contraction, for
+  /// xpu-cpu-tile-and-vectorize's cache tile.
+  void rewriteMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
+                     MatmulForm form, Value lhs, Value rhs, int64_t mr,
+                     int64_t nr, const CpuTiles &tiles) {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op->getContext();
+    rewriter.setInsertionPoint(op);
+    int64_t b = form.batched ? 1 : 0;
     Value init = op.getDpsInitOperand(0)->get();
     auto resultType = cast<RankedTensorType>(init.getType());
 
@@ -567,12 +724,16 @@ struct PackOperandsPass final
                          rewriter, loc, product.getResult(0), dest, resultDims,
                          getAsIndexOpFoldResult(ctx, resultTiles))
                          .getResult();
+    bool widened = lhs != op.getDpsInputOperand(0)->get();
     remark::passed(loc, remarkOpts(kPassArg, "Packed"))
-        << remark::reason("{0}: lhs packed into {1}-row panels, rhs ({2}) "
+        << remark::reason("{0}: {4}lhs packed into {1}-row panels, rhs ({2}) "
                           "into {3}-column panels, a contraction of panels "
                           "into [{1}, {3}] tiles",
                           op->getName().getStringRef(), mr,
-                          form.rhsTransposed ? "[n, k]" : "[k, n]", nr);
+                          form.rhsTransposed ? "[n, k]" : "[k, n]", nr,
+                          widened ? "bf16 operands widened to f32 (neither "
+                                    "the AMX nor the pair-dot form applies), "
+                                  : "");
     rewriter.replaceOp(op, unpacked);
   }
 };

@@ -9,6 +9,7 @@
 
 #include "xpu/Codegen/AmxLayout.h"
 #include "xpu/Codegen/CpuTiles.h"
+#include "xpu/Codegen/DotPairLayout.h"
 #include "xpu/Codegen/Passes.h"
 #include "xpu/Dialect/XPU/IR/XPUAttrs.h"
 #include "xpu/Dialect/XPU/Utils/EpilogueUtils.h"
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -96,10 +98,28 @@ LogicalResult vectorize(RewriterBase &rewriter, Operation *op,
   return success();
 }
 
-/// True for the contraction xpu-cpu-pack-operands builds: a linalg.generic
+/// True for the pair-dot contraction xpu-cpu-pack-operands builds
+/// (DotPairLayout.h): bf16 operands into f32.
+bool isDotPairGemm(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp>(op.getOperation()) || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 ||
+      !matchDotPairGemmIndexingMaps(op.getIndexingMapsArray()))
+    return false;
+  auto elementType = [&](Value v) {
+    return cast<ShapedType>(v.getType()).getElementType();
+  };
+  Type lhs = elementType(op.getDpsInputOperand(0)->get());
+  Type rhs = elementType(op.getDpsInputOperand(1)->get());
+  Type acc = elementType(op.getDpsInitOperand(0)->get());
+  return lhs.isBF16() && rhs.isBF16() && acc.isF32();
+}
+
+/// True for the contractions xpu-cpu-pack-operands builds: a linalg.generic
 /// over (b?, M1, N1, k, mr, nr) reading lhs (b?, M1, k, mr) and rhs
-/// (b?, N1, k, nr) into (b?, M1, N1, mr, nr).
+/// (b?, N1, k, nr) into (b?, M1, N1, mr, nr), or the pair-dot one.
 bool isPackedGemm(linalg::LinalgOp op) {
+  if (isDotPairGemm(op))
+    return true;
   if (!isa<linalg::GenericOp>(op.getOperation()) ||
       !linalg::isaContractionOpInterface(op) || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1)
@@ -214,7 +234,8 @@ bool hasStaticLoopsFrom(linalg::LinalgOp op, unsigned first) {
 /// True if the packed GEMM `op` (isPackedGemm) has static loops past its
 /// batch and row panels (b?, M1): n, k and the register tile.
 bool hasStaticPackedGemmLoops(linalg::LinalgOp op) {
-  return hasStaticLoopsFrom(op, op.getNumLoops() - 4);
+  unsigned innerLoops = isDotPairGemm(op) ? 5 : 4;
+  return hasStaticLoopsFrom(op, op.getNumLoops() - innerLoops);
 }
 
 /// `d` as IR prints it: `?` when dynamic.
@@ -253,8 +274,11 @@ struct PackedGemmNest {
   /// [b?, m, n] tensor the result is written into.
   Value dest;
   bool batched = false;
+  /// The pair-dot form (DotPairLayout.h): the operands come in k pairs of
+  /// `operandType` (bf16) and k is consumed two at a time.
+  bool pairs = false;
   int64_t batch = 1, m = 0, n = 0, k = 0, mr = 0, nr = 0;
-  Type accType;
+  Type accType, operandType;
 };
 
 /// True if every op in the body of `op` is a constant or an elementwise-
@@ -481,7 +505,8 @@ FailureOr<PackedGemmNest> matchPackedGemmNest(linalg::GenericOp gemm) {
   g.gemm = gemm;
   if (!hasStaticPackedGemmLoops(gemm) || !gemm->hasOneUse())
     return failure();
-  g.batched = gemm.getNumLoops() == 6;
+  g.pairs = isDotPairGemm(gemm);
+  g.batched = gemm.getNumLoops() == (g.pairs ? 7u : 6u);
   int64_t b = g.batched ? 1 : 0;
   auto unpack = dyn_cast<linalg::UnPackOp>(*gemm->user_begin());
   auto accType = cast<RankedTensorType>(gemm.getResult(0).getType());
@@ -500,20 +525,34 @@ FailureOr<PackedGemmNest> matchPackedGemmNest(linalg::GenericOp gemm) {
     g.batch = resultType.getDimSize(0);
   g.m = resultType.getDimSize(b);
   g.n = resultType.getDimSize(b + 1);
+  // k: the lhs panels' (for pairs, twice their pairs; the lhs packing's
+  // source says whether the last pair is half padding).
   g.k = cast<RankedTensorType>(gemm.getDpsInputOperand(0)->get().getType())
-            .getDimSize(b + 1);
-  for (Value operand :
-       {gemm.getDpsInputOperand(0)->get(), gemm.getDpsInputOperand(1)->get()})
-    if (cast<ShapedType>(operand.getType()).getElementType() != g.accType)
-      return failure();
+            .getDimSize(b + 1) *
+        (g.pairs ? kDotPair : 1);
+  g.operandType = cast<ShapedType>(gemm.getDpsInputOperand(0)->get().getType())
+                      .getElementType();
+  if (!g.pairs)
+    for (Value operand :
+         {gemm.getDpsInputOperand(0)->get(), gemm.getDpsInputOperand(1)->get()})
+      if (cast<ShapedType>(operand.getType()).getElementType() != g.accType)
+        return failure();
 
-  // The lhs: packed by a linalg.pack into mr-row panels, or packed already.
+  // The lhs: packed by a linalg.pack into mr-row panels (of k pairs), or
+  // packed already.
   Value packedLhs = gemm.getDpsInputOperand(0)->get();
   auto lhsPack = packedLhs.getDefiningOp<linalg::PackOp>();
+  SmallVector<int64_t> lhsTiled = {b}, lhsTiles = {g.mr};
+  if (g.pairs) {
+    lhsTiled.push_back(b + 1);
+    lhsTiles.push_back(kDotPair);
+  }
   if (lhsPack && lhsPack.getOuterDimsPerm().empty() &&
-      lhsPack.getInnerDimsPos() == ArrayRef<int64_t>{b} &&
-      lhsPack.getStaticInnerTiles() == ArrayRef<int64_t>{g.mr} &&
+      lhsPack.getInnerDimsPos() == ArrayRef<int64_t>(lhsTiled) &&
+      lhsPack.getStaticInnerTiles() == ArrayRef<int64_t>(lhsTiles) &&
       !lhsPack.getSourceType().isDynamicDim(b + 1)) {
+    if (g.pairs)
+      g.k = lhsPack.getSourceType().getDimSize(b + 1);
     g.lhsPack = lhsPack;
     g.lhs = lhsPack.getSource();
   } else {
@@ -569,8 +608,14 @@ public:
           llvm::alignTo(llvm::divideCeil(g.m, kMinParallelRowBlocks), g.mr));
     int64_t blocks = llvm::divideCeil(g.k, kc);
     kb = blocks == 1 ? g.k
-                     : llvm::alignTo(llvm::divideCeil(g.k, blocks), kPackTile);
+                     : llvm::alignTo(llvm::divideCeil(g.k, blocks), packStep());
     numK = llvm::divideCeil(g.k, kb);
+  }
+
+  /// The k values of one panel that one step of the lhs packing reads: 8,
+  /// or 8 pairs.
+  int64_t packStep() const {
+    return g.pairs ? kPackTile * kDotPair : kPackTile;
   }
 
   /// Whether the epilogue is applied to each tile row by row in a loop
@@ -602,6 +647,15 @@ public:
     oneIdx = idx(1);
     pad = arith::ConstantOp::create(rw, loc, g.accType,
                                     rw.getZeroAttr(g.accType));
+    operandPad = arith::ConstantOp::create(rw, loc, g.operandType,
+                                           rw.getZeroAttr(g.operandType));
+    if (g.pairs) {
+      // The pair operands as 1-D rows: [b?, N1, K2, 2 nr] (and a packed lhs
+      // [b?, M1, K2, 2 mr]), so that one k pair of a panel is one vector.
+      g.rhs = flattenPairs(g.rhs);
+      if (!g.lhsPack)
+        g.lhs = flattenPairs(g.lhs);
+    }
     // Partial sums live in the destination when it has the accumulator's
     // type, else in their own tensor.
     SmallVector<Value> tensors = {g.dest};
@@ -633,6 +687,16 @@ public:
 
 private:
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(rw, loc, v); }
+
+  /// [..., panel, 2] collapsed to [..., 2 panel].
+  Value flattenPairs(Value pairs) {
+    int64_t rank = cast<RankedTensorType>(pairs.getType()).getRank();
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t i = 0; i < rank - 2; ++i)
+      groups.push_back({i});
+    groups.push_back({rank - 2, rank - 1});
+    return tensor::CollapseShapeOp::create(rw, loc, pairs, groups);
+  }
 
   /// Indices [b?, i, j] of a [b?, m, n] tensor.
   SmallVector<Value> at(Value bIdx, Value i, Value j) {
@@ -737,9 +801,15 @@ private:
                                       : clipped(mc, g.m, ic);
   }
 
-  /// The buffer one row block's lhs is packed into.
+  /// The buffer one row block's lhs is packed into: [mc/mr, kb, mr], or
+  /// for pairs [mc/mr, kb/2, 2 mr].
   Value emptyLhsBlock() {
-    int64_t kbAlloc = llvm::alignTo(kb, kPackTile);
+    int64_t kbAlloc = llvm::alignTo(kb, packStep());
+    if (g.pairs)
+      return tensor::EmptyOp::create(
+          rw, loc,
+          ArrayRef<int64_t>{mc / g.mr, kbAlloc / kDotPair, kDotPair * g.mr},
+          g.operandType);
     return tensor::EmptyOp::create(
         rw, loc, ArrayRef<int64_t>{mc / g.mr, kbAlloc, g.mr}, g.accType);
   }
@@ -773,6 +843,8 @@ private:
   /// written transposed.
   Value packLhsBlock(Value bIdx, Value ic, Value mcur, Value pc, Value kcur,
                      Value buffer) {
+    if (g.pairs)
+      return packLhsPairBlock(bIdx, ic, mcur, pc, kcur, buffer);
     int64_t kt = kPackTile;
     Value panels = panelsOf(mcur);
     auto lhsType = cast<RankedTensorType>(g.lhs.getType());
@@ -801,6 +873,113 @@ private:
       return SmallVector<Value>(kLoop.getResults());
     });
     return panelLoop.getResult(0);
+  }
+
+  /// packLhsBlock for pairs: into `buffer` [mc/mr, kb/2, 2 mr], 16 k values
+  /// of one mr-row panel per step, read as an mr x 16 vector (zero beyond
+  /// the shape), viewed as mr x 8 32-bit pairs, transposed, and written as
+  /// 8 rows of the mr pairs of one k pair.
+  Value packLhsPairBlock(Value bIdx, Value ic, Value mcur, Value pc, Value kcur,
+                         Value buffer) {
+    int64_t kt = packStep(), words = kt / kDotPair;
+    Value panels = panelsOf(mcur);
+    auto lhsType = cast<RankedTensorType>(g.lhs.getType());
+    auto tileType = VectorType::get({g.mr, kt}, g.operandType);
+    auto i32 = rw.getI32Type();
+    SmallVector<bool> inBounds = {fullRowPanels(),
+                                  g.k % kt == 0 && kb % kt == 0};
+    auto panelLoop = loop(panels, 1, buffer, [&](Value p, ValueRange pArgs) {
+      Value row = arith::AddIOp::create(
+          rw, loc, ic, arith::MulIOp::create(rw, loc, p, idx(g.mr)));
+      auto kLoop = loop(kcur, kt, pArgs, [&](Value kk, ValueRange kArgs) {
+        Value col = arith::AddIOp::create(rw, loc, pc, kk);
+        Value tile = vector::TransferReadOp::create(
+            rw, loc, tileType, g.lhs, at(bIdx, row, col), operandPad,
+            AffineMap::getMinorIdentityMap(lhsType.getRank(), 2,
+                                           rw.getContext()),
+            inBounds);
+        Value asWords = vector::BitCastOp::create(
+            rw, loc, VectorType::get({g.mr, words}, i32), tile);
+        Value transposed = vector::TransposeOp::create(rw, loc, asWords,
+                                                       ArrayRef<int64_t>{1, 0});
+        Value pairRows = vector::BitCastOp::create(
+            rw, loc, VectorType::get({words, kDotPair * g.mr}, g.operandType),
+            transposed);
+        Value kPair = arith::DivUIOp::create(rw, loc, kk, idx(kDotPair));
+        Value written =
+            vector::TransferWriteOp::create(rw, loc, pairRows, kArgs[0],
+                                            ValueRange{p, kPair, zeroIdx},
+                                            ArrayRef<bool>{true, true})
+                .getResult();
+        return SmallVector<Value>{written};
+      });
+      return SmallVector<Value>(kLoop.getResults());
+    });
+    return panelLoop.getResult(0);
+  }
+
+  /// The pair-dot micro-kernel: over the k pairs of [pc, pc + kcur), one
+  /// vector of the nr column pairs (two 512-bit halves of 16 columns for
+  /// nr = 32), and for each of the mr rows its k pair broadcast as one
+  /// 32-bit value and one dot product per half into the row's 16-lane
+  /// accumulators of `acc0`.
+  Value emitPairProducts(Value bIdx, Value panelRow, Value jr, Value pc,
+                         Value kcur, Value block, Value acc0) {
+    MLIRContext *ctx = rw.getContext();
+    auto i32 = rw.getI32Type();
+    int64_t halves = g.nr / kDotLanes;
+    auto dotOperandType =
+        VectorType::get({kDotPair * kDotLanes}, g.operandType);
+    Value pairs = arith::CeilDivUIOp::create(rw, loc, kcur, idx(kDotPair));
+    Value pcPairs = arith::DivUIOp::create(rw, loc, pc, idx(kDotPair));
+    auto read1d = [&](Value source, ValueRange indices, int64_t size) {
+      auto type = cast<ShapedType>(source.getType());
+      return vector::TransferReadOp::create(
+          rw, loc, VectorType::get({size}, g.operandType), source, indices,
+          operandPad, AffineMap::getMinorIdentityMap(type.getRank(), 1, ctx),
+          ArrayRef<bool>{true});
+    };
+    auto kLoop = loop(pairs, 1, acc0, [&](Value kIdx, ValueRange kArgs) {
+      Value kAbs = arith::AddIOp::create(rw, loc, pcPairs, kIdx);
+      SmallVector<Value> rhsIdx;
+      if (bIdx)
+        rhsIdx.push_back(bIdx);
+      rhsIdx.append({jr, kAbs, zeroIdx});
+      Value columns = read1d(g.rhs, rhsIdx, kDotPair * g.nr);
+      SmallVector<Value> rhsHalves;
+      for (int64_t h = 0; h < halves; ++h)
+        rhsHalves.push_back(vector::ExtractStridedSliceOp::create(
+            rw, loc, columns, ArrayRef<int64_t>{h * kDotPair * kDotLanes},
+            ArrayRef<int64_t>{kDotPair * kDotLanes}, ArrayRef<int64_t>{1}));
+      Value acc = kArgs[0];
+      for (int64_t i = 0; i < g.mr; ++i) {
+        SmallVector<Value> lhsIdx;
+        if (bIdx && !g.lhsPack)
+          lhsIdx.push_back(bIdx);
+        lhsIdx.append({panelRow, g.lhsPack ? kIdx : kAbs, idx(kDotPair * i)});
+        Value pair = read1d(g.lhsPack ? block : g.lhs, lhsIdx, kDotPair);
+        Value word =
+            vector::BitCastOp::create(rw, loc, VectorType::get({1}, i32), pair);
+        Value splat = vector::BroadcastOp::create(
+            rw, loc, VectorType::get({kDotLanes}, i32), word);
+        Value lhsPairs =
+            vector::BitCastOp::create(rw, loc, dotOperandType, splat);
+        Value row = vector::ExtractOp::create(rw, loc, acc, i);
+        for (int64_t h = 0; h < halves; ++h) {
+          Value part = vector::ExtractStridedSliceOp::create(
+              rw, loc, row, ArrayRef<int64_t>{h * kDotLanes},
+              ArrayRef<int64_t>{kDotLanes}, ArrayRef<int64_t>{1});
+          part = x86vector::DotBF16Op::create(rw, loc, part, lhsPairs,
+                                              rhsHalves[h]);
+          row = vector::InsertStridedSliceOp::create(
+              rw, loc, part, row, ArrayRef<int64_t>{h * kDotLanes},
+              ArrayRef<int64_t>{1});
+        }
+        acc = vector::InsertOp::create(rw, loc, row, acc, i);
+      }
+      return SmallVector<Value>{acc};
+    });
+    return kLoop.getResult(0);
   }
 
   /// Column panels (all of them), then the row panels of the row block;
@@ -868,6 +1047,18 @@ private:
             ? ir
             : arith::AddIOp::create(
                   rw, loc, arith::DivUIOp::create(rw, loc, ic, idx(g.mr)), ir);
+    Value acc =
+        g.pairs ? emitPairProducts(bIdx, panelRow, jr, pc, kcur, block, acc0)
+                : emitPanelProducts(bIdx, panelRow, jr, pc, kcur, block, acc0);
+    return finishTile(bIdx, row, destRow, col, pc, acc, inBounds, tensors);
+  }
+
+  /// The f32 micro-kernel: over k in [pc, pc + kcur), the outer product of
+  /// the mr lhs values and the nr rhs values of each k into `acc0`.
+  Value emitPanelProducts(Value bIdx, Value panelRow, Value jr, Value pc,
+                          Value kcur, Value block, Value acc0) {
+    MLIRContext *ctx = rw.getContext();
+    auto tileType = VectorType::get({g.mr, g.nr}, g.accType);
     Value lhsSource = g.lhsPack ? block : g.lhs;
     auto kLoop = loop(kcur, 1, acc0, [&](Value kIdx, ValueRange kArgs) {
       Value kAbs = arith::AddIOp::create(rw, loc, pc, kIdx);
@@ -891,8 +1082,16 @@ private:
           rw, loc, tileType, a, bv, kArgs[0], vector::CombiningKind::ADD);
       return SmallVector<Value>{product};
     });
-    Value acc = kLoop.getResult(0);
+    return kLoop.getResult(0);
+  }
 
+  /// After a tile's k block: the partial sums written back, or after the
+  /// last k block the tile (through the epilogue) written to the result.
+  SmallVector<Value> finishTile(Value bIdx, Value row, Value destRow, Value col,
+                                Value pc, Value acc, ArrayRef<bool> inBounds,
+                                ValueRange tensors) {
+    MLIRContext *ctx = rw.getContext();
+    Value accTensor = separateAcc ? tensors[1] : tensors[0];
     auto writeTile = [&](Value value, Value dest, Value r) -> Value {
       auto type = cast<ShapedType>(dest.getType());
       return vector::TransferWriteOp::create(
@@ -1024,7 +1223,7 @@ private:
   bool slicedRows = false;
   bool separateAcc = false;
   bool epilogueByRows = false;
-  Value zeroIdx, oneIdx, pad;
+  Value zeroIdx, oneIdx, pad, operandPad;
   /// The number of rows, at run time when m is dynamic.
   Value mSize;
 };
@@ -1073,8 +1272,19 @@ struct TileAndVectorizePass final
       // batched GEMM is then tiled on its own, its batches an scf.forall.
       FailureOr<PackedGemmNest> nest =
           matchPackedGemmNest(cast<linalg::GenericOp>(op.getOperation()));
-      if (succeeded(nest) && parallel && nest->batched)
+      bool pairs = isDotPairGemm(op);
+      if (succeeded(nest) && parallel && nest->batched && !pairs)
         nest = failure();
+      // The pair-dot form has no other tiling: its batches run in order.
+      if (failed(nest) && pairs) {
+        ++numScalar;
+        remark::missed(op.getLoc(), remarkOpts(kPassArg, "NotVectorized"))
+            << remark::reason(
+                   "pair-dot GEMM not in the nest's form (its product has "
+                   "other users than the unpack, or a dynamic n or k); left "
+                   "to the scalar lowering");
+        continue;
+      }
       // A tuned cache tile of this GEMM (xpu-cpu-apply-tuning-db) comes
       // first, then the pass's option, then the blocks derived from the
       // CPU target's L2.
@@ -1240,7 +1450,7 @@ struct TileAndVectorizePass final
     ++numGemms;
     remark::passed(loc, remarkOpts(kPassArg, "Vectorized")) << remark::reason(
         "packed GEMM {0}x{1}x{2} as one loop nest: rows in {11}blocks of "
-        "{3}{4}, k in {5} block(s) of {6}, [{7}, {8}] register tiles "
+        "{3}{4}, k in {5} block(s) of {6}, [{7}, {8}] register tiles{12} "
         "written straight into the result{9}{10}",
         dimString(g.m), g.n, g.k, builder.rowBlock(),
         g.lhsPack ? " (lhs packed per block)" : "", builder.numKBlocks(),
@@ -1251,7 +1461,8 @@ struct TileAndVectorizePass final
         !g.epilogue ? ""
         : byRows    ? ", epilogue applied to each tile row by row"
                     : ", epilogue applied to each tile in registers",
-        builder.isParallel() ? "parallel (scf.forall) " : "");
+        builder.isParallel() ? "parallel (scf.forall) " : "",
+        g.pairs ? " of bf16 pair dot products (vdpbf16ps)" : "");
   }
 
   /// The packed GEMM (xpu-cpu-pack-operands): loops (b?, M1, N1, K, mr,

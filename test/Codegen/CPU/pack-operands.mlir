@@ -255,15 +255,23 @@ func.func @bf16_batch_matmul_on_amx(%a: tensor<3x40x70xbf16>, %b: tensor<3x70x50
 
 // -----
 
-// The same matmul on a target without AMX (x86-64-v4) keeps the matmul.
-// CHECK-LABEL: func.func @bf16_matmul_without_amx_is_untouched
-//       CHECK:   linalg.matmul
+// The same matmul on a target with neither AMX nor avx512bf16 (x86-64-v4):
+// both operands are widened to f32 (exactly) and take the f32 panels.
+// CHECK-LABEL: func.func @bf16_matmul_without_amx_is_widened
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9]+]]: tensor<40x70xbf16>
+//  CHECK-SAME:   %[[B:[a-zA-Z0-9]+]]: tensor<50x70xbf16>
+//       CHECK:   %[[WA:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<40x70xbf16>) outs(%{{.*}} : tensor<40x70xf32>)
+//       CHECK:     arith.extf
+//       CHECK:   %[[WB:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<50x70xbf16>) outs(%{{.*}} : tensor<50x70xf32>)
+//       CHECK:   linalg.pack %[[WA]] {{.*}} inner_tiles = [14] {{.*}} -> tensor<3x70x14xf32>
+//       CHECK:   linalg.pack %[[WB]] {{.*}} inner_tiles = [32] {{.*}} -> tensor<2x70x32xf32>
+//   CHECK-NOT:   linalg.matmul
 module attributes {xpu.target = #xpu.target<"x86-64-v4">} {
-func.func @bf16_matmul_without_amx_is_untouched(%a: tensor<40x70xbf16>, %b: tensor<50x70xbf16>) -> tensor<40x50xf32> {
+func.func @bf16_matmul_without_amx_is_widened(%a: tensor<40x70xbf16>, %b: tensor<50x70xbf16>) -> tensor<40x50xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<40x50xf32>
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<40x50xf32>) -> tensor<40x50xf32>
-  // expected-remark @+1 {{linalg.matmul left in place: its element types are not all f32}}
+  // expected-remark @+1 {{linalg.matmul: bf16 operands widened to f32 (neither the AMX nor the pair-dot form applies), lhs packed into 14-row panels, rhs ([n, k]) into 32-column panels}}
   %r = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
                      ins(%a, %b : tensor<40x70xbf16>, tensor<50x70xbf16>)
                      outs(%c : tensor<40x50xf32>) -> tensor<40x50xf32>
@@ -273,16 +281,81 @@ func.func @bf16_matmul_without_amx_is_untouched(%a: tensor<40x70xbf16>, %b: tens
 
 // -----
 
-// On an AMX target, a bf16 matmul that does not start from zero is not in
-// the AMX form (its tiles would drop the init): it keeps the matmul.
-// CHECK-LABEL: func.func @bf16_matmul_with_init_is_untouched
-//       CHECK:   linalg.matmul
+// On an AMX target, a bf16 matmul that does not start from zero is in
+// neither the AMX nor the pair-dot form (their tiles would drop the init):
+// it is widened to f32 and packs its init like the f32 one.
+// CHECK-LABEL: func.func @bf16_matmul_with_init_is_widened
+//  CHECK-SAME:   %[[C:[a-zA-Z0-9]+]]: tensor<40x50xf32>
+//       CHECK:   linalg.pack %[[C]] {{.*}} inner_tiles = [14, 32]
+//       CHECK:   linalg.unpack
 module attributes {xpu.target = #xpu.target<"sapphirerapids">} {
-func.func @bf16_matmul_with_init_is_untouched(%a: tensor<40x70xbf16>, %b: tensor<70x50xbf16>, %c: tensor<40x50xf32>) -> tensor<40x50xf32> {
-  // expected-remark @+1 {{linalg.matmul left in place: its element types are neither all f32 nor bf16 (i8) operands into a zero-filled f32 (i32) result (AMX)}}
+func.func @bf16_matmul_with_init_is_widened(%a: tensor<40x70xbf16>, %b: tensor<70x50xbf16>, %c: tensor<40x50xf32>) -> tensor<40x50xf32> {
+  // expected-remark @+1 {{linalg.matmul: bf16 operands widened to f32 (neither the AMX nor the pair-dot form applies)}}
   %r = linalg.matmul ins(%a, %b : tensor<40x70xbf16>, tensor<70x50xbf16>)
                      outs(%c : tensor<40x50xf32>) -> tensor<40x50xf32>
   return %r : tensor<40x50xf32>
+}
+}
+
+// -----
+
+// bf16 operands into a zero-filled f32 result on a target with avx512bf16
+// and no AMX (znver4): the pair-dot form. M, N, K = 40, 50, 71: the lhs is
+// packed into [3, 36, 14, 2] (14-row panels of k pairs, the last pair half
+// padding), the [n, k] rhs into [2, 36, 32, 2], the contraction runs over
+// (M1, N1, K2, mr, nr, kk) into the [3, 2, 14, 32] accumulator.
+//   CHECK-DAG: #[[$PA:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>
+//   CHECK-DAG: #[[$PB:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>
+//   CHECK-DAG: #[[$PC:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>
+// CHECK-LABEL: func.func @bf16_matmul_dot_pairs
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9]+]]: tensor<40x71xbf16>
+//  CHECK-SAME:   %[[B:[a-zA-Z0-9]+]]: tensor<50x71xbf16>
+//       CHECK:   %[[LA:.*]] = linalg.pack %[[A]] padding_value(%{{.*}} : bf16) inner_dims_pos = [0, 1] inner_tiles = [14, 2] into %{{.*}} : tensor<40x71xbf16> -> tensor<3x36x14x2xbf16>
+//       CHECK:   %[[LB:.*]] = linalg.pack %[[B]] padding_value(%{{.*}} : bf16) inner_dims_pos = [0, 1] inner_tiles = [32, 2] into %{{.*}} : tensor<50x71xbf16> -> tensor<2x36x32x2xbf16>
+//       CHECK:   %[[ACC:.*]] = linalg.fill {{.*}} -> tensor<3x2x14x32xf32>
+//       CHECK:   %[[P:.*]] = linalg.generic {indexing_maps = [#[[$PA]], #[[$PB]], #[[$PC]]], iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel", "reduction"]} ins(%[[LA]], %[[LB]] : {{.*}}) outs(%[[ACC]] : tensor<3x2x14x32xf32>)
+//       CHECK:     arith.extf
+//       CHECK:     arith.extf
+//       CHECK:     arith.mulf
+//       CHECK:     arith.addf
+//       CHECK:   %[[R:.*]] = linalg.unpack %[[P]] inner_dims_pos = [0, 1] inner_tiles = [14, 32] into %{{.*}} : tensor<3x2x14x32xf32> -> tensor<40x50xf32>
+//       CHECK:   return %[[R]]
+module attributes {xpu.target = #xpu.target<"znver4">} {
+func.func @bf16_matmul_dot_pairs(%a: tensor<40x71xbf16>, %b: tensor<50x71xbf16>) -> tensor<40x50xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<40x50xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<40x50xf32>) -> tensor<40x50xf32>
+  // expected-remark @+1 {{linalg.matmul (bf16 into f32) in the pair-dot form (vdpbf16ps): lhs packed into 14-row panels of k pairs, rhs ([n, k]) into 32-column panels of k pairs, a contraction into [14, 32] f32 tiles}}
+  %r = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+                     ins(%a, %b : tensor<40x71xbf16>, tensor<50x71xbf16>)
+                     outs(%c : tensor<40x50xf32>) -> tensor<40x50xf32>
+  return %r : tensor<40x50xf32>
+}
+}
+
+// -----
+
+// A [k, n] rhs in the pair-dot form: n tiled by 32 and k by the pair, the
+// outer dimensions swapped to [N1, K2]. Batched, with a dynamic batch (a
+// dynamic shape is not in AMX's static form: on sapphirerapids too, the
+// pair dot products take it).
+// CHECK-LABEL: func.func @bf16_batch_matmul_dot_pairs
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9]+]]: tensor<?x40x70xbf16>, %[[B:[a-zA-Z0-9]+]]: tensor<?x70x50xbf16>
+//       CHECK:   linalg.pack %[[A]] {{.*}} inner_dims_pos = [1, 2] inner_tiles = [14, 2] {{.*}} : tensor<?x40x70xbf16> -> tensor<?x3x35x14x2xbf16>
+//       CHECK:   linalg.pack %[[B]] {{.*}} outer_dims_perm = [0, 2, 1] inner_dims_pos = [2, 1] inner_tiles = [32, 2] {{.*}} : tensor<?x70x50xbf16> -> tensor<?x2x35x32x2xbf16>
+//       CHECK:   linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel", "parallel", "reduction"]
+//       CHECK:   linalg.unpack {{.*}} -> tensor<?x40x50xf32>
+module attributes {xpu.target = #xpu.target<"sapphirerapids">} {
+func.func @bf16_batch_matmul_dot_pairs(%a: tensor<?x40x70xbf16>, %b: tensor<?x70x50xbf16>) -> tensor<?x40x50xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?x40x70xbf16>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%n) : tensor<?x40x50xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<?x40x50xf32>) -> tensor<?x40x50xf32>
+  // expected-remark @+1 {{linalg.batch_matmul (bf16 into f32) in the pair-dot form (vdpbf16ps): lhs packed into 14-row panels of k pairs, rhs ([k, n]) into 32-column panels of k pairs}}
+  %r = linalg.batch_matmul ins(%a, %b : tensor<?x40x70xbf16>, tensor<?x70x50xbf16>)
+                           outs(%c : tensor<?x40x50xf32>) -> tensor<?x40x50xf32>
+  return %r : tensor<?x40x50xf32>
 }
 }
 

@@ -687,3 +687,63 @@ func.func @nest_dynamic_rows(%x: tensor<?x64xf32>, %w: tensor<2x64x16xf32>,
   } -> tensor<?x32xf32>
   return %y : tensor<?x32xf32>
 }
+
+// The pair-dot contraction (xpu-cpu-pack-operands on an avx512bf16 chip:
+// bf16 operands in k pairs into f32) gets the packed-GEMM nest with k in
+// pairs. M, N, K = 301, 37, 700 with [4, 32] tiles: row blocks of 264, two
+// k blocks of 352 (a multiple of 16). The lhs block is [66, 176, 8] bf16
+// (176 k pairs of each 4-row panel, the 4 rows' pairs side by side), packed
+// 16 k values of a panel per step as 4 x 8 32-bit pairs, transposed. The
+// rhs [2, 350, 32, 2] is read as [2, 350, 64] rows: per k pair one vector
+// of the 32 columns' pairs, in two halves of 16 columns; each row's pair is
+// broadcast as one 32-bit value into 16 lanes, and one
+// x86vector.avx512.dot per half accumulates into the row's 16 lanes.
+// CHECK-LABEL: func.func @nest_dot_pairs
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9]+]]: tensor<301x700xbf16>, %[[W:[a-zA-Z0-9]+]]: tensor<2x350x32x2xbf16>
+//       CHECK:   %[[WF:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0], [1], [2, 3]] : tensor<2x350x32x2xbf16> into tensor<2x350x64xbf16>
+//       CHECK:   tensor.empty() : tensor<66x176x8xbf16>
+//       CHECK:   %[[T:.+]] = vector.transfer_read %[[X]]{{.*}} : tensor<301x700xbf16>, vector<4x16xbf16>
+//       CHECK:   %[[TW:.+]] = vector.bitcast %[[T]] : vector<4x16xbf16> to vector<4x8xi32>
+//       CHECK:   %[[TT:.+]] = vector.transpose %[[TW]], [1, 0] : vector<4x8xi32> to vector<8x4xi32>
+//       CHECK:   %[[TB:.+]] = vector.bitcast %[[TT]] : vector<8x4xi32> to vector<8x8xbf16>
+//       CHECK:   vector.transfer_write %[[TB]]{{.*}} : vector<8x8xbf16>, tensor<66x176x8xbf16>
+//       CHECK:   scf.for
+//       CHECK:     %[[COLS:.+]] = vector.transfer_read %[[WF]]{{.*}} : tensor<2x350x64xbf16>, vector<64xbf16>
+//       CHECK:     %[[H0:.+]] = vector.extract_strided_slice %[[COLS]] {offsets = [0], sizes = [32], strides = [1]}
+//       CHECK:     %[[H1:.+]] = vector.extract_strided_slice %[[COLS]] {offsets = [32], sizes = [32], strides = [1]}
+//       CHECK:     %[[P:.+]] = vector.transfer_read {{.*}} : tensor<66x176x8xbf16>, vector<2xbf16>
+//       CHECK:     %[[PW:.+]] = vector.bitcast %[[P]] : vector<2xbf16> to vector<1xi32>
+//       CHECK:     %[[PS:.+]] = vector.broadcast %[[PW]] : vector<1xi32> to vector<16xi32>
+//       CHECK:     %[[PB:.+]] = vector.bitcast %[[PS]] : vector<16xi32> to vector<32xbf16>
+//       CHECK:     x86vector.avx512.dot %{{.+}}, %[[PB]], %[[H0]] : vector<32xbf16> -> vector<16xf32>
+//       CHECK:     x86vector.avx512.dot %{{.+}}, %[[PB]], %[[H1]] : vector<32xbf16> -> vector<16xf32>
+//   CHECK-NOT:   linalg.generic
+//   CHECK-NOT:   linalg.unpack
+func.func @nest_dot_pairs(%x: tensor<301x700xbf16>, %w: tensor<2x350x32x2xbf16>) -> tensor<301x37xf32> {
+  %zero = arith.constant 0.0 : f32
+  %zb = arith.constant 0.0 : bf16
+  %e = tensor.empty() : tensor<301x37xf32>
+  %el = tensor.empty() : tensor<76x350x4x2xbf16>
+  %lhs = linalg.pack %x padding_value(%zb : bf16) inner_dims_pos = [0, 1]
+      inner_tiles = [4, 2] into %el : tensor<301x700xbf16> -> tensor<76x350x4x2xbf16>
+  %ea = tensor.empty() : tensor<76x2x4x32xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%ea : tensor<76x2x4x32xf32>) -> tensor<76x2x4x32xf32>
+  // expected-remark @+1 {{[Passed] Vectorized | Category:xpu-cpu-tile-and-vectorize | Reason="packed GEMM 301x37x700 as one loop nest: rows in blocks of 264 (lhs packed per block), k in 2 block(s) of 352, [4, 32] register tiles of bf16 pair dot products (vdpbf16ps) written straight into the result (masked at the edges)"}}
+  %p = linalg.generic {
+      indexing_maps = [affine_map<(m1, n1, k2, mi, ni, kk) -> (m1, k2, mi, kk)>,
+                       affine_map<(m1, n1, k2, mi, ni, kk) -> (n1, k2, ni, kk)>,
+                       affine_map<(m1, n1, k2, mi, ni, kk) -> (m1, n1, mi, ni)>],
+      iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel", "reduction"]}
+      ins(%lhs, %w : tensor<76x350x4x2xbf16>, tensor<2x350x32x2xbf16>)
+      outs(%acc : tensor<76x2x4x32xf32>) {
+  ^bb0(%a: bf16, %bv: bf16, %c: f32):
+    %ae = arith.extf %a : bf16 to f32
+    %be = arith.extf %bv : bf16 to f32
+    %m = arith.mulf %ae, %be : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<76x2x4x32xf32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [4, 32] into %e
+      : tensor<76x2x4x32xf32> -> tensor<301x37xf32>
+  return %u : tensor<301x37xf32>
+}
