@@ -23,6 +23,43 @@ namespace mlir::xpu {
 using namespace mlir;
 
 namespace {
+/// A transpose of 16-bit values that keeps an innermost dimension of 2 in
+/// place (the pair-dot packing of bf16 k pairs) as a transpose of 32-bit
+/// words: vector<...x2xbf16> bitcast to vector<...x1xi32>, the unit dimension
+/// dropped, the other dimensions transposed, and back. The 32-bit transpose
+/// is then split into 8 x 8 blocks like the f32 packing's.
+struct TransposePairsAsWords final : OpRewritePattern<vector::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getSourceVectorType();
+    ArrayRef<int64_t> perm = op.getPermutation();
+    int64_t rank = type.getRank();
+    if (rank < 3 || type.isScalable() || type.getShape().back() != 2 ||
+        type.getElementTypeBitWidth() != 16 || perm.back() != rank - 1)
+      return failure();
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    SmallVector<int64_t> wordShape(type.getShape().drop_back());
+    wordShape.push_back(1);
+    Value words = vector::BitCastOp::create(
+        rewriter, loc, VectorType::get(wordShape, i32), op.getVector());
+    wordShape.pop_back();
+    Value flat = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get(wordShape, i32), words);
+    Value transposed =
+        vector::TransposeOp::create(rewriter, loc, flat, perm.drop_back());
+    VectorType resultType = op.getResultVectorType();
+    SmallVector<int64_t> resultWords(resultType.getShape().drop_back());
+    resultWords.push_back(1);
+    Value unflat = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get(resultWords, i32), transposed);
+    rewriter.replaceOpWithNewOp<vector::BitCastOp>(op, resultType, unflat);
+    return success();
+  }
+};
+
 struct LowerVectorsPass final
     : xpu::impl::XPUCPULowerVectorsPassBase<LowerVectorsPass> {
   using Base::Base;
@@ -106,6 +143,10 @@ struct LowerVectorsPass final
     //    one shuffle of the whole block (256 lanes) or a shuffle per
     //    element made LLVM's instruction selection take most of a model's
     //    compile time.
+    if (failed(applyStage([](RewritePatternSet &patterns) {
+          patterns.add<TransposePairsAsWords>(patterns.getContext());
+        })))
+      return signalPassFailure();
     if (failed(applyStage([](RewritePatternSet &patterns) {
           vector::populateVectorUnrollPatterns(
               patterns,

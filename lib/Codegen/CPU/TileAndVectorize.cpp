@@ -1588,8 +1588,15 @@ struct TileAndVectorizePass final
       ArrayRef<int64_t> inner = packOp.getStaticInnerTiles();
       sizes.assign(sourceType.getRank(), 1);
       // A panel pack (one tiled dimension, k outermost-but-one): a block of
-      // kPackTile k values of one panel per step.
+      // kPackTile k values of one panel per step. A pair-dot pack of a
+      // source whose k is innermost ([n, k] into [N1, K2, nr, 2]):
+      // kPackTile k pairs per step, contiguous rows of the source (the
+      // transpose keeps the pairs: 32-bit words in LowerVectors).
       if (inner.size() == 1)
+        sizes.back() = kPackTile;
+      if (inner.size() == 2 && inner[1] == kDotPair &&
+          packOp.getOuterDimsPerm().empty() &&
+          packOp.getInnerDimsPos().back() == sourceType.getRank() - 1)
         sizes.back() = kPackTile;
       vectorSizes = sizes;
       llvm::append_range(vectorSizes, inner);
