@@ -1,8 +1,8 @@
 //===- DotPairLayout.h - the pair-dot GEMM layout ---------------*- C++ -*-===//
 //
-// The form of a bf16 GEMM for the AVX-512 pair dot product (vdpbf16ps)
-// that xpu-cpu-pack-operands builds and xpu-cpu-tile-and-vectorize lowers:
-// one definition of the maps, for both.
+// The form of a bf16 (or widened int8) GEMM for the AVX-512 pair dot
+// products (vdpbf16ps, vpdpwssd) that xpu-cpu-pack-operands builds and
+// xpu-cpu-tile-and-vectorize lowers: one definition of the maps, for both.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,14 +16,15 @@
 
 namespace mlir::xpu {
 
-/// vdpbf16ps adds, in each 32-bit lane, the products of one pair of bf16
-/// values of each operand: k is consumed two at a time.
+/// vdpbf16ps and vpdpwssd add, in each 32-bit lane, the products of one
+/// pair of 16-bit values of each operand: k is consumed two at a time.
 inline constexpr int64_t kDotPair = 2;
 /// 32-bit lanes of one 512-bit register: the accumulator vectors of a tile
 /// row (nr is a multiple of it).
 inline constexpr int64_t kDotLanes = 16;
 
-/// The indexing maps of the pair-dot contraction, a linalg.generic over
+/// The indexing maps of the pair-dot contraction (bf16 into f32, or i16
+/// into i32), a linalg.generic over
 /// (b?, M1, N1, K2, mr, nr, kk) with kk < kDotPair:
 ///   lhs [b?, M1, K2, mr, 2] at (b?, M1, K2, mr, kk): mr-row panels of the
 ///     [b?, m, k] lhs whose row values come in k pairs (a linalg.pack with

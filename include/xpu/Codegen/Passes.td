@@ -54,16 +54,20 @@ def XPUCPUPackOperandsPass
     `tdpbssd` (`tdpbusd`, ...).
 
     Without AMX (or where its static form does not apply: a dynamic batch),
-    on a CPU target with 512-bit vectors and `avx512bf16` (`znver4`, the
-    host with `chip=host` where it has them), the same bf16 matmuls take
-    the pair-dot form of `include/xpu/Codegen/DotPairLayout.h` for
-    `vdpbf16ps`: the lhs packed into `[b?, ceil(m/mr), ceil(k/2), mr, 2]`,
-    the rhs into `[b?, ceil(n/nr), ceil(k/2), nr, 2]` (each column's k
-    pair together; weight-only work for a weight), a `linalg.generic`
-    contraction into the panel accumulator `[b?, M1, N1, mr, nr]` and its
-    unpacking, which `xpu-cpu-tile-and-vectorize` turns into its loop nest
-    with the dot products. Elsewhere a bf16 matmul, and without AMX an i8
-    one, keeps the vectorized matmul tiling.
+    on a CPU target with 512-bit vectors, the same bf16 matmuls take the
+    pair-dot form of `include/xpu/Codegen/DotPairLayout.h` where the chip
+    has `avx512bf16` (`vdpbf16ps`), and the i8 ones where it has
+    `avx512vnni` (`vpdpwssd`, on the operands widened to i16 as the matmul
+    extends each, `arith.extsi` or `arith.extui`): the lhs packed into
+    `[b?, ceil(m/mr), ceil(k/2), mr, 2]`, the rhs into
+    `[b?, ceil(n/nr), ceil(k/2), nr, 2]` (each column's k pair together;
+    weight-only work for a weight), a `linalg.generic` contraction into the
+    panel accumulator `[b?, M1, N1, mr, nr]` and its unpacking, which
+    `xpu-cpu-tile-and-vectorize` turns into its loop nest with the dot
+    products (`znver4`, or the host with `chip=host` where it has them). A
+    bf16 matmul that takes neither form is widened to f32 (exact) and takes
+    the f32 panels; an i8 one without AMX or VNNI keeps the vectorized
+    matmul tiling.
 
     Every register tile of the packed problem is full, whatever the shape:
     `xpu-cpu-tile-and-vectorize` vectorizes it without masks. Other
@@ -86,14 +90,14 @@ def XPUCPUPackOperandsPass
            "form that xpu-cpu-lower-amx-gemm lowers">,
     Option<"dotPairs", "dot-pairs", "bool", /*default=*/"true",
            "Without the AMX form, on a CPU #xpu.target with 512-bit vectors "
-           "and avx512bf16, rewrite the same bf16 matmuls into the pair-dot "
-           "form (vdpbf16ps)">
+           "and avx512bf16 (avx512vnni), rewrite the same bf16 (i8) "
+           "matmuls into the pair-dot form (vdpbf16ps, vpdpwssd)">
   ];
   let statistics = [
     Statistic<"numPacked", "num-packed", "Matmuls rewritten to packed form">,
     Statistic<"numAmx", "num-amx", "bf16 matmuls rewritten to the AMX form">,
     Statistic<"numDotPairs", "num-dot-pairs",
-              "bf16 matmuls rewritten to the pair-dot form">
+              "bf16 and i8 matmuls rewritten to the pair-dot form">
   ];
 }
 
@@ -138,14 +142,17 @@ def XPUCPUTileAndVectorizePass
       own lhs block and writes its rows through a slice of the result
       (`tensor.parallel_insert_slice`).
 
-    The pair-dot contraction (DotPairLayout.h, bf16 into f32) gets the same
-    nest, not parallel when batched, with k taken in pairs: the lhs block
-    is `mc/mr x kb/2 x 2*mr` (16 k values of an `mr`-row panel per step,
-    transposed as 32-bit pairs), and each k pair of a tile is
-    `mr x nr/16` `x86vector.avx512.dot` (`vdpbf16ps`) on 16-lane
-    accumulators, the lhs pair of a row broadcast as one 32-bit value. A
-    pair-dot contraction that the nest does not take is left to the scalar
-    lowering, with a remark.
+    The pair-dot contraction (DotPairLayout.h: bf16 into f32, or i16 into
+    i32) gets the same nest, not parallel when batched, with k taken in
+    pairs: the lhs block is `mc/mr x kb/2 x 2*mr` (16 k values of an
+    `mr`-row panel per step, transposed as 32-bit pairs), and each k pair
+    of a tile is `mr x nr/16` dot products on 16-lane accumulators, the lhs
+    pair of a row broadcast as one 32-bit value: `x86vector.avx512.dot`
+    (`vdpbf16ps`) for bf16, `vpdpwssd` for i16 as side-effect-free
+    `llvm.inline_asm` (x86vector has no op for it, and an
+    `llvm.call_intrinsic` has unknown memory effects, which the buffer
+    deallocation after this pass rejects). A pair-dot contraction that the
+    nest does not take is left to the scalar lowering, with a remark.
 
     Other packed GEMMs (the product has other users than the unpack, or
     batched with `parallel`): cache tiles of panels in n, k, m order, one register tile
@@ -183,6 +190,7 @@ def XPUCPUTileAndVectorizePass
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::x86vector::X86VectorDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect"];
   let options = [

@@ -117,26 +117,6 @@ bool isBf16IntoF32(linalg::LinalgOp op) {
          elementType(op.getDpsInitOperand(0)->get()).isF32();
 }
 
-/// `value` (bf16) widened to f32 elementwise: exact.
-Value widenToF32(OpBuilder &b, Location loc, Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  Value empty = tensor::EmptyOp::create(
-      b, loc, tensor::getMixedSizes(b, loc, value), b.getF32Type());
-  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  return linalg::GenericOp::create(
-             b, loc, empty.getType(), ValueRange{value}, ValueRange{empty},
-             ArrayRef<AffineMap>{id, id},
-             SmallVector<utils::IteratorType>(type.getRank(),
-                                              utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location nl, ValueRange args) {
-               linalg::YieldOp::create(
-                   nb, nl,
-                   arith::ExtFOp::create(nb, nl, nb.getF32Type(), args[0])
-                       .getResult());
-             })
-      .getResult(0);
-}
-
 /// What a narrow product (bf16 or i8 operands) computes: its AMX kind
 /// (AmxLayout.h) and, for i8 operands, which are read unsigned.
 struct NarrowProduct {
@@ -206,11 +186,45 @@ bool hasAmxInt8(TargetAttr target) {
   return hasAmx(target) && presetHasFeature(target, "amx-int8");
 }
 
-/// True if `target` has vdpbf16ps on 512-bit vectors (avx512bf16): the
-/// pair-dot form's instruction.
-bool hasBf16DotPairs(TargetAttr target) {
-  return target && target.isCpu() && target.getVectorBits() == 512 &&
-         presetHasFeature(target, "avx512bf16");
+/// The pair dot products `target` has on 512-bit vectors: vdpbf16ps
+/// (avx512bf16) for bf16, vpdpwssd (avx512vnni) for i8 widened to i16.
+struct DotPairSupport {
+  bool bf16 = false, int8 = false;
+  bool any() const { return bf16 || int8; }
+};
+DotPairSupport getDotPairSupport(TargetAttr target) {
+  if (!target || !target.isCpu() || target.getVectorBits() != 512)
+    return {};
+  return {presetHasFeature(target, "avx512bf16"),
+          presetHasFeature(target, "avx512vnni")};
+}
+
+/// `value` converted elementwise to `type` by `convert`.
+Value convertElements(
+    OpBuilder &b, Location loc, Value value, Type type,
+    function_ref<Value(OpBuilder &, Location, Value)> convert) {
+  auto shaped = cast<RankedTensorType>(value.getType());
+  Value empty = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, value), type);
+  AffineMap id = b.getMultiDimIdentityMap(shaped.getRank());
+  return linalg::GenericOp::create(
+             b, loc, empty.getType(), ValueRange{value}, ValueRange{empty},
+             ArrayRef<AffineMap>{id, id},
+             SmallVector<utils::IteratorType>(shaped.getRank(),
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl, convert(nb, nl, args[0]));
+             })
+      .getResult(0);
+}
+
+/// `value` (bf16) widened to f32 elementwise: exact.
+Value widenToF32(OpBuilder &b, Location loc, Value value) {
+  return convertElements(b, loc, value, b.getF32Type(),
+                         [](OpBuilder &nb, Location nl, Value v) -> Value {
+                           return arith::ExtFOp::create(nb, nl, nb.getF32Type(),
+                                                        v);
+                         });
 }
 
 /// `value` packed with `tiles` on `dims`, outer dims in `outerPerm` order.
@@ -244,7 +258,8 @@ struct PackOperandsPass final
     TargetAttr target = TargetAttr::lookup(getOperation());
     bool useAmx = amx && hasAmx(target);
     bool useAmxInt8 = amx && hasAmxInt8(target);
-    bool useDotPairs = dotPairs && hasBf16DotPairs(target);
+    DotPairSupport dots =
+        dotPairs ? getDotPairSupport(target) : DotPairSupport{};
     if (reg.empty()) {
       // Without a CPU #xpu.target: the AVX2 tile.
       reg = target && target.isCpu() ? cpuRegisterTile(target)
@@ -276,13 +291,13 @@ struct PackOperandsPass final
         ++numAmx;
         continue;
       }
-      // Without AMX (or where its static form does not apply), bf16
+      // Without AMX (or where its static form does not apply), bf16 and i8
       // products take the AVX-512 pair dot products where the chip has them.
       std::optional<NarrowProduct> dotProduct;
-      if (succeeded(form) && useDotPairs)
-        dotProduct = matchNarrowProduct(op, /*int8=*/false);
-      if (dotProduct) {
-        rewriteMatmulForDotPairs(rewriter, op, *form,
+      if (succeeded(form) && dots.any())
+        dotProduct = matchNarrowProduct(op, dots.int8);
+      if (dotProduct && (dotProduct->integer ? dots.int8 : dots.bf16)) {
+        rewriteMatmulForDotPairs(rewriter, op, *form, *dotProduct,
                                  dotPairTile(target, CpuTiles::get(op)));
         ++numDotPairs;
         continue;
@@ -294,10 +309,10 @@ struct PackOperandsPass final
         reason = useAmx ? "its element types are neither all f32 nor bf16 "
                           "(i8) operands into a zero-filled f32 (i32) "
                           "result (AMX)"
-                 : useDotPairs
-                     ? "its element types are neither all f32 nor bf16 "
-                       "operands into a zero-filled f32 result (pair dot "
-                       "products)"
+                 : dots.any()
+                     ? "its element types are neither all f32 nor bf16 (i8) "
+                       "operands into a zero-filled f32 (i32) result (pair "
+                       "dot products)"
                      : "its element types are not all f32";
         form = failure();
       }
@@ -564,14 +579,16 @@ struct PackOperandsPass final
     return {reg[0], reg[1]};
   }
 
-  /// bf16 lhs [b?, m, k] and rhs [b?, k, n] or [b?, n, k] multiplied into a
-  /// zero-filled f32 [b?, m, n] in the pair-dot form (DotPairLayout.h): the
-  /// lhs packed into [b?, M1, K2, mr, 2], the rhs into [b?, N1, K2, nr, 2]
-  /// (weight-only work: <fn>.pack for a weight), the contraction into the
-  /// f32 panel accumulator [b?, M1, N1, mr, nr] and its unpacking.
-  /// xpu-cpu-tile-and-vectorize builds its loop nest.
+  /// bf16 (i8) lhs [b?, m, k] and rhs [b?, k, n] or [b?, n, k] multiplied
+  /// into a zero-filled f32 (i32) [b?, m, n] in the pair-dot form
+  /// (DotPairLayout.h): i8 operands widened to i16 as the matmul extends
+  /// them (vpdpwssd multiplies signed 16-bit pairs, which hold any i8 or u8
+  /// value), the lhs packed into [b?, M1, K2, mr, 2], the rhs into
+  /// [b?, N1, K2, nr, 2] (weight-only work: <fn>.pack for a weight), the
+  /// contraction into the panel accumulator [b?, M1, N1, mr, nr] and its
+  /// unpacking. xpu-cpu-tile-and-vectorize builds its loop nest.
   void rewriteMatmulForDotPairs(RewriterBase &rewriter, linalg::LinalgOp op,
-                                MatmulForm form,
+                                MatmulForm form, NarrowProduct product,
                                 std::pair<int64_t, int64_t> tile) {
     auto [mr, nr] = tile;
     Location loc = op.getLoc();
@@ -583,6 +600,20 @@ struct PackOperandsPass final
     Value init = op.getDpsInitOperand(0)->get();
     auto resultType = cast<RankedTensorType>(init.getType());
     Type accType = resultType.getElementType();
+    if (product.integer) {
+      Type i16 = rewriter.getI16Type();
+      auto widen = [&](Value v, bool zext) {
+        return convertElements(
+            rewriter, loc, v, i16,
+            [&](OpBuilder &nb, Location nl, Value x) -> Value {
+              if (zext)
+                return arith::ExtUIOp::create(nb, nl, i16, x);
+              return arith::ExtSIOp::create(nb, nl, i16, x);
+            });
+      };
+      lhs = widen(lhs, product.zextLhs);
+      rhs = widen(rhs, product.zextRhs);
+    }
     auto shifted = [&](ArrayRef<int64_t> v) {
       return llvm::map_to_vector(v, [&](int64_t x) { return x + b; });
     };
@@ -616,11 +647,19 @@ struct PackOperandsPass final
         ValueRange{packedLhs, packedRhs}, ValueRange{packedInit},
         getDotPairGemmIndexingMaps(ctx, form.batched), iterators,
         [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value a = arith::ExtFOp::create(nb, nl, accType, args[0]);
-          Value w = arith::ExtFOp::create(nb, nl, accType, args[1]);
-          Value mul = arith::MulFOp::create(nb, nl, a, w);
-          linalg::YieldOp::create(
-              nb, nl, arith::AddFOp::create(nb, nl, args[2], mul).getResult());
+          Value sum;
+          if (product.integer) {
+            Value a = arith::ExtSIOp::create(nb, nl, accType, args[0]);
+            Value w = arith::ExtSIOp::create(nb, nl, accType, args[1]);
+            sum = arith::AddIOp::create(nb, nl, args[2],
+                                        arith::MulIOp::create(nb, nl, a, w));
+          } else {
+            Value a = arith::ExtFOp::create(nb, nl, accType, args[0]);
+            Value w = arith::ExtFOp::create(nb, nl, accType, args[1]);
+            sum = arith::AddFOp::create(nb, nl, args[2],
+                                        arith::MulFOp::create(nb, nl, a, w));
+          }
+          linalg::YieldOp::create(nb, nl, sum);
         });
     CpuTiles::get(op).setOn(contraction);
     Value unpackDest = tensor::EmptyOp::create(
@@ -631,12 +670,13 @@ struct PackOperandsPass final
                          .getResult();
     remark::passed(loc, remarkOpts(kPassArg, "PackedForDotPairs"))
         << remark::reason(
-               "{0} (bf16 into f32) in the pair-dot form (vdpbf16ps): lhs "
-               "packed into {1}-row panels of k pairs, rhs ({2}) into "
-               "{3}-column panels of k pairs, a contraction into [{1}, {3}] "
-               "f32 tiles",
+               "{0} ({4}) in the pair-dot form ({5}): lhs packed into "
+               "{1}-row panels of k pairs, rhs ({2}) into {3}-column panels "
+               "of k pairs, a contraction into [{1}, {3}] {6} tiles",
                op->getName().getStringRef(), mr,
-               form.rhsTransposed ? "[n, k]" : "[k, n]", nr);
+               form.rhsTransposed ? "[n, k]" : "[k, n]", nr, describe(product),
+               product.integer ? "vpdpwssd on i16 pairs" : "vdpbf16ps",
+               product.integer ? "i32" : "f32");
     rewriter.replaceOp(op, unpacked);
   }
 

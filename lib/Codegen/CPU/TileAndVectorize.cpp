@@ -16,6 +16,7 @@
 #include "xpu/Dialect/XPU/Utils/Remarks.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -99,7 +100,7 @@ LogicalResult vectorize(RewriterBase &rewriter, Operation *op,
 }
 
 /// True for the pair-dot contraction xpu-cpu-pack-operands builds
-/// (DotPairLayout.h): bf16 operands into f32.
+/// (DotPairLayout.h): bf16 operands into f32, or i16 ones into i32.
 bool isDotPairGemm(linalg::LinalgOp op) {
   if (!isa<linalg::GenericOp>(op.getOperation()) || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 ||
@@ -111,7 +112,8 @@ bool isDotPairGemm(linalg::LinalgOp op) {
   Type lhs = elementType(op.getDpsInputOperand(0)->get());
   Type rhs = elementType(op.getDpsInputOperand(1)->get());
   Type acc = elementType(op.getDpsInitOperand(0)->get());
-  return lhs.isBF16() && rhs.isBF16() && acc.isF32();
+  return lhs == rhs && ((lhs.isBF16() && acc.isF32()) ||
+                        (lhs.isInteger(16) && acc.isInteger(32)));
 }
 
 /// True for the contractions xpu-cpu-pack-operands builds: a linalg.generic
@@ -275,7 +277,7 @@ struct PackedGemmNest {
   Value dest;
   bool batched = false;
   /// The pair-dot form (DotPairLayout.h): the operands come in k pairs of
-  /// `operandType` (bf16) and k is consumed two at a time.
+  /// `operandType` (bf16 or i16) and k is consumed two at a time.
   bool pairs = false;
   int64_t batch = 1, m = 0, n = 0, k = 0, mr = 0, nr = 0;
   Type accType, operandType;
@@ -969,8 +971,7 @@ private:
           Value part = vector::ExtractStridedSliceOp::create(
               rw, loc, row, ArrayRef<int64_t>{h * kDotLanes},
               ArrayRef<int64_t>{kDotLanes}, ArrayRef<int64_t>{1});
-          part = x86vector::DotBF16Op::create(rw, loc, part, lhsPairs,
-                                              rhsHalves[h]);
+          part = dot(part, lhsPairs, rhsHalves[h]);
           row = vector::InsertStridedSliceOp::create(
               rw, loc, part, row, ArrayRef<int64_t>{h * kDotLanes},
               ArrayRef<int64_t>{1});
@@ -980,6 +981,25 @@ private:
       return SmallVector<Value>{acc};
     });
     return kLoop.getResult(0);
+  }
+
+  /// `acc` plus, lane by lane, the products of the 16-bit pairs of `a` and
+  /// `b`: vdpbf16ps (x86vector.avx512.dot) for bf16; vpdpwssd for i16, as
+  /// inline assembly without side effects (an llvm.call_intrinsic has
+  /// unknown memory effects, which the buffer deallocation after this pass
+  /// rejects, and x86vector has no op for it).
+  Value dot(Value acc, Value a, Value b) {
+    if (g.operandType.isBF16())
+      return x86vector::DotBF16Op::create(rw, loc, acc, a, b);
+    auto asmDialect =
+        LLVM::AsmDialectAttr::get(rw.getContext(), LLVM::AsmDialect::AD_ATT);
+    return LLVM::InlineAsmOp::create(
+               rw, loc, acc.getType(), ValueRange{a, b, acc},
+               "vpdpwssd $2, $1, $0", "=v,v,v,0",
+               /*has_side_effects=*/false, /*is_align_stack=*/false,
+               LLVM::tailcallkind::TailCallKind::None, asmDialect,
+               /*operand_attrs=*/ArrayAttr())
+        .getResult(0);
   }
 
   /// Column panels (all of them), then the row panels of the row block;
@@ -1462,7 +1482,9 @@ struct TileAndVectorizePass final
         : byRows    ? ", epilogue applied to each tile row by row"
                     : ", epilogue applied to each tile in registers",
         builder.isParallel() ? "parallel (scf.forall) " : "",
-        g.pairs ? " of bf16 pair dot products (vdpbf16ps)" : "");
+        !g.pairs                 ? ""
+        : g.operandType.isBF16() ? " of bf16 pair dot products (vdpbf16ps)"
+                                 : " of i16 pair dot products (vpdpwssd)");
   }
 
   /// The packed GEMM (xpu-cpu-pack-operands): loops (b?, M1, N1, K, mr,

@@ -427,3 +427,36 @@ func.func @i8_matmul_with_init_is_untouched(%a: tensor<40x70xi8>, %b: tensor<70x
   return %r : tensor<40x50xi32>
 }
 }
+
+// -----
+
+// i8 operands into a zero-filled i32 result on a target with avx512vnni
+// and no AMX (znver4): the pair-dot form on i16 pairs (vpdpwssd). Each
+// operand is widened to i16 as the matmul extends it (cast_unsigned:
+// arith.extui), the contraction extends the i16 pairs as signed (they
+// hold every u8 value). M, N, K = 40, 50, 70.
+// CHECK-LABEL: func.func @u8_matmul_dot_pairs
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9]+]]: tensor<40x70xi8>
+//  CHECK-SAME:   %[[B:[a-zA-Z0-9]+]]: tensor<70x50xi8>
+//       CHECK:   %[[WA:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<40x70xi8>) outs(%{{.*}} : tensor<40x70xi16>)
+//       CHECK:     arith.extui {{.*}} : i8 to i16
+//       CHECK:   %[[WB:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<70x50xi8>) outs(%{{.*}} : tensor<70x50xi16>)
+//       CHECK:     arith.extui {{.*}} : i8 to i16
+//       CHECK:   %[[LA:.*]] = linalg.pack %[[WA]] {{.*}} inner_dims_pos = [0, 1] inner_tiles = [14, 2] {{.*}} -> tensor<3x35x14x2xi16>
+//       CHECK:   %[[LB:.*]] = linalg.pack %[[WB]] {{.*}} outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [32, 2] {{.*}} -> tensor<2x35x32x2xi16>
+//       CHECK:   linalg.generic {{.*}} ins(%[[LA]], %[[LB]] : {{.*}}) outs(%{{.*}} : tensor<3x2x14x32xi32>)
+//       CHECK:     arith.extsi {{.*}} : i16 to i32
+//       CHECK:     arith.extsi {{.*}} : i16 to i32
+//       CHECK:     arith.muli
+//       CHECK:     arith.addi
+module attributes {xpu.target = #xpu.target<"znver4">} {
+func.func @u8_matmul_dot_pairs(%a: tensor<40x70xi8>, %b: tensor<70x50xi8>) -> tensor<40x50xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<40x50xi32>
+  %c = linalg.fill ins(%zero : i32) outs(%e : tensor<40x50xi32>) -> tensor<40x50xi32>
+  // expected-remark @+1 {{linalg.matmul (unsigned i8 times unsigned i8 into i32) in the pair-dot form (vpdpwssd on i16 pairs): lhs packed into 14-row panels of k pairs, rhs ([k, n]) into 32-column panels of k pairs, a contraction into [14, 32] i32 tiles}}
+  %r = linalg.matmul {cast = #linalg.type_fn<cast_unsigned>} ins(%a, %b : tensor<40x70xi8>, tensor<70x50xi8>)
+                     outs(%c : tensor<40x50xi32>) -> tensor<40x50xi32>
+  return %r : tensor<40x50xi32>
+}
+}

@@ -747,3 +747,41 @@ func.func @nest_dot_pairs(%x: tensor<301x700xbf16>, %w: tensor<2x350x32x2xbf16>)
       : tensor<76x2x4x32xf32> -> tensor<301x37xf32>
   return %u : tensor<301x37xf32>
 }
+
+// The same nest for i16 pairs into i32 (widened i8 operands): per row and
+// 16 columns, vpdpwssd as side-effect-free inline assembly (the buffer
+// deallocation after this pass rejects llvm.call_intrinsic, whose memory
+// effects are unknown), the accumulator tied to the result.
+// CHECK-LABEL: func.func @nest_dot_pairs_i16
+//       CHECK:   tensor.empty() : tensor<66x176x8xi16>
+//       CHECK:   scf.for
+//       CHECK:     %[[PB:.+]] = vector.bitcast %{{.+}} : vector<16xi32> to vector<32xi16>
+//       CHECK:     llvm.inline_asm asm_dialect = att "vpdpwssd $2, $1, $0", "=v,v,v,0" %[[PB]], %{{.+}}, %{{.+}} : (vector<32xi16>, vector<32xi16>, vector<16xi32>) -> vector<16xi32>
+func.func @nest_dot_pairs_i16(%x: tensor<301x700xi16>, %w: tensor<2x350x32x2xi16>) -> tensor<301x37xi32> {
+  %zero = arith.constant 0 : i32
+  %zs = arith.constant 0 : i16
+  %e = tensor.empty() : tensor<301x37xi32>
+  %el = tensor.empty() : tensor<76x350x4x2xi16>
+  %lhs = linalg.pack %x padding_value(%zs : i16) inner_dims_pos = [0, 1]
+      inner_tiles = [4, 2] into %el : tensor<301x700xi16> -> tensor<76x350x4x2xi16>
+  %ea = tensor.empty() : tensor<76x2x4x32xi32>
+  %acc = linalg.fill ins(%zero : i32) outs(%ea : tensor<76x2x4x32xi32>) -> tensor<76x2x4x32xi32>
+  // expected-remark @+1 {{[4, 32] register tiles of i16 pair dot products (vpdpwssd) written straight into the result (masked at the edges)}}
+  %p = linalg.generic {
+      indexing_maps = [affine_map<(m1, n1, k2, mi, ni, kk) -> (m1, k2, mi, kk)>,
+                       affine_map<(m1, n1, k2, mi, ni, kk) -> (n1, k2, ni, kk)>,
+                       affine_map<(m1, n1, k2, mi, ni, kk) -> (m1, n1, mi, ni)>],
+      iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel", "reduction"]}
+      ins(%lhs, %w : tensor<76x350x4x2xi16>, tensor<2x350x32x2xi16>)
+      outs(%acc : tensor<76x2x4x32xi32>) {
+  ^bb0(%a: i16, %bv: i16, %c: i32):
+    %ae = arith.extsi %a : i16 to i32
+    %be = arith.extsi %bv : i16 to i32
+    %m = arith.muli %ae, %be : i32
+    %s = arith.addi %c, %m : i32
+    linalg.yield %s : i32
+  } -> tensor<76x2x4x32xi32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [4, 32] into %e
+      : tensor<76x2x4x32xi32> -> tensor<301x37xi32>
+  return %u : tensor<301x37xi32>
+}
