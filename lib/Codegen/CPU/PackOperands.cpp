@@ -298,7 +298,7 @@ struct PackOperandsPass final
         dotProduct = matchNarrowProduct(op, dots.int8);
       if (dotProduct && (dotProduct->integer ? dots.int8 : dots.bf16)) {
         rewriteMatmulForDotPairs(rewriter, op, *form, *dotProduct,
-                                 dotPairTile(target, CpuTiles::get(op)));
+                                 dotPairTile(target, CpuTiles::get(op), reg));
         ++numDotPairs;
         continue;
       }
@@ -568,15 +568,18 @@ struct PackOperandsPass final
   }
 
   /// The register tile of a pair-dot GEMM: a tuned one (xpu-cpu-apply-
-  /// tuning-db) whose columns fill whole 16-lane accumulators, else the
-  /// f32 micro-kernel's (14 x 32 on 32 zmm registers: two accumulators a
-  /// row, two rhs vectors and the broadcast lhs pair).
-  static std::pair<int64_t, int64_t> dotPairTile(TargetAttr target,
-                                                 const CpuTiles &tiles) {
-    if (!tiles.registerTile.empty() && tiles.registerTile[1] % kDotLanes == 0)
-      return {tiles.registerTile[0], tiles.registerTile[1]};
-    SmallVector<int64_t> reg = cpuRegisterTile(target);
-    return {reg[0], reg[1]};
+  /// tuning-db), else `reg` (the pass's option or the target's model),
+  /// whichever comes first with columns that fill whole 16-lane
+  /// accumulators; else the f32 micro-kernel's model of the target (14 x
+  /// 32 on 32 zmm registers: two accumulators a row, two rhs vectors and
+  /// the broadcast lhs pair).
+  static std::pair<int64_t, int64_t>
+  dotPairTile(TargetAttr target, const CpuTiles &tiles, ArrayRef<int64_t> reg) {
+    for (ArrayRef<int64_t> r : {ArrayRef<int64_t>(tiles.registerTile), reg})
+      if (r.size() == 2 && r[1] % kDotLanes == 0)
+        return {r[0], r[1]};
+    SmallVector<int64_t> model = cpuRegisterTile(target);
+    return {model[0], model[1]};
   }
 
   /// bf16 (i8) lhs [b?, m, k] and rhs [b?, k, n] or [b?, n, k] multiplied
