@@ -842,52 +842,15 @@ private:
   /// Packs rows [ic, ic + mcur) and k values [pc, pc + kcur) of the lhs
   /// into `buffer` [mc/mr, kb, mr]: kPackTile k values of one mr-row panel
   /// per step, read as an mr x kPackTile vector (zero beyond the shape) and
-  /// written transposed.
+  /// written transposed. For pairs, into [mc/mr, kb/2, 2 mr]: 16 k values
+  /// per step, viewed as mr x 8 32-bit pairs, transposed, and written as 8
+  /// rows of the mr pairs of one k pair.
   Value packLhsBlock(Value bIdx, Value ic, Value mcur, Value pc, Value kcur,
                      Value buffer) {
-    if (g.pairs)
-      return packLhsPairBlock(bIdx, ic, mcur, pc, kcur, buffer);
-    int64_t kt = kPackTile;
-    Value panels = panelsOf(mcur);
-    auto lhsType = cast<RankedTensorType>(g.lhs.getType());
-    auto tileType = VectorType::get({g.mr, kt}, lhsType.getElementType());
-    SmallVector<bool> inBounds = {fullRowPanels(),
-                                  g.k % kt == 0 && kb % kt == 0};
-    auto panelLoop = loop(panels, 1, buffer, [&](Value p, ValueRange pArgs) {
-      Value row = arith::AddIOp::create(
-          rw, loc, ic, arith::MulIOp::create(rw, loc, p, idx(g.mr)));
-      auto kLoop = loop(kcur, kt, pArgs, [&](Value kk, ValueRange kArgs) {
-        Value col = arith::AddIOp::create(rw, loc, pc, kk);
-        Value tile = vector::TransferReadOp::create(
-            rw, loc, tileType, g.lhs, at(bIdx, row, col), pad,
-            AffineMap::getMinorIdentityMap(lhsType.getRank(), 2,
-                                           rw.getContext()),
-            inBounds);
-        Value transposed =
-            vector::TransposeOp::create(rw, loc, tile, ArrayRef<int64_t>{1, 0});
-        Value written =
-            vector::TransferWriteOp::create(rw, loc, transposed, kArgs[0],
-                                            ValueRange{p, kk, zeroIdx},
-                                            ArrayRef<bool>{true, true})
-                .getResult();
-        return SmallVector<Value>{written};
-      });
-      return SmallVector<Value>(kLoop.getResults());
-    });
-    return panelLoop.getResult(0);
-  }
-
-  /// packLhsBlock for pairs: into `buffer` [mc/mr, kb/2, 2 mr], 16 k values
-  /// of one mr-row panel per step, read as an mr x 16 vector (zero beyond
-  /// the shape), viewed as mr x 8 32-bit pairs, transposed, and written as
-  /// 8 rows of the mr pairs of one k pair.
-  Value packLhsPairBlock(Value bIdx, Value ic, Value mcur, Value pc, Value kcur,
-                         Value buffer) {
-    int64_t kt = packStep(), words = kt / kDotPair;
+    int64_t kt = packStep();
     Value panels = panelsOf(mcur);
     auto lhsType = cast<RankedTensorType>(g.lhs.getType());
     auto tileType = VectorType::get({g.mr, kt}, g.operandType);
-    auto i32 = rw.getI32Type();
     SmallVector<bool> inBounds = {fullRowPanels(),
                                   g.k % kt == 0 && kb % kt == 0};
     auto panelLoop = loop(panels, 1, buffer, [&](Value p, ValueRange pArgs) {
@@ -900,17 +863,17 @@ private:
             AffineMap::getMinorIdentityMap(lhsType.getRank(), 2,
                                            rw.getContext()),
             inBounds);
-        Value asWords = vector::BitCastOp::create(
-            rw, loc, VectorType::get({g.mr, words}, i32), tile);
-        Value transposed = vector::TransposeOp::create(rw, loc, asWords,
-                                                       ArrayRef<int64_t>{1, 0});
-        Value pairRows = vector::BitCastOp::create(
-            rw, loc, VectorType::get({words, kDotPair * g.mr}, g.operandType),
-            transposed);
-        Value kPair = arith::DivUIOp::create(rw, loc, kk, idx(kDotPair));
+        Value kRow = kk;
+        if (g.pairs) {
+          tile = transposePairs(tile);
+          kRow = arith::DivUIOp::create(rw, loc, kk, idx(kDotPair));
+        } else {
+          tile = vector::TransposeOp::create(rw, loc, tile,
+                                             ArrayRef<int64_t>{1, 0});
+        }
         Value written =
-            vector::TransferWriteOp::create(rw, loc, pairRows, kArgs[0],
-                                            ValueRange{p, kPair, zeroIdx},
+            vector::TransferWriteOp::create(rw, loc, tile, kArgs[0],
+                                            ValueRange{p, kRow, zeroIdx},
                                             ArrayRef<bool>{true, true})
                 .getResult();
         return SmallVector<Value>{written};
@@ -918,6 +881,22 @@ private:
       return SmallVector<Value>(kLoop.getResults());
     });
     return panelLoop.getResult(0);
+  }
+
+  /// [rows, 2 w] 16-bit values -> [w, 2 rows]: the k pairs of each row
+  /// transposed as 32-bit words.
+  Value transposePairs(Value tile) {
+    auto type = cast<VectorType>(tile.getType());
+    int64_t rows = type.getDimSize(0), words = type.getDimSize(1) / kDotPair;
+    auto i32 = rw.getI32Type();
+    Value asWords = vector::BitCastOp::create(
+        rw, loc, VectorType::get({rows, words}, i32), tile);
+    Value transposed =
+        vector::TransposeOp::create(rw, loc, asWords, ArrayRef<int64_t>{1, 0});
+    return vector::BitCastOp::create(
+        rw, loc,
+        VectorType::get({words, kDotPair * rows}, type.getElementType()),
+        transposed);
   }
 
   /// The pair-dot micro-kernel: over the k pairs of [pc, pc + kcur), one
