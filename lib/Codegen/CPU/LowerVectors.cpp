@@ -25,8 +25,8 @@ using namespace mlir;
 namespace {
 /// A transpose of 16-bit values that keeps an innermost dimension of 2 in
 /// place (the pair-dot packing of bf16 k pairs) as a transpose of 32-bit
-/// words: vector<...x2xbf16> bitcast to vector<...x1xi32>, the unit dimension
-/// dropped, the other dimensions transposed, and back. The 32-bit transpose
+/// words: vector<...xNx2xbf16> cast to vector<...x2Nxbf16>, bitcast to
+/// vector<...xNxi32>, the words transposed, and back. The 32-bit transpose
 /// is then split into 8 x 8 blocks like the f32 packing's.
 struct TransposePairsAsWords final : OpRewritePattern<vector::TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -40,22 +40,27 @@ struct TransposePairsAsWords final : OpRewritePattern<vector::TransposeOp> {
         type.getElementTypeBitWidth() != 16 || perm.back() != rank - 1)
       return failure();
     Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type();
-    SmallVector<int64_t> wordShape(type.getShape().drop_back());
-    wordShape.push_back(1);
-    Value words = vector::BitCastOp::create(
-        rewriter, loc, VectorType::get(wordShape, i32), op.getVector());
-    wordShape.pop_back();
-    Value flat = vector::ShapeCastOp::create(
-        rewriter, loc, VectorType::get(wordShape, i32), words);
+    Type i32 = rewriter.getI32Type(), elt = type.getElementType();
+    // [..., n, 2] x 16 bits <-> [..., n] x 32 bits, through [..., 2 n].
+    auto toWords = [&](Value v, ArrayRef<int64_t> shape) -> Value {
+      SmallVector<int64_t> merged(shape.drop_back(2));
+      merged.push_back(shape[shape.size() - 2] * 2);
+      Value flat = vector::ShapeCastOp::create(rewriter, loc,
+                                               VectorType::get(merged, elt), v);
+      merged.back() /= 2;
+      return vector::BitCastOp::create(rewriter, loc,
+                                       VectorType::get(merged, i32), flat);
+    };
+    Value words = toWords(op.getVector(), type.getShape());
     Value transposed =
-        vector::TransposeOp::create(rewriter, loc, flat, perm.drop_back());
-    VectorType resultType = op.getResultVectorType();
-    SmallVector<int64_t> resultWords(resultType.getShape().drop_back());
-    resultWords.push_back(1);
-    Value unflat = vector::ShapeCastOp::create(
-        rewriter, loc, VectorType::get(resultWords, i32), transposed);
-    rewriter.replaceOpWithNewOp<vector::BitCastOp>(op, resultType, unflat);
+        vector::TransposeOp::create(rewriter, loc, words, perm.drop_back());
+    auto wordsType = cast<VectorType>(transposed.getType());
+    SmallVector<int64_t> pairs(wordsType.getShape());
+    pairs.back() *= 2;
+    Value asPairs = vector::BitCastOp::create(
+        rewriter, loc, VectorType::get(pairs, elt), transposed);
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(
+        op, op.getResultVectorType(), asPairs);
     return success();
   }
 };
@@ -88,6 +93,16 @@ struct LowerVectorsPass final
     if (failed(xpu::checkVectorSizes(getOperation(), xpu::kMaxVectorElements,
                                      getArgument())))
       return signalPassFailure();
+    // 0. The pair-dot packing's writes of rows of pairs (trailing
+    //    dimension 2 x 16 bits) as one contiguous 1-D store instead of a
+    //    store per pair, before the unit dimensions go (the stores of
+    //    packed panels have a leading unit dimension).
+    if (failed(applyStage([](RewritePatternSet &patterns) {
+          vector::populateFlattenVectorTransferPatterns(
+              patterns, /*targetVectorBitwidth=*/8192);
+        })))
+      return signalPassFailure();
+
     // 1. Masks of transfers folded into them; transfers with permutation
     //    maps turned into minor identities; leading unit dims (the [1, 16]
     //    rows of elementwise tiles, the [4, 1] lhs column) cast away.
@@ -99,6 +114,10 @@ struct LowerVectorsPass final
           // elementwise ops (the extf of 16-bit operands) and transfers.
           vector::populateDropUnitDimWithShapeCastPatterns(patterns);
           vector::populateVectorTransferDropUnitDimsPatterns(patterns);
+          // The pair-dot packing's transposes of bf16 pairs as 32-bit words
+          // (2-D once the leading unit dimensions are gone, which stage 5
+          // splits into 8 x 8 blocks).
+          patterns.add<TransposePairsAsWords>(patterns.getContext());
         })))
       return signalPassFailure();
 
@@ -143,10 +162,6 @@ struct LowerVectorsPass final
     //    one shuffle of the whole block (256 lanes) or a shuffle per
     //    element made LLVM's instruction selection take most of a model's
     //    compile time.
-    if (failed(applyStage([](RewritePatternSet &patterns) {
-          patterns.add<TransposePairsAsWords>(patterns.getContext());
-        })))
-      return signalPassFailure();
     if (failed(applyStage([](RewritePatternSet &patterns) {
           vector::populateVectorUnrollPatterns(
               patterns,
