@@ -65,6 +65,12 @@ struct TransposePairsAsWords final : OpRewritePattern<vector::TransposeOp> {
   }
 };
 
+/// Whether `transfer` reads or writes an n-D vector of one element.
+bool isSingleElementTransfer(VectorTransferOpInterface transfer) {
+  VectorType type = transfer.getVectorType();
+  return type.getRank() > 1 && type.getNumElements() == 1;
+}
+
 struct LowerVectorsPass final
     : xpu::impl::XPUCPULowerVectorsPassBase<LowerVectorsPass> {
   using Base::Base;
@@ -97,11 +103,28 @@ struct LowerVectorsPass final
     //    dimension 2 x 16 bits) as one contiguous 1-D store instead of a
     //    store per pair, before the unit dimensions go (the stores of
     //    packed panels have a leading unit dimension).
-    if (failed(applyStage([](RewritePatternSet &patterns) {
-          vector::populateFlattenVectorTransferPatterns(
-              patterns, /*targetVectorBitwidth=*/8192);
-        })))
-      return signalPassFailure();
+    //    Transfers of a single element in an n-D vector are kept from the
+    //    flattening: LLVM 22's vector::isContiguousSlice drops every unit
+    //    dimension of such a vector and then compares `drop_front()` of the
+    //    empty shape (a negative-size memcmp; docs/KnownIssues.md).
+    //    Only the transfers themselves are rewritten, and only once: the
+    //    flattened ones are 1-D, and the permutation-map lowerings (which
+    //    make transfers of one element out of broadcasts) wait for stage 1.
+    {
+      RewritePatternSet patterns(&getContext());
+      vector::populateFlattenVectorTransferPatterns(
+          patterns, /*targetVectorBitwidth=*/8192);
+      SmallVector<Operation *> transfers;
+      getOperation()->walk([&](VectorTransferOpInterface op) {
+        if (!isSingleElementTransfer(op))
+          transfers.push_back(op);
+      });
+      GreedyRewriteConfig config;
+      config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+      if (failed(
+              applyOpPatternsGreedily(transfers, std::move(patterns), config)))
+        return signalPassFailure();
+    }
 
     // 1. Masks of transfers folded into them; transfers with permutation
     //    maps turned into minor identities; leading unit dims (the [1, 16]

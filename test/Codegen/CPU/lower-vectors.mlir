@@ -143,3 +143,41 @@ func.func @transpose_panel(%src: memref<256x128xf32>, %dst: memref<128x272xf32>,
 // RUN: not xpu-opt %S/Inputs/huge-vector.mlir --pass-pipeline='builtin.module(func.func(xpu-cpu-lower-vectors))' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=HUGE
 // HUGE: huge-vector.mlir:4:8: error: xpu-cpu-lower-vectors: 'vector<1099511627776x16xf32>' has more than 65536 elements, which the lowerings would unroll element by element
+
+// A transfer of one element in a 2-D vector (a 1x1 edge tile) is kept from
+// the stage-0 flattening: LLVM 22's vector::isContiguousSlice compares the
+// empty shape left after dropping its unit dimensions with a negative size
+// (found by the ASan build of this suite). The unit-dimension patterns make
+// it a scalar access instead. So is the one-element read that the
+// permutation-map lowering makes of a broadcast row statistic (the mean of a
+// layer norm, one value per row of a [rows, 1] buffer).
+// CHECK-LABEL: func.func @single_element
+//       CHECK: %[[V:.*]] = memref.load %{{.*}} : memref<8x8xf32>
+//       CHECK: memref.store %[[V]], %{{.*}} : memref<8x8xf32>
+func.func @single_element(%src: memref<8x8xf32>, %dst: memref<8x8xf32>,
+                          %i: index) {
+  %cst = arith.constant 0.0 : f32
+  %v = vector.transfer_read %src[%i, %i], %cst {in_bounds = [true, true]}
+      : memref<8x8xf32>, vector<1x1xf32>
+  vector.transfer_write %v, %dst[%i, %i] {in_bounds = [true, true]}
+      : vector<1x1xf32>, memref<8x8xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @broadcast_row_statistic
+//       CHECK: %[[S:.*]] = memref.load %{{.*}} : memref<2x16x1xf32>
+//       CHECK: %[[B:.*]] = vector.broadcast %[[S]] : f32 to vector<16xf32>
+//       CHECK: vector.store %[[B]], %{{.*}} : memref<2x16x64xf32>, vector<16xf32>
+func.func @broadcast_row_statistic(%src: memref<2x16x1xf32>,
+                                   %dst: memref<2x16x64xf32>, %i: index,
+                                   %j: index) {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %v = vector.transfer_read %src[%i, %j, %c0], %cst
+      {in_bounds = [true, true, true],
+       permutation_map = affine_map<(d0, d1, d2) -> (d0, d1, 0)>}
+      : memref<2x16x1xf32>, vector<1x1x16xf32>
+  vector.transfer_write %v, %dst[%i, %j, %c0] {in_bounds = [true, true, true]}
+      : vector<1x1x16xf32>, memref<2x16x64xf32>
+  return
+}
