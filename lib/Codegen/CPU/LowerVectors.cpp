@@ -65,10 +65,17 @@ struct TransposePairsAsWords final : OpRewritePattern<vector::TransposeOp> {
   }
 };
 
-/// Whether `transfer` reads or writes an n-D vector of one element.
-bool isSingleElementTransfer(VectorTransferOpInterface transfer) {
+/// Whether the flatten patterns may look at `transfer`. They reject every
+/// transfer that is not a minor identity, but only after
+/// vector::isContiguousSlice, which LLVM 22 gets wrong in two cases: a
+/// vector of one element (it compares `drop_front()` of the empty shape
+/// left after dropping the unit dimensions: a negative-size memcmp) and a
+/// broadcast to more dimensions than the memref has (it asks for more
+/// trailing strides than there are). Neither is a transfer to flatten.
+bool mayFlatten(VectorTransferOpInterface transfer) {
   VectorType type = transfer.getVectorType();
-  return type.getRank() > 1 && type.getNumElements() == 1;
+  return type.getRank() > 1 && type.getNumElements() > 1 &&
+         transfer.getPermutationMap().isMinorIdentity();
 }
 
 struct LowerVectorsPass final
@@ -103,20 +110,17 @@ struct LowerVectorsPass final
     //    dimension 2 x 16 bits) as one contiguous 1-D store instead of a
     //    store per pair, before the unit dimensions go (the stores of
     //    packed panels have a leading unit dimension).
-    //    Transfers of a single element in an n-D vector are kept from the
-    //    flattening: LLVM 22's vector::isContiguousSlice drops every unit
-    //    dimension of such a vector and then compares `drop_front()` of the
-    //    empty shape (a negative-size memcmp; docs/KnownIssues.md).
-    //    Only the transfers themselves are rewritten, and only once: the
-    //    flattened ones are 1-D, and the permutation-map lowerings (which
-    //    make transfers of one element out of broadcasts) wait for stage 1.
+    //    Only the transfers that `mayFlatten` admits are given to the
+    //    patterns (docs/KnownIssues.md), and only once: the flattened ones
+    //    are 1-D, and the permutation-map lowerings (which make transfers
+    //    of one element out of broadcasts) wait for stage 1.
     {
       RewritePatternSet patterns(&getContext());
       vector::populateFlattenVectorTransferPatterns(
           patterns, /*targetVectorBitwidth=*/8192);
       SmallVector<Operation *> transfers;
       getOperation()->walk([&](VectorTransferOpInterface op) {
-        if (!isSingleElementTransfer(op))
+        if (mayFlatten(op))
           transfers.push_back(op);
       });
       GreedyRewriteConfig config;

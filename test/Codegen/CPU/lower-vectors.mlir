@@ -181,3 +181,24 @@ func.func @broadcast_row_statistic(%src: memref<2x16x1xf32>,
       : vector<1x1x16xf32>, memref<2x16x64xf32>
   return
 }
+
+// A broadcast to more dimensions than the memref has is not given to the
+// flattening either (LLVM 22's contiguity check would ask the memref for two
+// trailing strides): the row is loaded once; the write of the two rows, a
+// minor identity, is flattened into one store.
+// CHECK-LABEL: func.func @broadcast_rows
+//       CHECK: vector.load %{{.*}} : memref<16xf32>, vector<16xf32>
+//       CHECK: memref.collapse_shape %{{.*}} : memref<4x16xf32> into memref<64xf32>
+//       CHECK: vector.store %{{.*}} : memref<64xf32>, vector<32xf32>
+func.func @broadcast_rows(%src: memref<16xf32>, %dst: memref<4x16xf32>,
+                          %i: index) {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %v = vector.transfer_read %src[%c0], %cst
+      {in_bounds = [true, true],
+       permutation_map = affine_map<(d0) -> (0, d0)>}
+      : memref<16xf32>, vector<2x16xf32>
+  vector.transfer_write %v, %dst[%i, %c0] {in_bounds = [true, true]}
+      : vector<2x16xf32>, memref<4x16xf32>
+  return
+}
