@@ -491,6 +491,50 @@ func.func @nest_batched_init(%x: tensor<2x7x20xf32>, %w: tensor<2x2x20x16xf32>,
   return %u : tensor<2x7x17xf32>
 }
 
+// Batched, with an activation as the rhs (its packing is in the function,
+// not in <fn>.pack): the nest packs one batch's rhs panels per iteration of
+// the batch loop, from that batch's slice, instead of all batches up front.
+// CHECK-LABEL: func.func @nest_batched_rhs_per_batch
+//  CHECK-SAME:   %{{.*}}: tensor<2x7x20xf32>, %[[Y:.*]]: tensor<2x20x17xf32>
+//   CHECK-NOT:   tensor<2x2x20x16xf32>
+//       CHECK:   scf.for %[[B:.*]] = %c0 to %c2 step %c1
+//       CHECK:     tensor.extract_slice %[[Y]][%[[B]], 0, 0] [1, 20, 17] [1, 1, 1] : tensor<2x20x17xf32> to tensor<1x20x17xf32>
+//       CHECK:     vector.transfer_read {{.*}} : tensor<1x2x20x16xf32>, vector<16xf32>
+//       CHECK:     vector.outerproduct
+//   CHECK-NOT:   linalg.pack
+func.func @nest_batched_rhs_per_batch(%x: tensor<2x7x20xf32>,
+                                      %y: tensor<2x20x17xf32>)
+    -> tensor<2x7x17xf32> {
+  %zero = arith.constant 0.0 : f32
+  %el = tensor.empty() : tensor<2x2x20x6xf32>
+  %lhs = linalg.pack %x padding_value(%zero : f32) inner_dims_pos = [1]
+      inner_tiles = [6] into %el : tensor<2x7x20xf32> -> tensor<2x2x20x6xf32>
+  %er = tensor.empty() : tensor<2x2x20x16xf32>
+  %rhs = linalg.pack %y padding_value(%zero : f32) outer_dims_perm = [0, 2, 1]
+      inner_dims_pos = [2] inner_tiles = [16] into %er
+      : tensor<2x20x17xf32> -> tensor<2x2x20x16xf32>
+  %ea = tensor.empty() : tensor<2x2x2x6x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%ea : tensor<2x2x2x6x16xf32>)
+      -> tensor<2x2x2x6x16xf32>
+  // expected-remark @+1 {{the rhs (an activation) packed one batch at a time}}
+  %p = linalg.generic {
+      indexing_maps = [affine_map<(b, m1, n1, k, mi, ni) -> (b, m1, k, mi)>,
+                       affine_map<(b, m1, n1, k, mi, ni) -> (b, n1, k, ni)>,
+                       affine_map<(b, m1, n1, k, mi, ni) -> (b, m1, n1, mi, ni)>],
+      iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel", "parallel"]}
+      ins(%lhs, %rhs : tensor<2x2x20x6xf32>, tensor<2x2x20x16xf32>)
+      outs(%acc : tensor<2x2x2x6x16xf32>) {
+  ^bb0(%a: f32, %bv: f32, %o: f32):
+    %m = arith.mulf %a, %bv : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x2x2x6x16xf32>
+  %e = tensor.empty() : tensor<2x7x17xf32>
+  %u = linalg.unpack %p inner_dims_pos = [1, 2] inner_tiles = [6, 16] into %e
+      : tensor<2x2x2x6x16xf32> -> tensor<2x7x17xf32>
+  return %u : tensor<2x7x17xf32>
+}
+
 // The unpacked product has a second user (it is returned too): the nest
 // writes the product, and the ReLU stays a separate elementwise op (tiled
 // [1, 16] and vectorized on its own).
