@@ -2,9 +2,9 @@
 runs in a child process (a truncated shared library used to fault the
 process that loads it) whose exit status is checked:
 
-* warm start: a second process with a warm cache compiles nothing (torch-mlir
-  is not even imported) and reaches its first result in well under 0.2 s
-  (the time is printed; the check allows 0.5 s for slow machines);
+* warm start: a second process with a warm cache compiles nothing: torch-mlir
+  is not even imported, and no file of the cache is written (the time to
+  the first result is printed, not checked: timings belong in benchmarks);
 * damaged entries (model.so truncated to half and to nothing, interface.json,
   manifest.json, the cached export's meta.json and MLIR) are rebuilt, and the
   results are right;
@@ -96,9 +96,17 @@ def entries(kind):
 def _():
     cold = child(CACHE)
     assert cold["torch_mlir"], "the cold process did not export?"
+    before = {p: p.stat().st_mtime_ns
+              for kind in ("export", "lib") for e in entries(kind)
+              for p in e.iterdir()}
     warm = child(CACHE)
     assert not warm["torch_mlir"], "the warm process imported torch-mlir"
-    assert warm["seconds"] < 0.5, f"warm start took {warm['seconds']:.3f} s"
+    after = {p: p.stat().st_mtime_ns
+             for kind in ("export", "lib") for e in entries(kind)
+             for p in e.iterdir()}
+    assert after == before, "the warm process wrote to the cache: " + \
+        ", ".join(str(p) for p in set(after) ^ set(before) or
+                  [p for p in after if after[p] != before.get(p)])
     return (f"cold {cold['seconds']:.3f} s, warm {warm['seconds']:.3f} s "
             "to the first result")
 
