@@ -120,6 +120,11 @@ def XPUCPUTileAndVectorizePass
     * per row block and k block, the rows of the lhs are packed into an
       `mc/mr x kb x mr` buffer (absorbing the lhs `linalg.pack`; an lhs that
       comes packed is read in place);
+    * batched, with an rhs packed in the function (an activation: a
+      weight's packing is in `<fn>.pack`): the rhs panels of one batch are
+      packed at the top of each iteration of the batch loop, from that
+      batch's slice (with the elementwise producer the packing absorbs),
+      instead of all batches' before the nest;
     * then every column panel, and in it every row panel of the block: one
       `mr x nr` register tile, whose accumulator starts from the fill (or
       the unpacked init) in the first k block and from the partial sums in
