@@ -29,7 +29,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import problems  # noqa: E402
 
 VARIANTS = {
-    # variant: (model dtype, xpu-nvvm-pipeline precision, chip, schedule)
+    # variant: (model dtype, xpu-nvvm-pipeline precision, chip, schedule[,
+    # more pipeline options])
     "bf16": ("bf16", "f32", "sm_90", "auto"),     # mma.sync (stage 1)
     "bf16-wgmma": ("bf16", "f32", "sm_90a", "auto"),  # TMA + wgmma (stage 2)
     "tf32": ("f32", "tf32", "sm_90", "auto"),     # mma.sync m16n8k8
@@ -44,6 +45,10 @@ VARIANTS = {
     # and data-parallel forced, to compare the strategy's pick with.
     "bf16-wgmma-stream-k": ("bf16", "f32", "sm_90a", "stream_k"),
     "bf16-wgmma-data-parallel": ("bf16", "f32", "sm_90a", "data_parallel"),
+    # Data-parallel wgmma tiles store C from the registers, not with TMA
+    # through shared memory (the default), to compare the two.
+    "bf16-wgmma-direct": ("bf16", "f32", "sm_90a", "auto", "tma-store=false"),
+    "tf32-wgmma-direct": ("f32", "tf32", "sm_90a", "auto", "tma-store=false"),
 }
 
 
@@ -60,15 +65,15 @@ def ptxas_report(ptxas, ptx, chip):
 
 
 def build_one(args, job):
-    name, variant, text, precision, chip, schedule = job
+    name, variant, text, precision, chip, schedule, extra = job
     base = os.path.join(args.out, "%s.%s" % (name, variant))
     src = base + ".mlir"
     with open(src, "w") as f:
         f.write(text)
     dump = os.path.join(args.out, "kernels", "%s.%s" % (name, variant))
     opts = ("chip=%s precision=%s schedule=%s device-results=true "
-            "c-interfaces=true dump-binaries=%s" % (chip, precision, schedule,
-                                                    dump))
+            "c-interfaces=true dump-binaries=%s %s" % (chip, precision,
+                                                       schedule, dump, extra))
     cmd = [os.path.join(args.build, "bin", "xpu-compile"), src, "--target=cuda",
            "--emit=shared", "-o", base + ".so", "--interface=" + base + ".json",
            "--xpu-pipeline-options=" + opts, "--xpu-remarks"]
@@ -141,13 +146,13 @@ def main():
         if only and p.name not in only:
             continue
         for v in p.variants:
-            dtype, precision, chip, schedule = VARIANTS[v]
+            dtype, precision, chip, schedule, *extra = VARIANTS[v]
             jobs.append((p.name, v, problems.mlir(p, dtype), precision, chip,
-                         schedule))
+                         schedule, " ".join(extra)))
         for c in p.configs:
             jobs.append((p.name, problems.config_name(c),
                          problems.xpu_gemm_with_config(p, c), "f32", c[3],
-                         "auto"))
+                         "auto", ""))
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         entries = list(pool.map(lambda j: build_one(args, j), jobs))
     shutil.copy(os.path.join(args.build, "lib", "libxpu_cuda_runtime.so"),

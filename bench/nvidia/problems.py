@@ -53,7 +53,8 @@ PROBLEMS = [
     # (bench/nvidia/NOTES.md) is left out now, the wgmma one stays.
     Problem("gemm_4096", "gemm", 4096, 4096, 4096,
             variants=("bf16", "bf16-wgmma", "tf32", "tf32-wgmma", "f32",
-                      "bf16-wgmma-persistent"),
+                      "bf16-wgmma-persistent", "bf16-wgmma-direct",
+                      "tf32-wgmma-direct"),
             compile=True,
             configs=(((128, 128, 64), (2, 2), 4, "sm_90a"),
                      ((64, 256, 64), (1, 4), 4, "sm_90a"),
@@ -67,21 +68,24 @@ PROBLEMS = [
                      ((128, 128, 64), (2, 2), 7, "sm_90a", "pingpong"),
                      ((64, 256, 64), (1, 4), 5, "sm_90a", "pingpong"))),
     Problem("gemm_8192", "gemm", 8192, 8192, 8192,
-            variants=("bf16", "bf16-wgmma", "tf32", "tf32-wgmma"),
+            variants=("bf16", "bf16-wgmma", "tf32", "tf32-wgmma",
+                      "bf16-wgmma-direct"),
             configs=(((128, 256, 64), (2, 4), 4, "sm_90a"),
                      ((128, 256, 64), (2, 4), 4, "sm_90a", 2),
                      ((128, 128, 64), (2, 2), 6, "sm_90a", "pingpong"))),
     Problem("gemm_odd", "gemm", 8205, 5921, 2949,
             variants=("bf16", "bf16-wgmma", "tf32", "tf32-wgmma",
                       "bf16-persistent",
-                      "bf16-stream-k", "bf16-wgmma-persistent")),
+                      "bf16-stream-k", "bf16-wgmma-persistent",
+                      "bf16-wgmma-direct")),
     Problem("bmm_64x1024", "bmm", 1024, 1024, 1024, batch=64,
-            variants=("bf16", "bf16-wgmma", "tf32-wgmma")),
+            variants=("bf16", "bf16-wgmma", "tf32-wgmma",
+                      "bf16-wgmma-direct")),
     Problem("linear_gelu", "linear_gelu", 4096, 4096, 4096,
             variants=("bf16", "bf16-wgmma", "tf32", "tf32-wgmma",
                       "bf16-persistent",
                       "bf16-stream-k", "bf16-wgmma-persistent",
-                      "bf16-wgmma-stream-k"),
+                      "bf16-wgmma-stream-k", "bf16-wgmma-direct"),
             compile=True,
             # The GELU epilogue on cooperative and pingpong consumers.
             configs=(((128, 256, 64), (2, 4), 4, "sm_90a"),
@@ -89,11 +93,13 @@ PROBLEMS = [
                      ((128, 128, 64), (2, 2), 7, "sm_90a", "pingpong"),
                      ((64, 256, 64), (1, 4), 5, "sm_90a", "pingpong"))),
     Problem("linear_bn_relu", "linear_bn_relu", 4096, 4096, 4096,
-            variants=("bf16", "bf16-wgmma"), compile=True),
+            variants=("bf16", "bf16-wgmma", "bf16-wgmma-direct"),
+            compile=True),
     Problem("linear_softmax", "linear_softmax", 4096, 4096, 4096,
             variants=("bf16", "bf16-wgmma"), compile=True),
     Problem("linear_residual", "linear_residual", 4096, 4096, 4096,
-            variants=("bf16", "bf16-wgmma"), compile=True),
+            variants=("bf16", "bf16-wgmma", "bf16-wgmma-direct"),
+            compile=True),
 ]
 
 
@@ -116,7 +122,8 @@ DIAGNOSTIC = [
 # side. build.py --set bmm compiles them.
 BATCHED = [
     Problem(name, "bmm", m, n, k, batch=b,
-            variants=("bf16-wgmma", "bf16-wgmma-persistent", "tf32-wgmma"),
+            variants=("bf16-wgmma", "bf16-wgmma-persistent", "tf32-wgmma",
+                      "bf16-wgmma-direct"),
             peers=("cuBLAS bf16", "cuBLAS tf32"),
             configs=(((128, 128, 64), (2, 2), 4, "sm_90a"),
                      ((128, 128, 64), (2, 2), 6, "sm_90a"),
@@ -131,7 +138,8 @@ BATCHED = [
 # is a + b K. build.py --set ksweep compiles them.
 KSWEEP = [
     Problem("ksweep_%d" % k, "gemm", 4096, 4096, k,
-            variants=("bf16-wgmma", "bf16-wgmma-persistent"),
+            variants=("bf16-wgmma", "bf16-wgmma-persistent",
+                      "bf16-wgmma-direct"),
             peers=("cuBLAS bf16",))
     for k in (256, 512, 1024, 2048, 4096)]
 

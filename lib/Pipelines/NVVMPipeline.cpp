@@ -89,7 +89,9 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
   // Stream-K); the tensor-core ones become mma.sync / wgmma kernels, the
   // f32 (and f64) ones SIMT kernels.
   pm.addNestedPass<func::FuncOp>(createXPUScheduleGemmPass());
-  pm.addPass(createXPUConvertXPUToNVGPUPass());
+  XPUConvertXPUToNVGPUPassOptions tensorCores;
+  tensorCores.tmaStore = options.tmaStore;
+  pm.addPass(createXPUConvertXPUToNVGPUPass(tensorCores));
   pm.addNestedPass<func::FuncOp>(createXPUConvertXPUToGPUPass());
   detail::addLowerXPUToLinalg(pm);
 

@@ -35,6 +35,24 @@
 // SM90A-SAME: mbarrier.arrive.expect_tx.shared.b64
 // SM90A-SAME: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 //
+// sm_90a, data-parallel: the consumers write C's tile into the ring's A
+// slots and store it with TMA (a third descriptor on the host); with
+// tma-store=false each thread stores its pairs of columns.
+// RUN: xpu-opt %S/Inputs/linear-gelu-bf16.mlir --xpu-nvvm-pipeline="chip=sm_90a binary-format=isa" | FileCheck %s --check-prefix=TMASTORE
+// TMASTORE-COUNT-3: llvm.call @mgpuTensorMapEncodeTiledMemref
+// TMASTORE: gpu.binary @forward_mma0
+// TMASTORE-SAME: fence.proxy.async.shared::cta
+// TMASTORE-SAME: bar.sync {{[^;]+}}, 128;
+// TMASTORE-SAME: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// TMASTORE-SAME: cp.async.bulk.commit_group
+// TMASTORE-SAME: cp.async.bulk.wait_group.read
+// RUN: xpu-opt %S/Inputs/linear-gelu-bf16.mlir --xpu-nvvm-pipeline="chip=sm_90a binary-format=isa tma-store=false" | FileCheck %s --check-prefix=DIRECTSTORE
+// DIRECTSTORE-COUNT-2: llvm.call @mgpuTensorMapEncodeTiledMemref
+// DIRECTSTORE-NOT: llvm.call @mgpuTensorMapEncodeTiledMemref
+// DIRECTSTORE: gpu.binary @forward_mma0
+// DIRECTSTORE-SAME: st.global.b32
+// DIRECTSTORE-NOT: cp.async.bulk.tensor.2d.global.shared::cta
+//
 // sm_90a with thread block clusters written by hand (#xpu.nvgpu's
 // cluster_m = 2; the strategy does not choose them: docs/NVIDIA.md): the
 // launch says so, ptxas learns the shape (.reqnctapercluster), the empty

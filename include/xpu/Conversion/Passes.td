@@ -789,8 +789,14 @@ def XPUConvertXPUToNVGPUPass : Pass<"convert-xpu-to-nvgpu", "ModuleOp"> {
       where a workgroup computes one tile and the epilogue's straight-line
       code would be long (`nvidia::shouldStageEpilogue`), in one loop over
       the accumulators staged through the ring's shared memory (the
-      kernel's remark says which); the TMA descriptors are made on the
-      host (`nvgpu.tma.create.descriptor`);
+      kernel's remark says which); where a workgroup computes one tile
+      (data-parallel) and C's rows start on 16 bytes, each consumer
+      warpgroup writes its results into its rows of the ring's A slots as
+      boxes of 64 rows x 128 bytes (128-byte swizzle) and one thread stores
+      them with TMA (`nvgpu.tma.async.store`; TMA leaves out what lies
+      outside C), instead of every thread storing pairs of columns
+      (`tma-store=false` keeps the direct stores); the TMA descriptors are
+      made on the host (`nvgpu.tma.create.descriptor`);
     * `xpu.gemm_fixup` (the Stream-K fix-up kernel) sums a tile's workspace
       slots in slot order in the mma.sync register layout and applies the
       epilogue once.
@@ -813,6 +819,13 @@ def XPUConvertXPUToNVGPUPass : Pass<"convert-xpu-to-nvgpu", "ModuleOp"> {
     the GEMM's location. The target is the module's `#xpu.target`
     (`xpu-attach-target`).
   }];
+  let options = [
+    Option<"tmaStore", "tma-store", "bool", /*default=*/"true",
+           "Store the results of a data-parallel wgmma tile with TMA, "
+           "through the ring's shared memory (default), where C's rows "
+           "start on 16 bytes; false: every consumer thread stores its "
+           "pairs of columns">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",
                            "::mlir::gpu::GPUDialect",

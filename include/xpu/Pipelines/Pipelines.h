@@ -399,6 +399,12 @@ struct XPUNVVMPipelineOptions
       llvm::cl::desc("CUDA toolkit directory (ptxas, libdevice); default: "
                      "the one found at build time"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> tmaStore{
+      *this, "tma-store",
+      llvm::cl::desc("Data-parallel wgmma kernels store C with TMA through "
+                     "shared memory (convert-xpu-to-nvgpu's tma-store; "
+                     "default on)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> deviceResults{
       *this, "device-results",
       llvm::cl::desc("Buffers returned to the caller are device memory "

@@ -349,7 +349,10 @@ public:
       auto which = cast->getAttrOfType<IntegerAttr>(kTmaOperandAttr);
       if (!which || cast->getBlock() != b.getInsertionBlock())
         return;
-      (which.getInt() == 0 ? aMap : bMap) = cast.getResult(0);
+      Value &map = which.getInt() == 0   ? aMap
+                   : which.getInt() == 1 ? bMap
+                                         : cMap;
+      map = cast.getResult(0);
       cast->removeAttr(kTmaOperandAttr);
       if (!lastView || lastView->isBeforeInBlock(cast))
         lastView = cast;
@@ -421,6 +424,7 @@ public:
       WgmmaKernelOperands ops;
       ops.aMap = aMap;
       ops.bMap = bMap;
+      ops.cMap = cMap;
       ops.c = dest;
       ops.epilogue = epilogue;
       WgmmaRole role = producerTiles.contains(op)
@@ -490,9 +494,9 @@ public:
 private:
   const MmaKernelPlan &p;
   bool fixedRoles;
-  /// The TMA descriptors of A and B in a wgmma kernel, and its mbarrier
-  /// ring.
-  Value aMap, bMap;
+  /// The TMA descriptors of A, B and (plan.tmaStore) C in a wgmma kernel,
+  /// and its mbarrier ring.
+  Value aMap, bMap, cMap;
   WgmmaRing ring;
   /// Whether the kernel branches on the role around its tile loop, and the
   /// tile ops of the producer's branch.
@@ -530,7 +534,7 @@ static LogicalResult
 lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
                         ArrayRef<GemmTileOp> tiles, ConfigAttr config,
                         TargetAttr target, ModuleOp module, unsigned index,
-                        DenseMap<Value, Type> &workspaces) {
+                        DenseMap<Value, Type> &workspaces, bool tmaStore) {
   MLIRContext *ctx = programs.getContext();
   Location loc = programs.getLoc();
   auto func = programs->getParentOfType<func::FuncOp>();
@@ -594,6 +598,23 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
   p.stagedEpilogue =
       output && nvidia::shouldStageEpilogue(output.getEpilogueBlock(), config,
                                             onePerProgram);
+  // TMA stores C where a workgroup computes one tile (its ring's A slots
+  // are free once its wgmma are done) and C's rows start on 16 bytes.
+  auto destType =
+      output ? dyn_cast<MemRefType>(output.getDest().getType()) : MemRefType();
+  int64_t resultBits =
+      resultType.isIntOrFloat()
+          ? static_cast<int64_t>(resultType.getIntOrFloatBitWidth())
+          : 0;
+  p.tmaStore =
+      tmaStore && p.wgmma && onePerProgram && !p.stagedEpilogue &&
+      !p.pingPong && destType && destType.hasStaticShape() &&
+      destType.getLayout().isIdentity() &&
+      ((p.batch == 1 && destType.getShape() == ArrayRef<int64_t>{p.m, p.n}) ||
+       destType.getShape() == ArrayRef<int64_t>{p.batch, p.m, p.n}) &&
+      (resultBits == 16 || resultBits == 32) &&
+      (p.n * resultBits / 8) % nvidia::kChunkBytes == 0 &&
+      !programs.getRegion().isAncestor(output.getDest().getParentRegion());
 
   // Operands as the kernel reads them: rows padded to 16 bytes (cp.async,
   // TMA), to 128 where TMA reads rows that need a new pitch anyway.
@@ -628,8 +649,10 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
     // TMA descriptors of A and B (128-byte swizzle, zeros outside) made on
     // the host; the kernel receives them as pointers (convert-gpu-to-nvvm
     // cannot convert nvgpu types in signatures) and views them again.
+    Operation *lastView = nullptr;
     auto map = [&](Value buffer, ArrayRef<int64_t> box, int64_t which) {
       auto type = cast<MemRefType>(buffer.getType());
+      Type element = type.getElementType();
       SmallVector<int64_t> shape;
       if (type.getRank() == 3)
         shape.push_back(1);
@@ -637,15 +660,14 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
       auto descType = nvgpu::TensorMapDescriptorType::get(
           ctx,
           MemRefType::get(
-              shape, p.operandType, MemRefLayoutAttrInterface(),
+              shape, element, MemRefLayoutAttrInterface(),
               gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)),
           nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
           nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
           nvgpu::TensorMapOOBKind::OOB_ZERO,
           nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
       Value unranked = memref::CastOp::create(
-          rewriter, loc, UnrankedMemRefType::get(p.operandType, Attribute()),
-          buffer);
+          rewriter, loc, UnrankedMemRefType::get(element, Attribute()), buffer);
       SmallVector<Value> dims = llvm::map_to_vector(shape, [&](int64_t d) {
         return arith::ConstantIndexOp::create(rewriter, loc, d).getResult();
       });
@@ -654,14 +676,16 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
       Value ptr = UnrealizedConversionCastOp::create(
                       rewriter, loc, LLVM::LLVMPointerType::get(ctx), desc)
                       .getResult(0);
+      // The views in the order of `which` at the start of the programs.
       OpBuilder::InsertionGuard guard(rewriter);
-      if (which == 0)
-        rewriter.setInsertionPointToStart(programs.getBody());
+      if (lastView)
+        rewriter.setInsertionPointAfter(lastView);
       else
-        rewriter.setInsertionPointAfter(&programs.getBody()->front());
+        rewriter.setInsertionPointToStart(programs.getBody());
       auto view =
           UnrealizedConversionCastOp::create(rewriter, loc, descType, ptr);
       view->setAttr(kTmaOperandAttr, rewriter.getI64IntegerAttr(which));
+      lastView = view;
     };
     map(a, {p.tm, p.tk}, 0);
     // Clustered, each workgroup loads 1 / clusterM of B's rows.
@@ -669,6 +693,9 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
       map(bBuf, {p.tn / p.clusterM, p.tk}, 1);
     else
       map(bBuf, {p.tk, 64}, 1);
+    // C's boxes: 64 rows (a consumer warpgroup's) of 128 bytes.
+    if (p.tmaStore)
+      map(output.getDest(), {64, nvidia::kTmaRowBytes / (resultBits / 8)}, 2);
   }
 
   // The register model's estimate is the kernel's register budget, with a
@@ -742,6 +769,13 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
                   "{2})",
                   epilogueInstructions, p.tn / 2,
                   nvidia::kStraightEpilogueInstructions)
+                  .str()
+        : p.tmaStore
+            ? llvm::formatv(
+                  "epilogue on the accumulator registers, its results "
+                  "written into the ring's A slots as boxes of 64x{0} and "
+                  "stored with TMA by one thread per consumer warpgroup",
+                  nvidia::kTmaRowBytes / (resultBits / 8))
                   .str()
             : std::string("epilogue on the accumulator registers"),
         nvidia::getWgmmaInstructionK(p.operandBytes()),
@@ -882,7 +916,8 @@ struct ConvertXPUToNVGPUPass final
       auto func = programs->getParentOfType<func::FuncOp>();
       unsigned index = tiles.empty() ? counters[func] - 1 : counters[func]++;
       if (failed(lowerTensorCorePrograms(rewriter, programs, tiles, *config,
-                                         target, module, index, workspaces)))
+                                         target, module, index, workspaces,
+                                         tmaStore)))
         return signalPassFailure();
       ++numKernels;
     }

@@ -562,6 +562,46 @@ void EpilogueWriter::storePair(Value pair, Value row, Value col) {
   });
 }
 
+Value EpilogueWriter::computePair(Value pair, Value row, Value col) {
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto lt = [&](Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
+  };
+  assert(p.n % 2 == 0 && "pairs of columns lie wholly inside or outside");
+  auto pairType = VectorType::get({2}, p.resultType);
+  Value flat = add(cBatch, add(mul(row, idx(p.n)), col));
+  auto compute = [&]() -> Value {
+    SmallVector<Value> outs;
+    for (int64_t e = 0; e < 2; ++e) {
+      Value v = vector::ExtractOp::create(b, loc, pair, e);
+      outs.push_back(apply(v, row, add(col, idx(e)), add(flat, idx(e))));
+    }
+    return vector::FromElementsOp::create(b, loc, pairType, outs);
+  };
+  Value ok;
+  if (p.m % p.tm != 0)
+    ok = lt(row, idx(p.m));
+  if (p.n % p.tn != 0) {
+    Value colOk = lt(col, idx(p.n));
+    ok = ok ? arith::AndIOp::create(b, loc, ok, colOk).getResult() : colOk;
+  }
+  if (!ok)
+    return compute();
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{pairType}, ok,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(b, loc, compute());
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, loc,
+                       arith::ConstantOp::create(
+                           b, loc, cast<TypedAttr>(b.getZeroAttr(pairType)))
+                           .getResult());
+  return ifOp.getResult(0);
+}
+
 void mlir::xpu::emitFragmentEpilogue(
     OpBuilder &b, Location loc, const MmaKernelPlan &p, Value c,
     ArrayRef<Value> epilogueOperands, const FragmentEpilogue &epilogue,

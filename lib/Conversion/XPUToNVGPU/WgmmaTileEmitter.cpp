@@ -59,6 +59,10 @@ static constexpr uint32_t kConsumerRegisters = nvidia::kConsumerRegisters;
 /// The named barrier (0 is the workgroup's) the consumer warpgroups meet at
 /// before a staged epilogue reuses the ring.
 static constexpr int64_t kConsumersBarrier = 1;
+/// The named barrier of consumer warpgroup w before its TMA stores is
+/// kTmaStoreBarrier + w (after the pingpong barriers, which a one-tile
+/// kernel does not use).
+static constexpr int64_t kTmaStoreBarrier = kPingPongBarrier + 2;
 
 /// The kernel's dynamic shared memory as bytes (memref<?xi8, workgroup>).
 static Value getDynamicSharedMemory(OpBuilder &b, Location loc) {
@@ -618,6 +622,16 @@ void WgmmaTileEmitter::emitConsumerEpilogue(const WgmmaRing &ring,
                          n0, batch);
       continue;
     }
+    if (p.tmaStore && !piece.workspace) {
+      assert(ring.fixedRoles && !p.pingPong &&
+             "TMA stores go through the A slots of the workgroup's only tile");
+      Value warpgroup = arith::DivUIOp::create(
+          b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x), idx(128));
+      emitTmaStoreEpilogue(epilogue, tiles, warpgroup, inGroup, warp, lane,
+                           add(firstRow, idx(64 * static_cast<int64_t>(blk))),
+                           batch, m0, n0);
+      continue;
+    }
     if (!piece.workspace) {
       emitFragmentEpilogue(b, loc, p, ops.c, ops.epilogue, epilogue, tiles, 1,
                            p.tn / 8, lane, add(m0, rowInTile), n0, batch);
@@ -723,4 +737,119 @@ void WgmmaTileEmitter::emitStagedEpilogue(const FragmentEpilogue &epilogue,
         }
         scf::YieldOp::create(b, loc);
       });
+}
+
+void WgmmaTileEmitter::emitTmaStoreEpilogue(const FragmentEpilogue &epilogue,
+                                            ArrayRef<Value> tiles,
+                                            Value warpgroup, Value inGroup,
+                                            Value warp, Value lane,
+                                            Value blockRow, Value batch,
+                                            Value m0, Value n0) {
+  MLIRContext *ctx = b.getContext();
+  auto i32 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  };
+  auto div = [&](Value x, int64_t y) -> Value {
+    return arith::DivUIOp::create(b, loc, x, idx(y));
+  };
+  auto rem = [&](Value x, int64_t y) -> Value {
+    return arith::RemUIOp::create(b, loc, x, idx(y));
+  };
+  Type resultType = p.resultType;
+  int64_t rb = resultType.getIntOrFloatBitWidth() / 8;
+  int64_t boxCols = nvidia::kTmaRowBytes / rb;
+  int64_t boxes = p.tn / boxCols;
+  int64_t aBytes = p.tm * p.tk * p.operandBytes();
+  auto mapType = cast<nvgpu::TensorMapDescriptorType>(ops.cMap.getType());
+  bool batched = mapType.getTensor().getRank() == 3;
+  Attribute workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Value shared = getDynamicSharedMemory(b, loc);
+  // The ring's A slots as result elements: box i of a round lies in slot
+  // i, in this block's 64 rows of 128 bytes (where its A rows were).
+  Value staging = memref::ViewOp::create(
+      b, loc,
+      MemRefType::get({p.stages * aBytes / rb}, resultType,
+                      MemRefLayoutAttrInterface(), workgroup),
+      shared, idx(0), ValueRange());
+  Value blockBytes = mul(blockRow, idx(nvidia::kTmaRowBytes));
+  auto boxOffset = [&](int64_t slot) {
+    return add(idx(slot * aBytes), blockBytes);
+  };
+  Value leader =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, inGroup, idx(0));
+  auto byLeader = [&](function_ref<void()> body) {
+    auto ifOp = scf::IfOp::create(b, loc, leader, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    body();
+  };
+  // The warpgroup's 128 threads meet at its own named barrier.
+  Value barrier = arith::IndexCastUIOp::create(
+      b, loc, b.getI32Type(), add(warpgroup, idx(kTmaStoreBarrier)));
+  auto warpgroupBarrier = [&] {
+    NVVM::BarrierOp::create(b, loc, TypeRange(), barrier, i32(128),
+                            NVVM::BarrierReductionAttr(), Value());
+  };
+  auto waitReads = [&] {
+    byLeader([&] {
+      NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
+                                           b.getUnitAttr());
+    });
+  };
+  EpilogueWriter writer(b, loc, p, ops.c, ops.epilogue, epilogue, batch);
+  // Lane (g, t) holds rows g and g + 8 of the warp's 16, columns 8 j + 2 t
+  // and + 1. A box row is 128 bytes whose 16-byte chunks the 128-byte
+  // swizzle places at chunk ^ (row % 8); row % 8 is g here. The 8 rows a
+  // warp writes at once land in 8 distinct chunks: no bank conflicts.
+  Value g = div(lane, 4), t = rem(lane, 4);
+  Value warpRows = add(mul(warp, idx(16)), g);
+  int64_t jPerBox = boxCols / 8;
+  for (int64_t first = 0; first < boxes; first += p.stages) {
+    int64_t last = std::min(boxes, first + p.stages);
+    if (first > 0) {
+      // The slots hold the last round's boxes until TMA has read them.
+      waitReads();
+      warpgroupBarrier();
+    }
+    for (int64_t q = first; q < last; ++q) {
+      Value base = boxOffset(q - first);
+      for (int64_t j = q * jPerBox; j < (q + 1) * jPerBox; ++j)
+        for (int64_t h = 0; h < 2; ++h) {
+          Value row = add(warpRows, idx(8 * h));
+          Value out =
+              writer.computePair(vector::ExtractOp::create(b, loc, tiles[j], h),
+                                 add(add(m0, blockRow), row),
+                                 add(n0, add(mul(t, idx(2)), idx(8 * j))));
+          Value byte = add(idx(8 * (j % jPerBox) * rb), mul(t, idx(2 * rb)));
+          Value chunk = arith::XOrIOp::create(b, loc, div(byte, 16), g);
+          Value at = add(add(base, mul(row, idx(nvidia::kTmaRowBytes))),
+                         add(mul(chunk, idx(16)), rem(byte, 16)));
+          vector::StoreOp::create(b, loc, out, staging, div(at, rb),
+                                  /*nontemporal=*/false,
+                                  llvm::MaybeAlign(2 * rb));
+        }
+    }
+    // The generic proxy's writes become visible to TMA (the async proxy),
+    // then one thread stores the round's boxes.
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    warpgroupBarrier();
+    byLeader([&] {
+      for (int64_t q = first; q < last; ++q) {
+        Value box = memref::ViewOp::create(b, loc, mapType.getTensor(), shared,
+                                           boxOffset(q - first), ValueRange());
+        // Coordinates innermost first.
+        SmallVector<Value> coords = {add(n0, idx(q * boxCols)),
+                                     add(m0, blockRow)};
+        if (batched)
+          coords.push_back(batch);
+        nvgpu::TmaAsyncStoreOp::create(b, loc, box, ops.cMap, coords, Value());
+      }
+      NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+    });
+  }
+  // The workgroup's shared memory outlives TMA's reads of it.
+  waitReads();
 }

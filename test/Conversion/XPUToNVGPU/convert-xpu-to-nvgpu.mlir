@@ -3,6 +3,8 @@
 // Remarks (single-threaded: the remark engine drops remarks of split chunks
 // processed on other threads).
 // RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-schedule-gemm),convert-xpu-to-nvgpu)' '--remarks-filter=.*convert-xpu-to-nvgpu.*' --verify-diagnostics --mlir-disable-threading > /dev/null
+// tma-store=false: data-parallel wgmma tiles store C from the registers.
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-schedule-gemm),convert-xpu-to-nvgpu{tma-store=false})' | FileCheck %s --check-prefix=DIRECT
 // A tensor-core GEMM that was not scheduled is an error at the GEMM.
 // RUN: not xpu-opt %s --split-input-file --convert-xpu-to-nvgpu 2>&1 | FileCheck %s --check-prefix=UNSCHEDULED
 // UNSCHEDULED: convert-xpu-to-nvgpu.mlir:{{[0-9]+}}:{{[0-9]+}}: error: convert-xpu-to-nvgpu: xpu.gemm is not scheduled; run xpu-schedule-gemm first
@@ -344,6 +346,88 @@ func.func @linear_wgmma(%x: tensor<512x256xbf16>, %w: tensor<512x256xbf16>) -> (
   // expected-remark @+1 {{linear_wgmma_mma1: 512x512x256 on tensor cores, mma.sync}}
   %h = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [32, 128, 32], group_m = 8, subgroups = [1, 2], stages = 4, schedule = data_parallel, backend = #xpu.nvgpu<mma = mma_sync>>} : (tensor<512x256xbf16>, tensor<512x256xbf16>) -> tensor<512x512xf32>
   return %g, %h : tensor<512x512xf32>, tensor<512x512xf32>
+}
+}
+
+// -----
+
+// sm_90a, data-parallel: each workgroup computes one tile, so once a
+// consumer warpgroup's wgmma are done its rows of the ring's A slots (64
+// rows x 128 bytes in each of the 4 slots) are free. 200x320 + bias in
+// 128x256 tiles (both edges masked): each warpgroup applies the epilogue
+// (zeros outside the 200 x 320, whose bias is not read), writes its 64 x
+// 256 bf16 as four 64x64 boxes with the 128-byte swizzle (box q in slot q,
+// at byte q * 16384 + 8192 * warpgroup), fences them for the async proxy,
+// meets its own named barrier (4 + warpgroup, 128 threads), and thread 0 of
+// the warpgroup stores the boxes with TMA at columns n0 + 64 q (TMA leaves
+// out what lies outside C), then waits until they are read. No thread
+// stores to C itself.
+//
+// f32 results at 64x128x64 with 2 stages: 4 boxes of 64x32 f32 in 2 slots
+// make 2 rounds; the second waits for the first's reads and the barrier.
+module attributes {xpu.target = #xpu.target<"sm_90a">} {
+// CHECK-LABEL: func.func @tma_store
+//       CHECK:   nvgpu.tma.create.descriptor %{{.+}} box[%c128{{.*}}, %c64{{.*}}] : memref<*xbf16>
+//       CHECK:   nvgpu.tma.create.descriptor %{{.+}} box[%c256{{.*}}, %c64{{.*}}] : memref<*xbf16>
+//       CHECK:   nvgpu.tma.create.descriptor %{{.+}} box[%c64{{.*}}, %c64{{.*}}] : memref<*xbf16> -> <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+//       CHECK:   gpu.launch_func @tma_store_mma0::@tma_store_mma0 blocks in (%c4,
+//       CHECK: gpu.func @tma_store_mma0(
+//       CHECK:   nvvm.wgmma.wait.group.sync.aligned 0
+//       CHECK:   %[[SLOTS:.+]] = memref.view %{{.+}}[%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32768xbf16, #gpu.address_space<workgroup>>
+//       CHECK:   arith.addi %{{.+}}, %c4{{.*}} : index
+//       CHECK:   %[[IN:.+]] = arith.andi
+//       CHECK:   scf.if %[[IN]] -> (vector<2xbf16>) {
+//       CHECK:     memref.load %{{.+}}[%{{.+}}] : memref<320xf32>
+//       CHECK:     arith.truncf
+//       CHECK:   } else {
+//       CHECK:     arith.constant dense<0.000000e+00> : vector<2xbf16>
+//       CHECK:   vector.store %{{.+}}, %[[SLOTS]][%{{.+}}] {alignment = 4 : i64} : memref<32768xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+// CHECK-COUNT-63:   vector.store %{{.+}}, %[[SLOTS]]
+//   CHECK-NOT:   vector.store
+//       CHECK:   nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+//       CHECK:   nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
+//       CHECK:   scf.if
+// CHECK-COUNT-4:     nvgpu.tma.async.store %{{.+}} to %{{.+}}[%{{.+}}, %{{.+}}] : memref<64x64xbf16, #gpu.address_space<workgroup>> -> <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>
+//       CHECK:     nvvm.cp.async.bulk.commit.group
+//       CHECK:   scf.if
+//       CHECK:     nvvm.cp.async.bulk.wait_group 0 {read}
+//   CHECK-NOT:   vector.store
+//       CHECK:   gpu.return
+// CHECK-LABEL: gpu.func @tma_store_rounds_mma0(
+//       CHECK:   memref.view %{{.+}}[%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4096xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-16:   vector.store %{{.+}} {alignment = 8 : i64} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+//   CHECK-NOT:   vector.store
+//       CHECK:   nvvm.fence.proxy
+// CHECK-COUNT-2:     nvgpu.tma.async.store %{{.+}} : memref<64x32xf32, #gpu.address_space<workgroup>>
+//       CHECK:     nvvm.cp.async.bulk.commit.group
+//       CHECK:     nvvm.cp.async.bulk.wait_group 0 {read}
+//       CHECK:   nvvm.barrier id
+// CHECK-COUNT-16:   vector.store %{{.+}} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+//       CHECK:   nvvm.fence.proxy
+// CHECK-COUNT-2:     nvgpu.tma.async.store
+//       CHECK:     nvvm.cp.async.bulk.commit.group
+//       CHECK:     nvvm.cp.async.bulk.wait_group 0 {read}
+//       CHECK:   gpu.return
+// DIRECT-LABEL: func.func @tma_store
+//   DIRECT-NOT:   nvgpu.tma.async.store
+//       DIRECT:   vector.store %{{.+}}, %{{.+}}[%{{.+}}] {alignment = 4 : i64} : memref<64000xbf16>, vector<2xbf16>
+//   DIRECT-NOT:   nvgpu.tma.async.store
+//       DIRECT:   vector.store %{{.+}}, %{{.+}}[%{{.+}}] {alignment = 8 : i64} : memref<32768xf32>, vector<2xf32>
+//   DIRECT-NOT:   nvgpu.tma.async.store
+func.func @tma_store(%x: tensor<200x256xbf16>, %w: tensor<320x256xbf16>, %bias: tensor<320xf32>) -> tensor<200x320xbf16> {
+  // expected-remark @+1 {{tma_store_mma0: 200x320x256 on tensor cores, wgmma m64n256k16 bf16, f32 accumulators: 4 program(s), 1 tile op(s) (data_parallel) of 384 threads (1 TMA producer warpgroup, 2 consumer warpgroup(s) of 64 rows), tile 128x256x64, 4-stage TMA/mbarrier ring with 128-byte swizzle, 196608 bytes of dynamic shared memory, B read K-major ([n, k]); 128 accumulators per consumer thread; epilogue on the accumulator registers, its results written into the ring's A slots as boxes of 64x64 and stored with TMA by one thread per consumer warpgroup}}
+  %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) epilogue(%bias per_col : tensor<320xf32>) {
+  ^bb0(%acc: f32, %b: f32):
+    %v = arith.addf %acc, %b : f32
+    %o = arith.truncf %v : f32 to bf16
+    xpu.yield %o : bf16
+  } {config = #xpu.config<tile = [128, 256, 64], group_m = 8, subgroups = [2, 4], stages = 4, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<200x256xbf16>, tensor<320x256xbf16>) -> tensor<200x320xbf16>
+  return %g : tensor<200x320xbf16>
+}
+func.func @tma_store_rounds(%x: tensor<128x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<128x256xf32> {
+  // expected-remark @+1 {{tile 64x128x64, 2-stage TMA/mbarrier ring with 128-byte swizzle, 49152 bytes of dynamic shared memory, B read K-major ([n, k]); 64 accumulators per consumer thread; epilogue on the accumulator registers, its results written into the ring's A slots as boxes of 64x32 and stored with TMA}}
+  %g = xpu.gemm %x, %w rhs_layout(nk) acc(f32) {config = #xpu.config<tile = [64, 128, 64], group_m = 8, subgroups = [1, 2], stages = 2, schedule = data_parallel, backend = #xpu.nvgpu<mma = wgmma>>} : (tensor<128x256xbf16>, tensor<256x256xbf16>) -> tensor<128x256xf32>
+  return %g : tensor<128x256xf32>
 }
 }
 

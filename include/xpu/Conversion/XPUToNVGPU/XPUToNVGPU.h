@@ -70,6 +70,12 @@ struct MmaKernelPlan {
   /// instead of on the registers in straight-line code
   /// (nvidia::shouldStageEpilogue).
   bool stagedEpilogue = false;
+  /// wgmma, one tile per workgroup: each consumer warpgroup writes its
+  /// epilogue's results into its own rows of the ring's A slots (64 x 128
+  /// byte boxes, 128-byte swizzle) and one thread stores them with TMA
+  /// (WgmmaKernelOperands::cMap), instead of every thread storing its
+  /// pairs of columns to global memory.
+  bool tmaStore = false;
   /// wgmma: workgroups per thread block cluster along M (#xpu.nvgpu's
   /// cluster_m). With 2, cluster rank r computes the tile at m0 and TMA-loads
   /// the r-th half of B, multicast to both workgroups.
@@ -184,6 +190,9 @@ private:
 /// matrix), C and the epilogue operands as 1-D memrefs.
 struct WgmmaKernelOperands {
   Value aMap, bMap, c;
+  /// With plan.tmaStore: the TMA descriptor of C (boxes of 64 rows x 128
+  /// bytes, 128-byte swizzle).
+  Value cMap;
   SmallVector<Value> epilogue;
 };
 
@@ -341,6 +350,16 @@ private:
                           ArrayRef<Value> tiles, Value stagingOffset,
                           Value lane, Value rowOrigin, Value colOrigin,
                           Value batch);
+  /// The epilogue of a consumer warpgroup's 64-row block (`tiles`: this
+  /// warp's accumulators in the mma.sync layout; `blockRow`: the block's
+  /// first row in the tile, `warp` the warp's index in the warpgroup)
+  /// written into the block's rows of the ring's A slots as TMA boxes of
+  /// 64 rows x 128 bytes, which one thread of the warpgroup then stores
+  /// (plan.tmaStore; the workgroup's only tile).
+  void emitTmaStoreEpilogue(const FragmentEpilogue &epilogue,
+                            ArrayRef<Value> tiles, Value warpgroup,
+                            Value inGroup, Value warp, Value lane,
+                            Value blockRow, Value batch, Value m0, Value n0);
 
   OpBuilder &b;
   Location loc;
@@ -363,6 +382,11 @@ public:
   /// Stores epilogue(`pair`[e]) at (`row`, `col` + e) of the batch's m x n
   /// result for e = 0, 1 (`pair`: vector<2xf32>; `col` even).
   void storePair(Value pair, Value row, Value col);
+
+  /// epilogue(`pair`[e]) at (`row`, `col` + e) for e = 0, 1, as a
+  /// vector<2x(result type)>: zeros where the element lies outside the
+  /// batch's m x n (whose epilogue operands are not read).
+  Value computePair(Value pair, Value row, Value col);
 
 private:
   Value idx(int64_t v);
