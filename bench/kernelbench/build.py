@@ -14,12 +14,14 @@ export and compile time of each; DIR/manifest.json lists them.
 
   .venv/bin/python bench/kernelbench/build.py --out DIR [--only SUBSTRING]
       [--build build] [--archive F] [--tuning-db F] [--precise]
+      [--direct-store]
 
 With --tuning-db (the database of tune.py's H200 run) the bf16 form is
 compiled a second time with `tuning-db=F`, into <name>.bf16.tuned, which
 run.py times next to the default; with --precise, once more with
 `fast-math=off` (libdevice's functions in the kernels), into
-<name>.bf16.precise.
+<name>.bf16.precise; with --direct-store, with `tma-store=false` (the wgmma
+kernels store C from the registers), into <name>.bf16.direct.
 """
 
 import argparse
@@ -45,7 +47,8 @@ OPTIONS = "chip=sm_90a precision=bf16"
 # of the approximate instructions of xpu-nvvm-fast-math).
 VARIANTS = {"": lambda args: "",
             "tuned": lambda args: f" tuning-db={args.tuning_db}",
-            "precise": lambda args: " fast-math=off"}
+            "precise": lambda args: " fast-math=off",
+            "direct": lambda args: " tma-store=false"}
 
 
 def build(args, name, form, variant=""):
@@ -90,6 +93,8 @@ def main():
     ap.add_argument("--tuning-db", type=pathlib.Path)
     ap.add_argument("--precise", action="store_true",
                     help="also the bf16 form with fast-math=off")
+    ap.add_argument("--direct-store", action="store_true",
+                    help="also the bf16 form with tma-store=false")
     args = ap.parse_args()
     if args.tuning_db:
         args.tuning_db = args.tuning_db.resolve()
@@ -107,6 +112,8 @@ def main():
             forms.append(("bf16", "tuned"))
         if args.precise:
             forms.append(("bf16", "precise"))
+        if args.direct_store:
+            forms.append(("bf16", "direct"))
         for form, variant in forms:
             e = build(args, name, form, variant)
             print("%-44s %s" % (e["name"], "FAILED " + e["error"].splitlines()[0]
