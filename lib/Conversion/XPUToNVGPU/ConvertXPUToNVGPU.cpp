@@ -599,7 +599,9 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
       output && nvidia::shouldStageEpilogue(output.getEpilogueBlock(), config,
                                             onePerProgram);
   // TMA stores C where a workgroup computes one tile (its ring's A slots
-  // are free once its wgmma are done) and C's rows start on 16 bytes.
+  // are free once its wgmma are done; a staged epilogue's results follow
+  // the staged f32 tile in the ring, where they fit) and C's rows start on
+  // 16 bytes.
   auto destType =
       output ? dyn_cast<MemRefType>(output.getDest().getType()) : MemRefType();
   int64_t resultBits =
@@ -607,8 +609,10 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
           ? static_cast<int64_t>(resultType.getIntOrFloatBitWidth())
           : 0;
   p.tmaStore =
-      tmaStore && p.wgmma && onePerProgram && !p.stagedEpilogue &&
-      !p.pingPong && destType && destType.hasStaticShape() &&
+      tmaStore && p.wgmma && onePerProgram && !p.pingPong &&
+      (!p.stagedEpilogue ||
+       p.tm * p.tn * (4 + resultBits / 8) <= p.stages * p.wgmmaStageBytes()) &&
+      destType && destType.hasStaticShape() &&
       destType.getLayout().isIdentity() &&
       ((p.batch == 1 && destType.getShape() == ArrayRef<int64_t>{p.m, p.n}) ||
        destType.getShape() == ArrayRef<int64_t>{p.batch, p.m, p.n}) &&
@@ -769,7 +773,14 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
                   "{2})",
                   epilogueInstructions, p.tn / 2,
                   nvidia::kStraightEpilogueInstructions)
-                  .str()
+                      .str() +
+                  (p.tmaStore
+                       ? llvm::formatv(", its results written after them as "
+                                       "boxes of 64x{0} and stored with TMA "
+                                       "by one thread per consumer warpgroup",
+                                       nvidia::kTmaRowBytes / (resultBits / 8))
+                             .str()
+                       : std::string())
         : p.tmaStore
             ? llvm::formatv(
                   "epilogue on the accumulator registers, its results "

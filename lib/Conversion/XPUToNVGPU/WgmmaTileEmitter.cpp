@@ -603,10 +603,23 @@ void WgmmaTileEmitter::emitConsumerEpilogue(const WgmmaRing &ring,
     }
     Value rowInTile = add(add(firstRow, idx(64 * static_cast<int64_t>(blk))),
                           mul(warp, idx(16)));
+    Value blockRow = add(firstRow, idx(64 * static_cast<int64_t>(blk)));
+    TmaBlock tma;
+    if (p.tmaStore && !piece.workspace) {
+      assert(ring.fixedRoles && !p.pingPong &&
+             "TMA stores reuse the ring of the workgroup's only tile");
+      tma.warpgroup = arith::DivUIOp::create(
+          b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x), idx(128));
+      tma.inGroup = inGroup;
+      tma.row = add(m0, blockRow);
+      tma.col = n0;
+      tma.warpRow = mul(warp, idx(16));
+    }
     if (p.stagedEpilogue && !piece.workspace) {
       // The workgroup's only tile (a data-parallel program): once every
       // consumer's wgmma is done with the ring, its slots hold the f32
-      // accumulators, 16 rows x tile_n for each warp.
+      // accumulators, 16 rows x tile_n for each warp (with TMA stores,
+      // the result boxes of each 64-row block follow them).
       assert(ring.fixedRoles && !p.pingPong &&
              "a staged epilogue reuses the whole ring");
       auto i32 = [&](int64_t v) -> Value {
@@ -618,18 +631,24 @@ void WgmmaTileEmitter::emitConsumerEpilogue(const WgmmaRing &ring,
       // Warp w of the tile (16 rows each) stages at 16 w rows.
       Value warpRows = mul(arith::DivUIOp::create(b, loc, rowInTile, idx(16)),
                            idx(16 * p.tn * 4));
+      if (p.tmaStore) {
+        int64_t blockBytes =
+            64 * p.tn * p.resultType.getIntOrFloatBitWidth() / 8;
+        tma.base = add(idx(p.tm * p.tn * 4),
+                       mul(arith::DivUIOp::create(b, loc, blockRow, idx(64)),
+                           idx(blockBytes)));
+        tma.boxStride = 64 * nvidia::kTmaRowBytes;
+      }
       emitStagedEpilogue(epilogue, tiles, warpRows, lane, add(m0, rowInTile),
-                         n0, batch);
+                         n0, batch, p.tmaStore ? &tma : nullptr);
       continue;
     }
     if (p.tmaStore && !piece.workspace) {
-      assert(ring.fixedRoles && !p.pingPong &&
-             "TMA stores go through the A slots of the workgroup's only tile");
-      Value warpgroup = arith::DivUIOp::create(
-          b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x), idx(128));
-      emitTmaStoreEpilogue(epilogue, tiles, warpgroup, inGroup, warp, lane,
-                           add(firstRow, idx(64 * static_cast<int64_t>(blk))),
-                           batch, m0, n0);
+      // Box q in the warpgroup's rows of ring slot q (its A rows, which no
+      // one reads once its wgmma are done).
+      tma.base = mul(blockRow, idx(nvidia::kTmaRowBytes));
+      tma.boxStride = p.tm * p.tk * p.operandBytes();
+      emitTmaStoreEpilogue(epilogue, tiles, tma, warp, lane, batch);
       continue;
     }
     if (!piece.workspace) {
@@ -675,7 +694,7 @@ void WgmmaTileEmitter::emitStagedEpilogue(const FragmentEpilogue &epilogue,
                                           ArrayRef<Value> tiles,
                                           Value stagingOffset, Value lane,
                                           Value rowOrigin, Value colOrigin,
-                                          Value batch) {
+                                          Value batch, const TmaBlock *tma) {
   auto rem = [&](Value x, int64_t y) -> Value {
     return arith::RemUIOp::create(b, loc, x, idx(y));
   };
@@ -713,6 +732,19 @@ void WgmmaTileEmitter::emitStagedEpilogue(const FragmentEpilogue &epilogue,
     }
   NVVM::SyncWarpOp::create(
       b, loc, arith::ConstantIntOp::create(b, loc, b.getI32Type(), -1));
+  // With TMA stores, the results go to the warpgroup's boxes after the
+  // staged f32 tile: 4 results of a row, 8 or 16 bytes in one 16-byte
+  // chunk of a box row.
+  Type resultType = p.resultType;
+  int64_t rb = resultType.getIntOrFloatBitWidth() / 8;
+  int64_t boxCols = nvidia::kTmaRowBytes / rb;
+  Value boxes;
+  if (tma)
+    boxes = memref::ViewOp::create(
+        b, loc,
+        MemRefType::get({WgmmaTileEmitter::sharedBytes(p) / rb}, resultType,
+                        MemRefLayoutAttrInterface(), workgroup),
+        shared, idx(0), ValueRange());
   // One loop body applies the epilogue to every element: iteration i, lane
   // l reads quad i * 32 + l of the warp's rows (4 columns) and stores its
   // results, so that a warp stores 128 consecutive columns of a row.
@@ -729,26 +761,113 @@ void WgmmaTileEmitter::emitStagedEpilogue(const FragmentEpilogue &epilogue,
             b, loc, quadType, staging, pairSlot(row, mul(quadCol, idx(2))),
             /*nontemporal=*/false, llvm::MaybeAlign(16));
         Value col = add(colOrigin, mul(quadCol, idx(4)));
+        SmallVector<Value> results;
         for (int64_t e = 0; e < 2; ++e) {
           Value pair = vector::ExtractStridedSliceOp::create(
               b, loc, values, ArrayRef<int64_t>{2 * e}, ArrayRef<int64_t>{2},
               ArrayRef<int64_t>{1});
-          writer.storePair(pair, add(rowOrigin, row), add(col, idx(2 * e)));
+          if (!tma) {
+            writer.storePair(pair, add(rowOrigin, row), add(col, idx(2 * e)));
+            continue;
+          }
+          results.push_back(writer.computePair(pair, add(rowOrigin, row),
+                                               add(col, idx(2 * e))));
+        }
+        if (tma) {
+          // Box quadCol * 4 / boxCols of the block, at row warpRow + row.
+          Value tileCol = mul(quadCol, idx(4));
+          Value box = div(tileCol, boxCols);
+          Value at = getTmaBoxByte(
+              add(tma->base, mul(box, idx(tma->boxStride))),
+              add(tma->warpRow, row), mul(rem(tileCol, boxCols), idx(rb)));
+          Value quadResults = vector::ShuffleOp::create(
+              b, loc, results[0], results[1], ArrayRef<int64_t>{0, 1, 2, 3});
+          vector::StoreOp::create(b, loc, quadResults, boxes, div(at, rb),
+                                  /*nontemporal=*/false,
+                                  llvm::MaybeAlign(4 * rb));
         }
         scf::YieldOp::create(b, loc);
       });
+  if (tma) {
+    storeTmaBoxes(*tma, 0, p.tn / boxCols, batch);
+    waitTmaStoreReads(*tma);
+  }
+}
+
+Value WgmmaTileEmitter::getTmaBoxByte(Value boxBase, Value row,
+                                      Value byteInRow) {
+  // The 128-byte swizzle: 16-byte chunk c of row r at chunk c ^ (r % 8).
+  Value chunk = arith::XOrIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, byteInRow, idx(16)),
+      arith::RemUIOp::create(b, loc, row, idx(8)));
+  return add(add(boxBase, mul(row, idx(nvidia::kTmaRowBytes))),
+             add(mul(chunk, idx(16)),
+                 arith::RemUIOp::create(b, loc, byteInRow, idx(16))));
+}
+
+void WgmmaTileEmitter::warpgroupBarrier(const TmaBlock &block) {
+  // The warpgroup's 128 threads meet at its own named barrier.
+  Value id = arith::IndexCastUIOp::create(
+      b, loc, b.getI32Type(), add(block.warpgroup, idx(kTmaStoreBarrier)));
+  NVVM::BarrierOp::create(
+      b, loc, TypeRange(), id,
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), 128),
+      NVVM::BarrierReductionAttr(), Value());
+}
+
+/// Builds `body` inside `if (inGroup == 0)`: one thread of the warpgroup.
+static void byLeader(OpBuilder &b, Location loc, Value inGroup,
+                     function_ref<void()> body) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  auto ifOp = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, inGroup, zero),
+      /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body();
+}
+
+void WgmmaTileEmitter::storeTmaBoxes(const TmaBlock &block, int64_t first,
+                                     int64_t last, Value batch) {
+  MLIRContext *ctx = b.getContext();
+  auto mapType = cast<nvgpu::TensorMapDescriptorType>(ops.cMap.getType());
+  bool batched = mapType.getTensor().getRank() == 3;
+  int64_t boxCols =
+      nvidia::kTmaRowBytes / (p.resultType.getIntOrFloatBitWidth() / 8);
+  // The generic proxy's writes become visible to TMA (the async proxy),
+  // then one thread stores the boxes.
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+  warpgroupBarrier(block);
+  byLeader(b, loc, block.inGroup, [&] {
+    Value shared = getDynamicSharedMemory(b, loc);
+    for (int64_t q = first; q < last; ++q) {
+      Value box = memref::ViewOp::create(
+          b, loc, mapType.getTensor(), shared,
+          add(block.base, idx((q - first) * block.boxStride)), ValueRange());
+      // Coordinates innermost first.
+      SmallVector<Value> coords = {add(block.col, idx(q * boxCols)), block.row};
+      if (batched)
+        coords.push_back(batch);
+      nvgpu::TmaAsyncStoreOp::create(b, loc, box, ops.cMap, coords, Value());
+    }
+    NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+  });
+}
+
+void WgmmaTileEmitter::waitTmaStoreReads(const TmaBlock &block) {
+  byLeader(b, loc, block.inGroup, [&] {
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
+                                         b.getUnitAttr());
+  });
 }
 
 void WgmmaTileEmitter::emitTmaStoreEpilogue(const FragmentEpilogue &epilogue,
                                             ArrayRef<Value> tiles,
-                                            Value warpgroup, Value inGroup,
-                                            Value warp, Value lane,
-                                            Value blockRow, Value batch,
-                                            Value m0, Value n0) {
-  MLIRContext *ctx = b.getContext();
-  auto i32 = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
-  };
+                                            const TmaBlock &block, Value warp,
+                                            Value lane, Value batch) {
   auto div = [&](Value x, int64_t y) -> Value {
     return arith::DivUIOp::create(b, loc, x, idx(y));
   };
@@ -759,97 +878,46 @@ void WgmmaTileEmitter::emitTmaStoreEpilogue(const FragmentEpilogue &epilogue,
   int64_t rb = resultType.getIntOrFloatBitWidth() / 8;
   int64_t boxCols = nvidia::kTmaRowBytes / rb;
   int64_t boxes = p.tn / boxCols;
-  int64_t aBytes = p.tm * p.tk * p.operandBytes();
-  auto mapType = cast<nvgpu::TensorMapDescriptorType>(ops.cMap.getType());
-  bool batched = mapType.getTensor().getRank() == 3;
   Attribute workgroup =
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  Value shared = getDynamicSharedMemory(b, loc);
-  // The ring's A slots as result elements: box i of a round lies in slot
-  // i, in this block's 64 rows of 128 bytes (where its A rows were).
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  // Dynamic shared memory as result elements (the boxes lie in the ring).
   Value staging = memref::ViewOp::create(
       b, loc,
-      MemRefType::get({p.stages * aBytes / rb}, resultType,
+      MemRefType::get({WgmmaTileEmitter::sharedBytes(p) / rb}, resultType,
                       MemRefLayoutAttrInterface(), workgroup),
-      shared, idx(0), ValueRange());
-  Value blockBytes = mul(blockRow, idx(nvidia::kTmaRowBytes));
-  auto boxOffset = [&](int64_t slot) {
-    return add(idx(slot * aBytes), blockBytes);
-  };
-  Value leader =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, inGroup, idx(0));
-  auto byLeader = [&](function_ref<void()> body) {
-    auto ifOp = scf::IfOp::create(b, loc, leader, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    body();
-  };
-  // The warpgroup's 128 threads meet at its own named barrier.
-  Value barrier = arith::IndexCastUIOp::create(
-      b, loc, b.getI32Type(), add(warpgroup, idx(kTmaStoreBarrier)));
-  auto warpgroupBarrier = [&] {
-    NVVM::BarrierOp::create(b, loc, TypeRange(), barrier, i32(128),
-                            NVVM::BarrierReductionAttr(), Value());
-  };
-  auto waitReads = [&] {
-    byLeader([&] {
-      NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
-                                           b.getUnitAttr());
-    });
-  };
+      getDynamicSharedMemory(b, loc), idx(0), ValueRange());
   EpilogueWriter writer(b, loc, p, ops.c, ops.epilogue, epilogue, batch);
   // Lane (g, t) holds rows g and g + 8 of the warp's 16, columns 8 j + 2 t
-  // and + 1. A box row is 128 bytes whose 16-byte chunks the 128-byte
-  // swizzle places at chunk ^ (row % 8); row % 8 is g here. The 8 rows a
-  // warp writes at once land in 8 distinct chunks: no bank conflicts.
+  // and + 1. The 8 rows a warp writes at once have 8 different row % 8,
+  // so their chunks land in 8 different bank groups: no conflicts.
   Value g = div(lane, 4), t = rem(lane, 4);
   Value warpRows = add(mul(warp, idx(16)), g);
   int64_t jPerBox = boxCols / 8;
+  // A round fills one box per slot; the boxes of a round stay in the
+  // slots until TMA has read them.
   for (int64_t first = 0; first < boxes; first += p.stages) {
     int64_t last = std::min(boxes, first + p.stages);
     if (first > 0) {
-      // The slots hold the last round's boxes until TMA has read them.
-      waitReads();
-      warpgroupBarrier();
+      waitTmaStoreReads(block);
+      warpgroupBarrier(block);
     }
     for (int64_t q = first; q < last; ++q) {
-      Value base = boxOffset(q - first);
+      Value base = add(block.base, idx((q - first) * block.boxStride));
       for (int64_t j = q * jPerBox; j < (q + 1) * jPerBox; ++j)
         for (int64_t h = 0; h < 2; ++h) {
           Value row = add(warpRows, idx(8 * h));
-          Value out =
-              writer.computePair(vector::ExtractOp::create(b, loc, tiles[j], h),
-                                 add(add(m0, blockRow), row),
-                                 add(n0, add(mul(t, idx(2)), idx(8 * j))));
+          Value out = writer.computePair(
+              vector::ExtractOp::create(b, loc, tiles[j], h),
+              add(block.row, row),
+              add(block.col, add(mul(t, idx(2)), idx(8 * j))));
           Value byte = add(idx(8 * (j % jPerBox) * rb), mul(t, idx(2 * rb)));
-          Value chunk = arith::XOrIOp::create(b, loc, div(byte, 16), g);
-          Value at = add(add(base, mul(row, idx(nvidia::kTmaRowBytes))),
-                         add(mul(chunk, idx(16)), rem(byte, 16)));
-          vector::StoreOp::create(b, loc, out, staging, div(at, rb),
-                                  /*nontemporal=*/false,
-                                  llvm::MaybeAlign(2 * rb));
+          vector::StoreOp::create(
+              b, loc, out, staging, div(getTmaBoxByte(base, row, byte), rb),
+              /*nontemporal=*/false, llvm::MaybeAlign(2 * rb));
         }
     }
-    // The generic proxy's writes become visible to TMA (the async proxy),
-    // then one thread stores the round's boxes.
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
-        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
-    warpgroupBarrier();
-    byLeader([&] {
-      for (int64_t q = first; q < last; ++q) {
-        Value box = memref::ViewOp::create(b, loc, mapType.getTensor(), shared,
-                                           boxOffset(q - first), ValueRange());
-        // Coordinates innermost first.
-        SmallVector<Value> coords = {add(n0, idx(q * boxCols)),
-                                     add(m0, blockRow)};
-        if (batched)
-          coords.push_back(batch);
-        nvgpu::TmaAsyncStoreOp::create(b, loc, box, ops.cMap, coords, Value());
-      }
-      NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
-    });
+    storeTmaBoxes(block, first, last, batch);
   }
   // The workgroup's shared memory outlives TMA's reads of it.
-  waitReads();
+  waitTmaStoreReads(block);
 }

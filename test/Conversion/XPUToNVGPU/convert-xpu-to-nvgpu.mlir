@@ -208,7 +208,9 @@ func.func @bmm_wgmma(%a: tensor<3x256x128xbf16>, %b: tensor<3x128x512xbf16>) -> 
 // (4 x 49152 bytes) holds the f32 tile, 16 x 256 x 4 = 16384 bytes per warp.
 // Each warp stores its 64 pairs of accumulators, then one loop of 16 rows x
 // 64 quads / 32 lanes = 32 iterations applies the epilogue (one copy of it:
-// 2 pairs of 2 elements) and stores bf16 pairs. The persistent schedule
+// 2 pairs of 2 elements) and writes the 4 bf16 results into its
+// warpgroup's TMA boxes after the staged tile (8 bytes in one 16-byte
+// chunk), which one thread of the warpgroup stores. The persistent schedule
 // (several tiles a workgroup: the producer runs ahead into the ring) keeps
 // the epilogue on the registers.
 module attributes {xpu.target = #xpu.target<"sm_90a">} {
@@ -220,13 +222,19 @@ module attributes {xpu.target = #xpu.target<"sm_90a">} {
 // CHECK-COUNT-64:   vector.store %{{.+}}, %{{.+}}[%{{.+}}] {alignment = 8 : i64} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 //   CHECK-NOT:   math.erf
 //       CHECK:   nvvm.bar.warp.sync
+//       CHECK:   %[[BOXES:.+]] = memref.view %{{.+}}[%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<98304xbf16, #gpu.address_space<workgroup>>
 //       CHECK:   scf.for %{{.+}} = %c0{{.*}} to %c32{{.*}} step %c1
 //       CHECK:     vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK-COUNT-2:     math.erf
-//       CHECK:       vector.store %{{.+}}, %{{.+}}[%{{.+}}] {alignment = 4 : i64} : memref<{{[0-9]+}}xbf16>, vector<2xbf16>
-// CHECK-COUNT-2:     math.erf
-//       CHECK:       vector.store
+// CHECK-COUNT-4:     math.erf
+//       CHECK:     vector.shuffle %{{.+}}, %{{.+}} [0, 1, 2, 3] : vector<2xbf16>, vector<2xbf16>
+//       CHECK:     vector.store %{{.+}}, %[[BOXES]][%{{.+}}] {alignment = 8 : i64} : memref<98304xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
 //   CHECK-NOT:     math.erf
+//       CHECK:   nvvm.fence.proxy
+//       CHECK:   nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
+// CHECK-COUNT-4:     nvgpu.tma.async.store %{{.+}} : memref<64x64xbf16, #gpu.address_space<workgroup>>
+//       CHECK:     nvvm.cp.async.bulk.commit.group
+//       CHECK:     nvvm.cp.async.bulk.wait_group 0 {read}
+//   CHECK-NOT:   math.erf
 //       CHECK:   gpu.return
 //       CHECK: gpu.func @staged_epilogue_mma1(
 //       CHECK:   nvvm.wgmma.wait.group.sync.aligned 0
@@ -373,19 +381,20 @@ module attributes {xpu.target = #xpu.target<"sm_90a">} {
 //       CHECK:   gpu.launch_func @tma_store_mma0::@tma_store_mma0 blocks in (%c4,
 //       CHECK: gpu.func @tma_store_mma0(
 //       CHECK:   nvvm.wgmma.wait.group.sync.aligned 0
-//       CHECK:   %[[SLOTS:.+]] = memref.view %{{.+}}[%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32768xbf16, #gpu.address_space<workgroup>>
-//       CHECK:   arith.addi %{{.+}}, %c4{{.*}} : index
+//       CHECK:   %[[SLOTS:.+]] = memref.view %{{.+}}[%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<98304xbf16, #gpu.address_space<workgroup>>
 //       CHECK:   %[[IN:.+]] = arith.andi
 //       CHECK:   scf.if %[[IN]] -> (vector<2xbf16>) {
 //       CHECK:     memref.load %{{.+}}[%{{.+}}] : memref<320xf32>
 //       CHECK:     arith.truncf
 //       CHECK:   } else {
 //       CHECK:     arith.constant dense<0.000000e+00> : vector<2xbf16>
-//       CHECK:   vector.store %{{.+}}, %[[SLOTS]][%{{.+}}] {alignment = 4 : i64} : memref<32768xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+//       CHECK:   vector.store %{{.+}}, %[[SLOTS]][%{{.+}}] {alignment = 4 : i64} : memref<98304xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
 // CHECK-COUNT-63:   vector.store %{{.+}}, %[[SLOTS]]
 //   CHECK-NOT:   vector.store
 //       CHECK:   nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-//       CHECK:   nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
+//       CHECK:   %[[ID:.+]] = arith.addi %{{.+}}, %c4{{.*}} : index
+//       CHECK:   %[[ID32:.+]] = arith.index_castui %[[ID]] : index to i32
+//       CHECK:   nvvm.barrier id = %[[ID32]] number_of_threads = %c128_i32
 //       CHECK:   scf.if
 // CHECK-COUNT-4:     nvgpu.tma.async.store %{{.+}} to %{{.+}}[%{{.+}}, %{{.+}}] : memref<64x64xbf16, #gpu.address_space<workgroup>> -> <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>
 //       CHECK:     nvvm.cp.async.bulk.commit.group
@@ -394,15 +403,15 @@ module attributes {xpu.target = #xpu.target<"sm_90a">} {
 //   CHECK-NOT:   vector.store
 //       CHECK:   gpu.return
 // CHECK-LABEL: gpu.func @tma_store_rounds_mma0(
-//       CHECK:   memref.view %{{.+}}[%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4096xf32, #gpu.address_space<workgroup>>
-// CHECK-COUNT-16:   vector.store %{{.+}} {alignment = 8 : i64} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+//       CHECK:   memref.view %{{.+}}[%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<12288xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-16:   vector.store %{{.+}} {alignment = 8 : i64} : memref<12288xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 //   CHECK-NOT:   vector.store
 //       CHECK:   nvvm.fence.proxy
 // CHECK-COUNT-2:     nvgpu.tma.async.store %{{.+}} : memref<64x32xf32, #gpu.address_space<workgroup>>
 //       CHECK:     nvvm.cp.async.bulk.commit.group
 //       CHECK:     nvvm.cp.async.bulk.wait_group 0 {read}
 //       CHECK:   nvvm.barrier id
-// CHECK-COUNT-16:   vector.store %{{.+}} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK-COUNT-16:   vector.store %{{.+}} : memref<12288xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 //       CHECK:   nvvm.fence.proxy
 // CHECK-COUNT-2:     nvgpu.tma.async.store
 //       CHECK:     nvvm.cp.async.bulk.commit.group

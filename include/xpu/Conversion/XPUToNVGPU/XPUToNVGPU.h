@@ -341,25 +341,46 @@ private:
   /// mma.sync layout; `rowInTile`: the first row) into `piece`'s slot.
   void emitPartialSums(const WgmmaPiece &piece, ArrayRef<Value> tiles,
                        Value lane, Value rowInTile);
+  /// Where a consumer warpgroup's 64-row block of C is written before its
+  /// TMA stores (plan.tmaStore): box q of a round (64 rows x 128 bytes,
+  /// 128-byte swizzle) at byte `base + q * boxStride` of dynamic shared
+  /// memory; `row` and `col` are C's row and column of the block's first
+  /// element, `warpRow` the first row in the block of the thread's warp;
+  /// `warpgroup` and `inGroup` name the warpgroup and the thread in it.
+  struct TmaBlock {
+    Value warpgroup, inGroup, base;
+    int64_t boxStride = 0;
+    Value row, col, warpRow;
+  };
   /// The epilogue of a warp's 16 rows (`tiles`: its accumulators in the
   /// mma.sync layout, `rowOrigin` the first row) staged through the
   /// 16 x tile_n f32 of shared memory at byte `stagingOffset`: one loop
   /// applies it to every element and stores rows of the result (4 columns
-  /// a lane).
+  /// a lane), or, with `tma`, writes them into the block's boxes, which
+  /// one thread of the warpgroup then stores with TMA.
   void emitStagedEpilogue(const FragmentEpilogue &epilogue,
                           ArrayRef<Value> tiles, Value stagingOffset,
                           Value lane, Value rowOrigin, Value colOrigin,
-                          Value batch);
+                          Value batch, const TmaBlock *tma);
   /// The epilogue of a consumer warpgroup's 64-row block (`tiles`: this
-  /// warp's accumulators in the mma.sync layout; `blockRow`: the block's
-  /// first row in the tile, `warp` the warp's index in the warpgroup)
-  /// written into the block's rows of the ring's A slots as TMA boxes of
-  /// 64 rows x 128 bytes, which one thread of the warpgroup then stores
-  /// (plan.tmaStore; the workgroup's only tile).
+  /// warp's accumulators in the mma.sync layout, `warp` the warp's index in
+  /// the warpgroup) written into `block`'s boxes, one round of `stages`
+  /// boxes at a time, each round stored with TMA by one thread.
   void emitTmaStoreEpilogue(const FragmentEpilogue &epilogue,
-                            ArrayRef<Value> tiles, Value warpgroup,
-                            Value inGroup, Value warp, Value lane,
-                            Value blockRow, Value batch, Value m0, Value n0);
+                            ArrayRef<Value> tiles, const TmaBlock &block,
+                            Value warp, Value lane, Value batch);
+  /// The byte of dynamic shared memory that holds byte `byteInRow` of row
+  /// `row` of the TMA box at byte `boxBase` (the 128-byte swizzle).
+  Value getTmaBoxByte(Value boxBase, Value row, Value byteInRow);
+  /// Fences the warpgroup's writes of `block`'s boxes [`first`, `last`)
+  /// for the async proxy, meets the warpgroup's named barrier, and has one
+  /// thread store the boxes with TMA as one bulk group.
+  void storeTmaBoxes(const TmaBlock &block, int64_t first, int64_t last,
+                     Value batch);
+  /// The thread that stored `block`'s boxes waits until TMA has read them.
+  void waitTmaStoreReads(const TmaBlock &block);
+  /// The 128 threads of `block`'s warpgroup meet at its named barrier.
+  void warpgroupBarrier(const TmaBlock &block);
 
   OpBuilder &b;
   Location loc;
