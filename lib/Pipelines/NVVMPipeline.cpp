@@ -91,6 +91,7 @@ void mlir::xpu::buildXPUNVVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createXPUScheduleGemmPass());
   XPUConvertXPUToNVGPUPassOptions tensorCores;
   tensorCores.tmaStore = options.tmaStore;
+  tensorCores.tmaStoreStaged = options.tmaStoreStaged;
   pm.addPass(createXPUConvertXPUToNVGPUPass(tensorCores));
   pm.addNestedPass<func::FuncOp>(createXPUConvertXPUToGPUPass());
   detail::addLowerXPUToLinalg(pm);

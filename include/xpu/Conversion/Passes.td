@@ -795,7 +795,9 @@ def XPUConvertXPUToNVGPUPass : Pass<"convert-xpu-to-nvgpu", "ModuleOp"> {
       boxes of 64 rows x 128 bytes (128-byte swizzle) and one thread stores
       them with TMA (`nvgpu.tma.async.store`; TMA leaves out what lies
       outside C), instead of every thread storing pairs of columns
-      (`tma-store=false` keeps the direct stores); the TMA descriptors are
+      (`tma-store=false` keeps the direct stores; `tma-store-staged=true`
+      does the same for staged epilogues, after the staged f32 tile); the
+      TMA descriptors are
       made on the host (`nvgpu.tma.create.descriptor`);
     * `xpu.gemm_fixup` (the Stream-K fix-up kernel) sums a tile's workspace
       slots in slot order in the mma.sync register layout and applies the
@@ -824,7 +826,11 @@ def XPUConvertXPUToNVGPUPass : Pass<"convert-xpu-to-nvgpu", "ModuleOp"> {
            "Store the results of a data-parallel wgmma tile with TMA, "
            "through the ring's shared memory (default), where C's rows "
            "start on 16 bytes; false: every consumer thread stores its "
-           "pairs of columns">
+           "pairs of columns">,
+    Option<"tmaStoreStaged", "tma-store-staged", "bool", /*default=*/"false",
+           "With tma-store, also store the results of staged epilogues with "
+           "TMA, where the ring holds them after the staged f32 tile (not "
+           "yet run on a GPU: off by default)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",

@@ -405,6 +405,12 @@ struct XPUNVVMPipelineOptions
                      "shared memory (convert-xpu-to-nvgpu's tma-store; "
                      "default on)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tmaStoreStaged{
+      *this, "tma-store-staged",
+      llvm::cl::desc("With tma-store, staged epilogues store their results "
+                     "with TMA too (convert-xpu-to-nvgpu's tma-store-staged; "
+                     "default off: not yet run on a GPU)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> deviceResults{
       *this, "device-results",
       llvm::cl::desc("Buffers returned to the caller are device memory "

@@ -530,11 +530,10 @@ static void replaceInside(RewriterBase &rewriter, scf::ForallOp programs,
 /// The kernel of a set of tensor-core GEMM programs: repitched operands and
 /// TMA descriptors on the host where the kernel needs them, then the kernel
 /// (lowerProgramsToKernel) with the mma.sync or wgmma emitter.
-static LogicalResult
-lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
-                        ArrayRef<GemmTileOp> tiles, ConfigAttr config,
-                        TargetAttr target, ModuleOp module, unsigned index,
-                        DenseMap<Value, Type> &workspaces, bool tmaStore) {
+static LogicalResult lowerTensorCorePrograms(
+    RewriterBase &rewriter, scf::ForallOp programs, ArrayRef<GemmTileOp> tiles,
+    ConfigAttr config, TargetAttr target, ModuleOp module, unsigned index,
+    DenseMap<Value, Type> &workspaces, bool tmaStore, bool tmaStoreStaged) {
   MLIRContext *ctx = programs.getContext();
   Location loc = programs.getLoc();
   auto func = programs->getParentOfType<func::FuncOp>();
@@ -599,9 +598,9 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
       output && nvidia::shouldStageEpilogue(output.getEpilogueBlock(), config,
                                             onePerProgram);
   // TMA stores C where a workgroup computes one tile (its ring's A slots
-  // are free once its wgmma are done; a staged epilogue's results follow
-  // the staged f32 tile in the ring, where they fit) and C's rows start on
-  // 16 bytes.
+  // are free once its wgmma are done; with tma-store-staged, a staged
+  // epilogue's results follow the staged f32 tile in the ring, where they
+  // fit) and C's rows start on 16 bytes.
   auto destType =
       output ? dyn_cast<MemRefType>(output.getDest().getType()) : MemRefType();
   int64_t resultBits =
@@ -611,7 +610,8 @@ lowerTensorCorePrograms(RewriterBase &rewriter, scf::ForallOp programs,
   p.tmaStore =
       tmaStore && p.wgmma && onePerProgram && !p.pingPong &&
       (!p.stagedEpilogue ||
-       p.tm * p.tn * (4 + resultBits / 8) <= p.stages * p.wgmmaStageBytes()) &&
+       (tmaStoreStaged && p.tm * p.tn * (4 + resultBits / 8) <=
+                              p.stages * p.wgmmaStageBytes())) &&
       destType && destType.hasStaticShape() &&
       destType.getLayout().isIdentity() &&
       ((p.batch == 1 && destType.getShape() == ArrayRef<int64_t>{p.m, p.n}) ||
@@ -928,7 +928,7 @@ struct ConvertXPUToNVGPUPass final
       unsigned index = tiles.empty() ? counters[func] - 1 : counters[func]++;
       if (failed(lowerTensorCorePrograms(rewriter, programs, tiles, *config,
                                          target, module, index, workspaces,
-                                         tmaStore)))
+                                         tmaStore, tmaStoreStaged)))
         return signalPassFailure();
       ++numKernels;
     }

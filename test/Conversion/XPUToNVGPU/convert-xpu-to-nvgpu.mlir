@@ -5,6 +5,8 @@
 // RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-schedule-gemm),convert-xpu-to-nvgpu)' '--remarks-filter=.*convert-xpu-to-nvgpu.*' --verify-diagnostics --mlir-disable-threading > /dev/null
 // tma-store=false: data-parallel wgmma tiles store C from the registers.
 // RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-schedule-gemm),convert-xpu-to-nvgpu{tma-store=false})' | FileCheck %s --check-prefix=DIRECT
+// tma-store-staged: staged epilogues store with TMA too.
+// RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(xpu-schedule-gemm),convert-xpu-to-nvgpu{tma-store-staged=true})' | FileCheck %s --check-prefix=STAGEDTMA
 // A tensor-core GEMM that was not scheduled is an error at the GEMM.
 // RUN: not xpu-opt %s --split-input-file --convert-xpu-to-nvgpu 2>&1 | FileCheck %s --check-prefix=UNSCHEDULED
 // UNSCHEDULED: convert-xpu-to-nvgpu.mlir:{{[0-9]+}}:{{[0-9]+}}: error: convert-xpu-to-nvgpu: xpu.gemm is not scheduled; run xpu-schedule-gemm first
@@ -208,9 +210,7 @@ func.func @bmm_wgmma(%a: tensor<3x256x128xbf16>, %b: tensor<3x128x512xbf16>) -> 
 // (4 x 49152 bytes) holds the f32 tile, 16 x 256 x 4 = 16384 bytes per warp.
 // Each warp stores its 64 pairs of accumulators, then one loop of 16 rows x
 // 64 quads / 32 lanes = 32 iterations applies the epilogue (one copy of it:
-// 2 pairs of 2 elements) and writes the 4 bf16 results into its
-// warpgroup's TMA boxes after the staged tile (8 bytes in one 16-byte
-// chunk), which one thread of the warpgroup stores. The persistent schedule
+// 2 pairs of 2 elements) and stores bf16 pairs. The persistent schedule
 // (several tiles a workgroup: the producer runs ahead into the ring) keeps
 // the epilogue on the registers.
 module attributes {xpu.target = #xpu.target<"sm_90a">} {
@@ -222,20 +222,34 @@ module attributes {xpu.target = #xpu.target<"sm_90a">} {
 // CHECK-COUNT-64:   vector.store %{{.+}}, %{{.+}}[%{{.+}}] {alignment = 8 : i64} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 //   CHECK-NOT:   math.erf
 //       CHECK:   nvvm.bar.warp.sync
-//       CHECK:   %[[BOXES:.+]] = memref.view %{{.+}}[%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<98304xbf16, #gpu.address_space<workgroup>>
 //       CHECK:   scf.for %{{.+}} = %c0{{.*}} to %c32{{.*}} step %c1
 //       CHECK:     vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK-COUNT-4:     math.erf
-//       CHECK:     vector.shuffle %{{.+}}, %{{.+}} [0, 1, 2, 3] : vector<2xbf16>, vector<2xbf16>
-//       CHECK:     vector.store %{{.+}}, %[[BOXES]][%{{.+}}] {alignment = 8 : i64} : memref<98304xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// CHECK-COUNT-2:     math.erf
+//       CHECK:       vector.store %{{.+}}, %{{.+}}[%{{.+}}] {alignment = 4 : i64} : memref<{{[0-9]+}}xbf16>, vector<2xbf16>
+// CHECK-COUNT-2:     math.erf
+//       CHECK:       vector.store
 //   CHECK-NOT:     math.erf
-//       CHECK:   nvvm.fence.proxy
-//       CHECK:   nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
-// CHECK-COUNT-4:     nvgpu.tma.async.store %{{.+}} : memref<64x64xbf16, #gpu.address_space<workgroup>>
-//       CHECK:     nvvm.cp.async.bulk.commit.group
-//       CHECK:     nvvm.cp.async.bulk.wait_group 0 {read}
-//   CHECK-NOT:   math.erf
+//   CHECK-NOT:   nvgpu.tma.async.store
 //       CHECK:   gpu.return
+// With tma-store-staged, the loop writes the 4 bf16 results into its
+// warpgroup's TMA boxes after the staged tile (8 bytes in one 16-byte
+// chunk), which one thread of the warpgroup stores.
+//   STAGEDTMA-LABEL: gpu.func @staged_epilogue_mma0(
+//         STAGEDTMA:   nvvm.bar.warp.sync
+//         STAGEDTMA:   %[[BOXES:.+]] = memref.view %{{.+}}[%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<98304xbf16, #gpu.address_space<workgroup>>
+//         STAGEDTMA:   scf.for %{{.+}} = %c0{{.*}} to %c32{{.*}} step %c1
+//         STAGEDTMA:     vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// STAGEDTMA-COUNT-4:     math.erf
+//         STAGEDTMA:     vector.shuffle %{{.+}}, %{{.+}} [0, 1, 2, 3] : vector<2xbf16>, vector<2xbf16>
+//         STAGEDTMA:     vector.store %{{.+}}, %[[BOXES]][%{{.+}}] {alignment = 8 : i64} : memref<98304xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+//     STAGEDTMA-NOT:     math.erf
+//         STAGEDTMA:   nvvm.fence.proxy
+//         STAGEDTMA:   nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
+// STAGEDTMA-COUNT-4:     nvgpu.tma.async.store %{{.+}} : memref<64x64xbf16, #gpu.address_space<workgroup>>
+//         STAGEDTMA:     nvvm.cp.async.bulk.commit.group
+//         STAGEDTMA:     nvvm.cp.async.bulk.wait_group 0 {read}
+//     STAGEDTMA-NOT:   math.erf
+//         STAGEDTMA:   gpu.return
 //       CHECK: gpu.func @staged_epilogue_mma1(
 //       CHECK:   nvvm.wgmma.wait.group.sync.aligned 0
 //   CHECK-NOT:   nvvm.bar.warp.sync
