@@ -14,14 +14,16 @@ export and compile time of each; DIR/manifest.json lists them.
 
   .venv/bin/python bench/kernelbench/build.py --out DIR [--only SUBSTRING]
       [--build build] [--archive F] [--tuning-db F] [--precise]
-      [--direct-store]
+      [--direct-store] [--staged-store]
 
 With --tuning-db (the database of tune.py's H200 run) the bf16 form is
 compiled a second time with `tuning-db=F`, into <name>.bf16.tuned, which
 run.py times next to the default; with --precise, once more with
 `fast-math=off` (libdevice's functions in the kernels), into
 <name>.bf16.precise; with --direct-store, with `tma-store=false` (the wgmma
-kernels store C from the registers), into <name>.bf16.direct.
+kernels store C from the registers), into <name>.bf16.direct; with
+--staged-store, with `tma-store-staged=true` (staged epilogues store their
+results with TMA too), into <name>.bf16.staged.
 """
 
 import argparse
@@ -48,7 +50,8 @@ OPTIONS = "chip=sm_90a precision=bf16"
 VARIANTS = {"": lambda args: "",
             "tuned": lambda args: f" tuning-db={args.tuning_db}",
             "precise": lambda args: " fast-math=off",
-            "direct": lambda args: " tma-store=false"}
+            "direct": lambda args: " tma-store=false",
+            "staged": lambda args: " tma-store-staged=true"}
 
 
 def build(args, name, form, variant=""):
@@ -95,6 +98,8 @@ def main():
                     help="also the bf16 form with fast-math=off")
     ap.add_argument("--direct-store", action="store_true",
                     help="also the bf16 form with tma-store=false")
+    ap.add_argument("--staged-store", action="store_true",
+                    help="also the bf16 form with tma-store-staged=true")
     args = ap.parse_args()
     if args.tuning_db:
         args.tuning_db = args.tuning_db.resolve()
@@ -114,6 +119,8 @@ def main():
             forms.append(("bf16", "precise"))
         if args.direct_store:
             forms.append(("bf16", "direct"))
+        if args.staged_store:
+            forms.append(("bf16", "staged"))
         for form, variant in forms:
             e = build(args, name, form, variant)
             print("%-44s %s" % (e["name"], "FAILED " + e["error"].splitlines()[0]

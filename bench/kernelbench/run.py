@@ -13,7 +13,8 @@ result against float64:
 and, where build.py made them, the bf16 form's variants: tuned (its
 --tuning-db), precise (--precise: fast-math=off, libdevice's functions) and
 direct (--direct-store: tma-store=false, the wgmma kernels' stores from the
-registers).
+registers) and staged (--staged-store: tma-store-staged=true, staged
+epilogues' results stored with TMA).
 
 The xpu rows run module packages made on the spot from the function
 package and the model's weights (bind_weights: what xpu_opt.build(...).save
@@ -196,7 +197,7 @@ def run_problem(args, name, log):
                                            args.work / f"{name}.bf16"), target="cuda")
         measure("xpu bf16", lambda xs: fast_b(*xs), sets_b[0], ref_b)
     # build.py --tuning-db: the tuned configs; --precise: fast-math=off.
-    for variant in ("tuned", "precise", "direct"):
+    for variant in ("tuned", "precise", "direct", "staged"):
         pkg = args.dir / "pkgs" / f"{name}.bf16.{variant}"
         if pkg.exists():
             other = xpu_opt.load(bind_weights(pkg, model_b, n, args.work /
@@ -235,7 +236,7 @@ def run_problem(args, name, log):
 
 COLS = ["xpu f32->bf16", "eager autocast", "compile autocast", "xpu bf16",
         "xpu bf16 tuned", "xpu bf16 precise", "eager bf16", "compile bf16",
-        "cuBLAS gemm bf16", "xpu bf16 direct"]
+        "cuBLAS gemm bf16", "xpu bf16 direct", "xpu bf16 staged"]
 
 
 def main():
@@ -295,7 +296,8 @@ def main():
               f"vs cuBLAS {ratio('cuBLAS gemm bf16', 'xpu bf16')} "
               f"tuned {ratio('xpu bf16', 'xpu bf16 tuned')} "
               f"precise/fast {ratio('xpu bf16 precise', 'xpu bf16')} "
-              f"direct/tma {ratio('xpu bf16 direct', 'xpu bf16')}  "
+              f"direct/tma {ratio('xpu bf16 direct', 'xpu bf16')} "
+              f"default/staged {ratio('xpu bf16', 'xpu bf16 staged')}  "
               f"errors {errs}")
     if args.profile:
         print("\ndevice time per call (us; profiler), xpu's 3 longest items:")

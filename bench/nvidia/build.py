@@ -49,6 +49,10 @@ VARIANTS = {
     # through shared memory (the default), to compare the two.
     "bf16-wgmma-direct": ("bf16", "f32", "sm_90a", "auto", "tma-store=false"),
     "tf32-wgmma-direct": ("f32", "tf32", "sm_90a", "auto", "tma-store=false"),
+    # Staged epilogues (heavy chains over the f32 tile staged in the ring)
+    # store their results with TMA too.
+    "bf16-wgmma-staged-tma": ("bf16", "f32", "sm_90a", "auto",
+                              "tma-store-staged=true"),
 }
 
 
