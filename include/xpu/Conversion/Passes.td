@@ -289,6 +289,8 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
               "transposes staged through shared memory in square tiles">,
     Statistic<"numGuardedKernels", "num-guarded-kernels",
               "kernels whose cf.assert guards the host checks on flags">,
+    Statistic<"numFusedPads", "num-fused-pads",
+              "bufferized pads (fill, then copy) fused into one kernel">,
     Statistic<"numMemcpys", "num-memcpys",
               "host copies between contiguous buffers made gpu.memcpy">
   ];
@@ -890,7 +892,10 @@ def XPUSanitizeKernelNamesPass : Pass<"xpu-sanitize-kernel-names", "ModuleOp"> {
     `@forward.pack`). This pass replaces every other character of
     `gpu.module` and `gpu.func` names by `_` (adding a numeric suffix when
     the name is taken) and updates every `gpu.launch_func` that refers to
-    them.
+    them. A kernel whose name a kernel of an earlier module has (outlining
+    names every kernel of `@forward` `forward_kernel`) takes its module's
+    name, so that profilers (Nsight Systems, PyTorch's) list the kernels
+    apart.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }

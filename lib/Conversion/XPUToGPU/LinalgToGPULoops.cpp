@@ -86,9 +86,11 @@ bool hasKernelShape(MemRefType type, bool allowDynamic) {
 
 /// True if a SPIR-V kernel can run `op`: identity-layout memrefs of static
 /// shapes, or a dynamic leading dimension with `allowDynamic` (kernels get
-/// bare pointers), and no calls in the payload.
+/// bare pointers), and no calls in the payload. With `allowLoads` (a fused
+/// pad's generic, fusePaddedCopy), the payload may load from a captured
+/// buffer.
 bool isGPUMappable(linalg::LinalgOp op, bool allowBF16, bool allowStrided,
-                   bool allowDynamic) {
+                   bool allowDynamic, bool allowLoads = false) {
   if (!op.hasPureBufferSemantics())
     return false;
   for (Value operand : op->getOperands()) {
@@ -114,9 +116,15 @@ bool isGPUMappable(linalg::LinalgOp op, bool allowBF16, bool allowStrided,
   Block *body = op.getBlock();
   WalkResult result = body->walk([&](Operation *inner) {
     bool guard = isa<cf::AssertOp>(inner) && inner->getBlock() == body;
+    // (The effects of an op with nested regions are those of the ops in
+    // them, checked by the walk.)
+    bool load =
+        allowLoads && (isa<memref::LoadOp>(inner) ||
+                       inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>());
     return isa<CallOpInterface>(inner) ||
                    (!isMemoryEffectFree(inner) &&
-                    !inner->hasTrait<OpTrait::IsTerminator>() && !guard)
+                    !inner->hasTrait<OpTrait::IsTerminator>() && !guard &&
+                    !load)
                ? WalkResult::interrupt()
                : WalkResult::advance();
   });
@@ -180,6 +188,113 @@ int64_t getElementwiseVectorWidth(linalg::LinalgOp op) {
          llvm::any_of(multiples, [&](int64_t m) { return m % width != 0; }))
     width /= 2;
   return width;
+}
+
+/// A bufferized tensor.pad: a fill of a whole statically shaped buffer
+/// with one value, then a copy of the padded source into a static box of
+/// it (unit strides), with only pure ops between the two.
+struct PaddedCopy {
+  Operation *fill;
+  linalg::CopyOp copy;
+  memref::SubViewOp box;
+  Value padding;
+};
+
+/// The value `op` (linalg.fill, or a linalg.map without inputs that yields
+/// a value from outside its body) writes over all of its output.
+Value getFillValue(Operation *op) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.value();
+  auto map = dyn_cast<linalg::MapOp>(op);
+  if (!map || !map.getInputs().empty())
+    return Value();
+  Block &body = map.getMapper().front();
+  if (!llvm::hasSingleElement(body))
+    return Value();
+  Value v = body.getTerminator()->getOperand(0);
+  return map.getMapper().isAncestor(v.getParentRegion()) ? Value() : v;
+}
+
+/// Matches the bufferized pad that ends in `copy` (a linalg.copy whose
+/// output is a static box of a statically shaped identity buffer and
+/// whose source has a static shape and strides).
+std::optional<PaddedCopy> matchPaddedCopy(linalg::CopyOp copy) {
+  if (!copy.hasPureBufferSemantics())
+    return std::nullopt;
+  auto box = copy.getOutputs()[0].getDefiningOp<memref::SubViewOp>();
+  auto src = dyn_cast<MemRefType>(copy.getInputs()[0].getType());
+  if (!box || !src || !isStaticStrided(src) ||
+      box.getSourceType().getRank() != box.getType().getRank() ||
+      !box.getSourceType().hasStaticShape() ||
+      !box.getSourceType().getLayout().isIdentity() ||
+      llvm::any_of(box.getStaticOffsets(), ShapedType::isDynamic) ||
+      llvm::any_of(box.getStaticSizes(), ShapedType::isDynamic) ||
+      llvm::any_of(box.getStaticStrides(), [](int64_t s) { return s != 1; }))
+    return std::nullopt;
+  Value buffer = box.getSource();
+  for (Operation *op = copy->getPrevNode(); op; op = op->getPrevNode()) {
+    if (isMemoryEffectFree(op))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    Value padding = linalgOp ? getFillValue(op) : Value();
+    if (!padding || !linalgOp.hasPureBufferSemantics() ||
+        linalgOp.getDpsInits()[0] != buffer)
+      return std::nullopt;
+    return PaddedCopy{op, copy, box, padding};
+  }
+  return std::nullopt;
+}
+
+/// Replaces a bufferized pad by one linalg.generic over its buffer whose
+/// payload loads the source inside the box (a captured buffer, bounds
+/// checked) and yields the padding outside it: each element is written
+/// once, and the generic takes the vector kernels of the buffer's rows
+/// where the source's own rows are not aligned to them.
+linalg::GenericOp fusePaddedCopy(PaddedCopy pad) {
+  OpBuilder b(pad.copy);
+  Location loc = pad.copy.getLoc();
+  Value buffer = pad.box.getSource(), src = pad.copy.getInputs()[0];
+  unsigned rank = pad.box.getType().getRank();
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{}, ValueRange{}, ValueRange{buffer},
+      ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)}, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange) {
+        Value inside;
+        SmallVector<Value> at;
+        for (unsigned d = 0; d < rank; ++d) {
+          Value i = linalg::IndexOp::create(nb, l, d);
+          int64_t offset = pad.box.getStaticOffsets()[d];
+          int64_t size = pad.box.getStaticSizes()[d];
+          at.push_back(i);
+          if (offset == 0 && size == pad.box.getSourceType().getDimSize(d))
+            continue;
+          if (offset != 0)
+            at.back() = i = arith::SubIOp::create(
+                nb, l, i, arith::ConstantIndexOp::create(nb, l, offset));
+          // Below the offset, i wraps to a large unsigned index.
+          Value in = arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::ult, i,
+              arith::ConstantIndexOp::create(nb, l, size));
+          inside = inside ? arith::AndIOp::create(nb, l, inside, in) : in;
+        }
+        auto ifOp = scf::IfOp::create(
+            nb, l, inside,
+            [&](OpBuilder &tb, Location tl) {
+              scf::YieldOp::create(
+                  tb, tl, memref::LoadOp::create(tb, tl, src, at).getResult());
+            },
+            [&](OpBuilder &tb, Location tl) {
+              scf::YieldOp::create(tb, tl, pad.padding);
+            });
+        linalg::YieldOp::create(nb, l, ifOp.getResult(0));
+      });
+  pad.copy.erase();
+  pad.fill->erase();
+  if (pad.box->use_empty())
+    pad.box.erase();
+  return generic;
 }
 
 /// The side of the square tiles a transpose is staged in, and the rows of
@@ -1057,11 +1172,46 @@ struct XPULinalgToGPULoopsPass
       copies.insert(linalgCopy);
       copy.erase();
     }
+    // A bufferized pad (a fill, then a copy into a box of the buffer)
+    // becomes one kernel that writes every element once.
+    DenseSet<Operation *> pads;
+    if (stridedCopies) {
+      SmallVector<PaddedCopy> matches;
+      getOperation()->walk([&](linalg::CopyOp copy) {
+        if (copy->getParentOfType<gpu::LaunchOp>())
+          return;
+        if (std::optional<PaddedCopy> pad = matchPaddedCopy(copy);
+            pad &&
+            isGPUMappable(cast<linalg::LinalgOp>(pad->fill), allowBF16, false,
+                          false) &&
+            isGPUMappable(copy, allowBF16, true, false))
+          matches.push_back(*pad);
+      });
+      for (PaddedCopy &pad : matches) {
+        remark::passed(pad.copy.getLoc(),
+                       remarkOpts("xpu-linalg-to-gpu-loops", "FusedPad"))
+            << remark::reason(
+                   "a bufferized pad ({0} over {1}, then a copy of {2} into "
+                   "it) fused into one kernel that writes each element once",
+                   pad.fill->getName().getStringRef(),
+                   llvm::join(llvm::map_range(
+                                  pad.box.getSourceType().getShape(),
+                                  [](int64_t d) { return std::to_string(d); }),
+                              "x"),
+                   llvm::join(llvm::map_range(
+                                  pad.box.getType().getShape(),
+                                  [](int64_t d) { return std::to_string(d); }),
+                              "x"));
+        copies.erase(pad.copy);
+        pads.insert(fusePaddedCopy(pad));
+        ++numFusedPads;
+      }
+    }
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (!op->getParentOfType<gpu::LaunchOp>() &&
           isGPUMappable(op, allowBF16, stridedOperands || copies.contains(op),
-                        dynamicShapes))
+                        dynamicShapes, pads.contains(op)))
         ops.push_back(op);
     });
     for (linalg::LinalgOp op : ops) {
