@@ -1,7 +1,8 @@
 //===- SanitizeKernelNames.cpp - kernel names every assembler takes -------===//
 //
 // Kernel and kernel-module names as identifiers that PTX (and any other
-// assembler) accepts; the launches follow the renames.
+// assembler) accepts, and distinct across modules; the launches follow the
+// renames.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::xpu {
@@ -42,6 +44,22 @@ struct SanitizeKernelNamesPass final
         out = llvm::formatv("{0}_{1}", base, i).str();
       return out;
     };
+    // Renames kernel `func` of `gpuModule` and the launches of it.
+    auto renameKernel = [&](gpu::GPUModuleOp gpuModule, SymbolTable &inner,
+                            gpu::GPUFuncOp func, StringRef name) {
+      // Launches name the kernel as @module::@kernel.
+      auto oldRef =
+          SymbolRefAttr::get(gpuModule.getNameAttr(),
+                             {FlatSymbolRefAttr::get(func.getNameAttr())});
+      auto newRef =
+          SymbolRefAttr::get(gpuModule.getNameAttr(),
+                             {FlatSymbolRefAttr::get(&getContext(), name)});
+      module.walk([&](gpu::LaunchFuncOp launch) {
+        if (launch.getKernel() == oldRef)
+          launch.setKernelAttr(newRef);
+      });
+      return inner.rename(func, StringAttr::get(&getContext(), name));
+    };
     for (auto gpuModule :
          llvm::make_early_inc_range(module.getOps<gpu::GPUModuleOp>())) {
       SymbolTable inner(gpuModule);
@@ -49,19 +67,8 @@ struct SanitizeKernelNamesPass final
            llvm::make_early_inc_range(gpuModule.getOps<gpu::GPUFuncOp>())) {
         if (getKernelIdentifier(func.getName()) == func.getName())
           continue;
-        std::string name = fresh(inner, func.getName());
-        // Launches name the kernel as @module::@kernel.
-        auto oldRef =
-            SymbolRefAttr::get(gpuModule.getNameAttr(),
-                               {FlatSymbolRefAttr::get(func.getNameAttr())});
-        auto newRef =
-            SymbolRefAttr::get(gpuModule.getNameAttr(),
-                               {FlatSymbolRefAttr::get(&getContext(), name)});
-        module.walk([&](gpu::LaunchFuncOp launch) {
-          if (launch.getKernel() == oldRef)
-            launch.setKernelAttr(newRef);
-        });
-        if (failed(inner.rename(func, StringAttr::get(&getContext(), name))))
+        if (failed(renameKernel(gpuModule, inner, func,
+                                fresh(inner, func.getName()))))
           return signalPassFailure();
       }
       if (getKernelIdentifier(gpuModule.getName()) == gpuModule.getName())
@@ -69,6 +76,24 @@ struct SanitizeKernelNamesPass final
       std::string name = fresh(top, gpuModule.getName());
       if (failed(top.rename(gpuModule, StringAttr::get(&getContext(), name))))
         return signalPassFailure();
+    }
+    // Kernels of different modules with one name (outlining names each
+    // launch's kernel after its function) take their module's name, so
+    // that profilers (Nsight, PyTorch's) tell them apart.
+    llvm::StringSet<> kernels;
+    for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+      SymbolTable inner(gpuModule);
+      for (auto func :
+           llvm::make_early_inc_range(gpuModule.getOps<gpu::GPUFuncOp>())) {
+        if (!func.isKernel() || kernels.insert(func.getName()).second)
+          continue;
+        std::string base = gpuModule.getName().str(), name = base;
+        for (unsigned i = 0; kernels.contains(name) || inner.lookup(name); ++i)
+          name = llvm::formatv("{0}_{1}", base, i).str();
+        if (failed(renameKernel(gpuModule, inner, func, name)))
+          return signalPassFailure();
+        kernels.insert(name);
+      }
     }
   }
 };
