@@ -116,11 +116,11 @@ def wall_ms(fn, sets, reps):
 
 def device_us(fn, sets):
     """Device time per call (us) of everything `fn` runs on the GPU
-    (kernels, copies, fills: bench/common/profiler.py), and the 3 longest
+    (kernels, copies, fills: bench/common/profiler.py), and the 8 longest
     items."""
     from profiler import kernel_times
     items = kernel_times(lambda i: fn(sets[i]), len(sets))
-    top = sorted(items.items(), key=lambda kv: -kv[1])[:3]
+    top = sorted(items.items(), key=lambda kv: -kv[1])[:8]
     return sum(items.values()), [(k[:60], round(v, 1)) for k, v in top]
 
 
@@ -300,7 +300,7 @@ def main():
               f"default/staged {ratio('xpu bf16', 'xpu bf16 staged')}  "
               f"errors {errs}")
     if args.profile:
-        print("\ndevice time per call (us; profiler), xpu's 3 longest items:")
+        print("\ndevice time per call (us; profiler), xpu's 8 longest items:")
         for r in results:
             rows = r["rows"]
             cells = " ".join(f"{rows.get(c, {}).get('device_us', float('nan')):8.1f}"
