@@ -376,6 +376,11 @@ KNOWN_UPSTREAM = [
     ("upstream: a non-string iterator_types element read as a string",
      re.compile(r"Diagnostic::operator<<[\s\S]*"
                 r"(linalg::GenericOp|vector::ContractionOp)::parse")),
+    # nvgpu's TMA descriptor verifier takes the bit width of the
+    # descriptor's element type before checking it is an integer or float
+    # (an index element: getIntOrFloatBitWidth on a non-scalar type).
+    ("upstream: nvgpu TMA descriptor verifier on an index element",
+     re.compile(r"getIntOrFloatBitWidth[\s\S]*verifyTmaDescriptorWithMemref")),
     # A dialect resource blob whose first 4 bytes (its alignment) are 0:
     # the parser lets 0 through its power-of-two check and the buffer's
     # allocation aborts.
