@@ -198,6 +198,10 @@ struct PaddedCopy {
   linalg::CopyOp copy;
   memref::SubViewOp box;
   Value padding;
+  /// The elementwise op that computes the copied buffer (a conversion to
+  /// the GEMM's operand type), computed in the pad's kernel instead; null
+  /// where the source is read as it is.
+  linalg::GenericOp producer;
 };
 
 /// The value `op` (linalg.fill, or a linalg.map without inputs that yields
@@ -213,6 +217,67 @@ Value getFillValue(Operation *op) {
     return Value();
   Value v = body.getTerminator()->getOperand(0);
   return map.getMapper().isAncestor(v.getParentRegion()) ? Value() : v;
+}
+
+/// The elementwise linalg.generic that alone writes `copy`'s source, a
+/// buffer allocated for it and read by nothing but `copy` (freed after
+/// it): all loops parallel, identity maps, statically shaped identity
+/// inputs, a payload free of side effects that does not read the output.
+/// Between the two, the ops with side effects may only allocate buffers,
+/// write buffers allocated in the function other than the inputs, or be
+/// the pad's `fill`.
+linalg::GenericOp matchPadProducer(linalg::CopyOp copy, Operation *fill) {
+  Value src = copy.getInputs()[0];
+  auto alloc = src.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != copy->getBlock())
+    return {};
+  linalg::GenericOp producer;
+  for (Operation *user : alloc->getUsers()) {
+    if (user == copy || isa<memref::DeallocOp>(user))
+      continue;
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (producer || !generic)
+      return {};
+    producer = generic;
+  }
+  if (!producer || producer->getBlock() != copy->getBlock() ||
+      !producer->isBeforeInBlock(copy) || producer.getNumDpsInits() != 1 ||
+      producer.getDpsInits()[0] != src || !producer.hasPureBufferSemantics() ||
+      producer.getNumReductionLoops() != 0 ||
+      producer.payloadUsesValueFromOperand(producer.getDpsInitOperand(0)) ||
+      !llvm::all_of(producer.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return {};
+  for (Value in : producer.getDpsInputs()) {
+    auto type = dyn_cast<MemRefType>(in.getType());
+    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+      return {};
+  }
+  for (Operation &inner : producer.getBlock()->without_terminator())
+    if (!isMemoryEffectFree(&inner) || inner.getNumRegions() != 0 ||
+        isa<linalg::IndexOp>(inner))
+      return {};
+  for (Operation *op = producer->getNextNode(); op != copy;
+       op = op->getNextNode()) {
+    if (isMemoryEffectFree(op) || isa<memref::AllocOp>(op))
+      continue;
+    // The pad's fill writes its buffer, which the producer does not read.
+    if (op == fill &&
+        !llvm::is_contained(producer.getDpsInputs(),
+                            cast<linalg::LinalgOp>(fill).getDpsInits()[0]))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+        !llvm::all_of(linalgOp.getDpsInits(), [&](Value init) {
+          Value root = init;
+          while (auto view = root.getDefiningOp<memref::SubViewOp>())
+            root = view.getSource();
+          return root.getDefiningOp<memref::AllocOp>() &&
+                 !llvm::is_contained(producer.getDpsInputs(), root);
+        }))
+      return {};
+  }
+  return producer;
 }
 
 /// Matches the bufferized pad that ends in `copy` (a linalg.copy whose
@@ -240,7 +305,7 @@ std::optional<PaddedCopy> matchPaddedCopy(linalg::CopyOp copy) {
     if (!padding || !linalgOp.hasPureBufferSemantics() ||
         linalgOp.getDpsInits()[0] != buffer)
       return std::nullopt;
-    return PaddedCopy{op, copy, box, padding};
+    return PaddedCopy{op, copy, box, padding, matchPadProducer(copy, op)};
   }
   return std::nullopt;
 }
@@ -282,8 +347,23 @@ linalg::GenericOp fusePaddedCopy(PaddedCopy pad) {
         auto ifOp = scf::IfOp::create(
             nb, l, inside,
             [&](OpBuilder &tb, Location tl) {
+              if (!pad.producer) {
+                scf::YieldOp::create(
+                    tb, tl,
+                    memref::LoadOp::create(tb, tl, src, at).getResult());
+                return;
+              }
+              // The producer's payload on its inputs at the same point.
+              IRMapping map;
+              Block *body = pad.producer.getBlock();
+              for (OpOperand *in : pad.producer.getDpsInputOperands())
+                map.map(body->getArgument(in->getOperandNumber()),
+                        memref::LoadOp::create(tb, tl, in->get(), at));
+              for (Operation &inner : body->without_terminator())
+                tb.clone(inner, map);
               scf::YieldOp::create(
-                  tb, tl, memref::LoadOp::create(tb, tl, src, at).getResult());
+                  tb, tl,
+                  map.lookupOrDefault(body->getTerminator()->getOperand(0)));
             },
             [&](OpBuilder &tb, Location tl) {
               scf::YieldOp::create(tb, tl, pad.padding);
@@ -294,6 +374,12 @@ linalg::GenericOp fusePaddedCopy(PaddedCopy pad) {
   pad.fill->erase();
   if (pad.box->use_empty())
     pad.box.erase();
+  if (pad.producer) {
+    pad.producer.erase();
+    for (Operation *user : llvm::make_early_inc_range(src.getUsers()))
+      user->erase();
+    src.getDefiningOp()->erase();
+  }
   return generic;
 }
 
@@ -1184,15 +1270,20 @@ struct XPULinalgToGPULoopsPass
             pad &&
             isGPUMappable(cast<linalg::LinalgOp>(pad->fill), allowBF16, false,
                           false) &&
-            isGPUMappable(copy, allowBF16, true, false))
+            isGPUMappable(copy, allowBF16, true, false)) {
+          if (pad->producer &&
+              !isGPUMappable(pad->producer, allowBF16, false, false))
+            pad->producer = {};
           matches.push_back(*pad);
+        }
       });
       for (PaddedCopy &pad : matches) {
         remark::passed(pad.copy.getLoc(),
                        remarkOpts("xpu-linalg-to-gpu-loops", "FusedPad"))
             << remark::reason(
                    "a bufferized pad ({0} over {1}, then a copy of {2} into "
-                   "it) fused into one kernel that writes each element once",
+                   "it{3}) fused into one kernel that writes each element "
+                   "once",
                    pad.fill->getName().getStringRef(),
                    llvm::join(llvm::map_range(
                                   pad.box.getSourceType().getShape(),
@@ -1201,7 +1292,11 @@ struct XPULinalgToGPULoopsPass
                    llvm::join(llvm::map_range(
                                   pad.box.getType().getShape(),
                                   [](int64_t d) { return std::to_string(d); }),
-                              "x"));
+                              "x"),
+                   pad.producer ? ", computed by a linalg.generic whose "
+                                  "payload the kernel applies as it reads "
+                                  "the generic's inputs"
+                                : "");
         copies.erase(pad.copy);
         pads.insert(fusePaddedCopy(pad));
         ++numFusedPads;

@@ -100,3 +100,79 @@ func.func @strided_box(%src: memref<8x8xf32>, %dst: memref<8x16xf32>) {
   memref.copy %src, %view : memref<8x8xf32> to memref<8x8xf32, strided<[16, 2]>>
   return
 }
+
+// -----
+
+// The padded operand is a conversion (f32 to bf16, written to a buffer of
+// its own that only the pad reads): the kernel converts as it reads the
+// f32 input, and the conversion's kernel and buffer are gone.
+// CHECK-LABEL: func.func @convert_then_pad
+//  CHECK-SAME:   (%[[X:.*]]: memref<67x97xf32>, %[[DST:.*]]: memref<67x104xbf16>)
+//   CHECK-NOT:   memref.alloc() : memref<67x97xbf16>
+//       CHECK:   gpu.launch
+//       CHECK:     scf.if %{{.*}} -> (bf16) {
+//       CHECK:       %[[V:.*]] = memref.load %[[X]][%{{.*}}, %{{.*}}] : memref<67x97xf32>
+//       CHECK:       %[[T:.*]] = arith.truncf %[[V]] : f32 to bf16
+//       CHECK:       scf.yield %[[T]] : bf16
+//       CHECK:     vector.store %{{.*}}, %[[DST]]
+//   CHECK-NOT:   gpu.launch
+//   CHECK-NOT:   memref.dealloc %{{.*}} : memref<67x97xbf16>
+//       CHECK:   return
+// REMARK: remark: [Passed] FusedPad | Category:xpu-linalg-to-gpu-loops | Reason="a bufferized pad (linalg.map over 67x104, then a copy of 67x97 into it, computed by a linalg.generic whose payload the kernel applies as it reads the generic's inputs) fused into one kernel that writes each element once"
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @convert_then_pad(%x: memref<67x97xf32>, %dst: memref<67x104xbf16>) {
+  %zero = arith.constant 0.0 : bf16
+  %b = memref.alloc() : memref<67x97xbf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<67x97xf32>) outs(%b : memref<67x97xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  %other = memref.alloc() : memref<8xf32>
+  linalg.map outs(%dst : memref<67x104xbf16>)
+    (%init: bf16) {
+      linalg.yield %zero : bf16
+    }
+  %view = memref.subview %dst[0, 0] [67, 97] [1, 1] : memref<67x104xbf16> to memref<67x97xbf16, strided<[104, 1]>>
+  memref.copy %b, %view : memref<67x97xbf16> to memref<67x97xbf16, strided<[104, 1]>>
+  memref.dealloc %b : memref<67x97xbf16>
+  memref.dealloc %other : memref<8xf32>
+  return
+}
+
+// -----
+
+// The conversion's buffer is read again after the pad: the conversion
+// keeps its kernel, and the pad reads its buffer.
+// CHECK-LABEL: func.func @converted_twice_read
+//       CHECK:   %[[B:.*]] = memref.alloc() : memref<67x97xbf16>
+//       CHECK:   gpu.launch
+//       CHECK:     arith.truncf
+//       CHECK:   gpu.launch
+//       CHECK:     scf.if %{{.*}} -> (bf16) {
+//       CHECK:       memref.load %[[B]]
+//   CHECK-NOT:       arith.truncf
+//       CHECK:   return
+// REMARK: remark: [Passed] FusedPad | Category:xpu-linalg-to-gpu-loops | Reason="a bufferized pad (linalg.map over 67x104, then a copy of 67x97 into it) fused into one kernel that writes each element once"
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @converted_twice_read(%x: memref<67x97xf32>, %dst: memref<67x104xbf16>,
+                                %again: memref<67x97xbf16>) {
+  %zero = arith.constant 0.0 : bf16
+  %b = memref.alloc() : memref<67x97xbf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<67x97xf32>) outs(%b : memref<67x97xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  linalg.map outs(%dst : memref<67x104xbf16>)
+    (%init: bf16) {
+      linalg.yield %zero : bf16
+    }
+  %view = memref.subview %dst[0, 0] [67, 97] [1, 1] : memref<67x104xbf16> to memref<67x97xbf16, strided<[104, 1]>>
+  memref.copy %b, %view : memref<67x97xbf16> to memref<67x97xbf16, strided<[104, 1]>>
+  memref.copy %b, %again : memref<67x97xbf16> to memref<67x97xbf16>
+  memref.dealloc %b : memref<67x97xbf16>
+  return
+}
