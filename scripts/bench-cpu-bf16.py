@@ -27,6 +27,7 @@ against torch._int_mm(x, w.T) on int8 tensors in the same pinned process
 int64 NumPy product exactly.
 
 Usage: scripts/bench-cpu-bf16.py [--build build] [--python PY] [--core 1]
+    [--xpu-options "chip=x86-64-v4"]
 """
 
 import argparse
@@ -101,7 +102,11 @@ def main():
                     help="Python with NumPy and PyTorch")
     ap.add_argument("--core", type=int, default=1)
     ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--xpu-options", default="",
+                    help="more xpu-cpu-pipeline options for both tables "
+                         "(e.g. chip=x86-64-v4)")
     args = ap.parse_args()
+    extra = (" " + args.xpu_options) if args.xpu_options else ""
     import json
     import numpy as np
 
@@ -121,6 +126,8 @@ def main():
     print("bench-cpu-bf16: pinned: %s; malloc keeps freed memory (MALLOC_"
           "TRIM_THRESHOLD_, MALLOC_MMAP_THRESHOLD_) for both" % " ".join(pin))
     print("bench-cpu-bf16: load before: %s" % load)
+    if extra:
+        print("bench-cpu-bf16: xpu options:%s" % extra)
     rows, int8_rows = [], []
     rng = np.random.default_rng(0)
     with tempfile.TemporaryDirectory() as work:
@@ -153,7 +160,8 @@ def main():
             w = rng.uniform(-1, 1, (n, k)).astype(np.float32)
             xpu, y, peers = measure(MODEL.format(m=m, n=n, k=k, t="f32",
                                                  acc="f32", zero="0.0"), x, w,
-                                    "precision=bf16 threads=1", TORCH_CHILD)
+                                    "precision=bf16 threads=1" + extra,
+                                    TORCH_CHILD)
             ref = bf16(x) @ bf16(w).T
             err = np.abs(y.astype(np.float64) - ref).max() / max(
                 np.abs(ref).max(), 1.0)
@@ -168,7 +176,7 @@ def main():
             w = rng.integers(-128, 128, (n, k)).astype(np.int8)
             xpu, y, peers = measure(MODEL.format(m=m, n=n, k=k, t="i8",
                                                  acc="i32", zero="0"), x, w,
-                                    "threads=1", TORCH_INT8_CHILD)
+                                    "threads=1" + extra, TORCH_INT8_CHILD)
             exact = np.array_equal(y.astype(np.int64),
                                    x.astype(np.int64) @ w.astype(np.int64).T)
             peer = peers["torch-int8"]

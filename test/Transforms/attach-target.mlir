@@ -24,4 +24,4 @@ func.func @hand_target_is_kept() {
 }
 }
 
-// BAD: error: xpu-attach-target: unknown chip 'mi300' (presets: pvc, bmg, sm_80, sm_90, sm_90a, cpu, x86-64-v3, x86-64-v4, sapphirerapids, znver4)
+// BAD: error: xpu-attach-target: unknown chip 'mi300' (presets: pvc, bmg, sm_80, sm_90, sm_90a, cpu, x86-64-v3, x86-64-v4, sapphirerapids, cooperlake, znver4)

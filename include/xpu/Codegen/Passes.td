@@ -64,7 +64,8 @@ def XPUCPUPackOperandsPass
     weight-only work for a weight), a `linalg.generic` contraction into the
     panel accumulator `[b?, M1, N1, mr, nr]` and its unpacking, which
     `xpu-cpu-tile-and-vectorize` turns into its loop nest with the dot
-    products (`znver4`, or the host with `chip=host` where it has them). A
+    products (`znver4`, `cooperlake`, or the host with `chip=host` where
+    it has them). A
     bf16 matmul that takes neither form is widened to f32 (exact) and takes
     the f32 panels; an i8 one without AMX or VNNI keeps the vectorized
     matmul tiling.

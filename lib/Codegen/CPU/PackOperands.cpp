@@ -186,8 +186,12 @@ bool hasAmxInt8(TargetAttr target) {
   return hasAmx(target) && presetHasFeature(target, "amx-int8");
 }
 
-/// The pair dot products `target` has on 512-bit vectors: vdpbf16ps
-/// (avx512bf16) for bf16, vpdpwssd (avx512vnni) for i8 widened to i16.
+/// The pair dot products `target` has on 512-bit vectors and that beat
+/// its f32 path: vdpbf16ps (avx512bf16) for bf16 where the target's bf16
+/// peak is above its f32 peak (Zen 4: one vdpbf16ps does twice an FMA's
+/// work at the same rate; Intel cores without AMX issue it on one port,
+/// at half the rate of their two FMA ports, and the f32 panels are
+/// faster), vpdpwssd (avx512vnni) for i8 widened to i16.
 struct DotPairSupport {
   bool bf16 = false, int8 = false;
   bool any() const { return bf16 || int8; }
@@ -195,7 +199,8 @@ struct DotPairSupport {
 DotPairSupport getDotPairSupport(TargetAttr target) {
   if (!target || !target.isCpu() || target.getVectorBits() != 512)
     return {};
-  return {presetHasFeature(target, "avx512bf16"),
+  return {presetHasFeature(target, "avx512bf16") &&
+              target.getPeakBf16Gflops() > target.getPeakF32Gflops(),
           presetHasFeature(target, "avx512vnni")};
 }
 

@@ -520,7 +520,7 @@ func.func @config_backend_simt_vector_3(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>
 
 // #xpu.target
 
-// expected-error @+1 {{'unknown-chip' is not a preset (pvc, bmg, sm_80, sm_90, sm_90a, cpu, x86-64-v3, x86-64-v4, sapphirerapids, znver4): field 'vendor' is required}}
+// expected-error @+1 {{'unknown-chip' is not a preset (pvc, bmg, sm_80, sm_90, sm_90a, cpu, x86-64-v3, x86-64-v4, sapphirerapids, cooperlake, znver4): field 'vendor' is required}}
 module attributes {xpu.target = #xpu.target<"unknown-chip">} {}
 
 // -----

@@ -65,6 +65,18 @@ const CpuFacts kSapphireRapids = {"sapphirerapids",
                                   48 * KiB,
                                   2 * MiB,
                                   true};
+// Cooper Lake: the first Xeon with avx512bf16 (and VNNI), no AMX; also
+// what a Sapphire or Emerald Rapids guest whose hypervisor hides AMX has.
+// vdpbf16ps issues on one port there: its bf16 peak is half the f32 one
+// (81 against 140 GFLOP/s measured on an Emerald Rapids guest,
+// docs/Performance.md), so its bf16 GEMMs take the f32 panels.
+const CpuFacts kCooperLake = {"cooperlake",
+                              XPU_X86_64_V4_FEATURES ",avx512bf16,avx512vnni",
+                              2,
+                              512,
+                              32 * KiB,
+                              1 * MiB,
+                              false};
 const CpuFacts kZen4 = {
     "znver4", XPU_X86_64_V4_FEATURES ",avx512bf16,avx512vnni,sse4a",
     2,        256,
@@ -85,7 +97,8 @@ const CpuFacts kZen4 = {
 //   the CPU facts (null on GPUs).
 // A CPU row is one core at a nominal 3 GHz: peak f32 = FMA ports x lanes
 // of an FMA unit x 2 x 3; bf16 with AMX 1024 flop per cycle (one 16x16x32
-// tdpbf16ps per 16 cycles), with avx512bf16 twice f32.
+// tdpbf16ps per 16 cycles), with avx512bf16 twice f32 on Zen 4 and half of
+// it on Intel cores (vdpbf16ps on one port).
 // clang-format off
 const TargetPreset kPresets[] = {
     {"pvc", "intel", "Intel Data Center GPU Max 1550 (Ponte Vecchio)",
@@ -140,6 +153,13 @@ const TargetPreset kPresets[] = {
      512, 192, 3072, 20,
      1, 0, 1, 32 * 16, 1024, 2 * MiB,
      false, false, false, {}, &kSapphireRapids},
+    {"cooperlake", "cpu",
+     "one Intel Xeon core with AVX-512, AVX512-BF16 and VNNI, no AMX "
+     "(Cooper Lake)",
+     kScalar, 32, 64, 1 * MiB, 1, kNoMma,
+     512, 192, 96, 20,
+     1, 0, 1, 32 * 16, 1024, 1 * MiB,
+     false, false, false, {}, &kCooperLake},
     {"znver4", "cpu", "one AMD Zen 4 core (AVX-512 on 256-bit units)",
      kScalar, 32, 64, 1 * MiB, 1, kNoMma,
      512, 96, 192, 20,
@@ -194,7 +214,8 @@ const TargetPreset &mlir::xpu::getHostCpuPreset() {
   static const TargetPreset *host = [] {
     // Most capable first; `cpu` (AVX2 + FMA) is the last resort, as before
     // the host was detected.
-    for (StringRef chip : {"sapphirerapids", "znver4", "x86-64-v4"}) {
+    for (StringRef chip :
+         {"sapphirerapids", "znver4", "cooperlake", "x86-64-v4"}) {
       const TargetPreset *p = lookupTargetPreset(chip);
       if (p && getMissingHostFeatures(p->cpu->features).empty())
         return p;

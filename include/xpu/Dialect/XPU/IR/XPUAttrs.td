@@ -125,8 +125,8 @@ def XPU_TargetAttr : XPU_Attr<"Target", "target"> {
     Max 1550) and `bmg` (Arc B580), NVIDIA `sm_80` (A100), `sm_90` and
     `sm_90a` (H200; `sm_90a` enables wgmma) and one core of the CPUs
     `cpu` (AVX2 + FMA), `x86-64-v3`, `x86-64-v4` (AVX-512),
-    `sapphirerapids` (AVX-512 and AMX, whose tdpbf16ps shape is its `mma`)
-    and `znver4`; a CPU preset also names its LLVM CPU, ISA features, FMA
+    `sapphirerapids` (AVX-512 and AMX, whose tdpbf16ps shape is its `mma`),
+    `cooperlake` (AVX512-BF16 and VNNI, no AMX) and `znver4`; a CPU preset also names its LLVM CPU, ISA features, FMA
     units and caches (printed by `--xpu-list-targets`). Any field
     can be overridden; a preset prints only the fields that differ from it.
     A chip that is not a preset gives the first eleven fields; its limits
