@@ -284,6 +284,12 @@ struct PackOperandsPass final
     for (linalg::LinalgOp op : matmuls) {
       std::string reason;
       FailureOr<MatmulForm> form = matchMatmul(op, reason);
+      // An empty dimension leaves nothing to pack (and no k block to cut).
+      if (succeeded(form) &&
+          llvm::is_contained(op.getStaticLoopRanges(), int64_t(0))) {
+        reason = "it has an empty dimension: nothing to multiply";
+        form = failure();
+      }
       // The AMX form is built for static shapes.
       bool isStatic = llvm::all_of(op->getOperandTypes(), [](Type t) {
         return cast<ShapedType>(t).hasStaticShape();
