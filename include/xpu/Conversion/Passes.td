@@ -235,7 +235,13 @@ def XPULinalgToGPULoopsPass : Pass<"xpu-linalg-to-gpu-loops"> {
     of one work-item. Host `memref.copy` ops between contiguous buffers
     become `gpu.memcpy` (between `gpu.wait async` and `gpu.wait`); with
     `strided-copies`, those between statically shaped views with static
-    strides and offsets become `linalg.copy` kernels too. Other linalg ops
+    strides and offsets become `linalg.copy` kernels too, and a bufferized
+    `tensor.pad` (a fill of the whole padded buffer, then a copy of the
+    source into a box of it, remark `FusedPad`) becomes one kernel over the
+    buffer that loads the source inside the box and writes the padding
+    outside it; where the source is an elementwise `linalg.generic`'s
+    buffer that only the pad reads, the kernel applies that generic's
+    payload to its inputs instead, and the generic and its buffer go. Other linalg ops
     (dynamic shapes, calls in the body) are left alone for
     `convert-linalg-to-loops` on the host, where
     `xpu-verify-no-host-device-access` rejects them if they touch device
